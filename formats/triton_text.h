@@ -1,0 +1,25 @@
+// Triton's LinearLayout::toString text, written and read back exactly:
+//
+//
+//    - register=1 -> (0, 1)
+//      register=2 -> (1, 0)
+//    - lane is a size 1 dimension
+//   where out dims are: [dim0 (size 2), dim1 (size 2)]
+//
+// The text starts with a newline, as Triton's does. A layout without in dims
+// reads "(empty layout)" or "(empty layout with out-dims [...])". The reader
+// accepts any indentation and surrounding blank lines, but every token,
+// including the "=2^i" input values, must be as Triton prints it.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "layout_value.h"
+
+namespace f2lay {
+
+std::string writeTritonText(const LayoutValue& layout);
+LayoutValue readTritonText(std::string_view text);
+
+}  // namespace f2lay

@@ -1,0 +1,206 @@
+// The algebra of the reference LinearLayout: composition (Def 4.2), product
+// (Def 4.3), left division (Def 4.4), right inverse (Def 4.5) and Triton's
+// invertAndCompose. Linear algebra goes through the F2 matrices of
+// f2_matrix.h; only the product, which is block placement, works on bases.
+#include <algorithm>
+
+#include "dim_names.h"
+#include "linear_layout.h"
+
+namespace f2lay::ref {
+
+std::vector<std::string> supremum(const std::vector<std::string>& x,
+                                  const std::vector<std::string>& y) {
+  // Walk x; before each dim that y also has, emit the dims y puts before it.
+  auto contains = [](const std::vector<std::string>& v, const std::string& s) {
+    return std::find(v.begin(), v.end(), s) != v.end();
+  };
+  std::vector<std::string> merged;
+  size_t j = 0;
+  for (const std::string& dim : x) {
+    if (contains(y, dim)) {
+      for (; j < y.size() && y[j] != dim; ++j)
+        if (!contains(merged, y[j])) merged.push_back(y[j]);
+      if (j < y.size()) ++j;
+    }
+    if (!contains(merged, dim)) merged.push_back(dim);
+  }
+  for (; j < y.size(); ++j)
+    if (!contains(merged, y[j])) merged.push_back(y[j]);
+  // The merge keeps both orders exactly when they agree on their shared dims.
+  auto restricted = [&](const std::vector<std::string>& to) {
+    std::vector<std::string> r;
+    for (const std::string& d : merged)
+      if (contains(to, d)) r.push_back(d);
+    return r;
+  };
+  if (restricted(x) != x || restricted(y) != y)
+    throw Error("the dims " + joinNames(x) + " and " + joinNames(y) +
+                " share dims in different relative orders");
+  return merged;
+}
+
+LinearLayout LinearLayout::compose(const LinearLayout& outer) const {
+  if (!sameNamesIgnoringOrder(getOutDimNames(), outer.getInDimNames()))
+    throw Error("compose: the out dims of self " + joinNames(getOutDimNames()) +
+                " must be the in dims of other " +
+                joinNames(outer.getInDimNames()) + ", in any order");
+  // E embeds self's output bits into outer's input bits of the same names.
+  F2Matrix embed = F2Matrix::Zero(outer.getTotalInDimSizeLog2(),
+                                  getTotalOutDimSizeLog2());
+  int row = 0;
+  for (const OutDim& d : value_.out_dims) {
+    int bits = log2Exact(d.size);
+    if (bits > outer.getInDimSizeLog2(d.name))
+      throw Error("compose: out dim '" + d.name + "' of self has size " +
+                  std::to_string(d.size) + ", larger than in dim '" + d.name +
+                  "' of other (2^" +
+                  std::to_string(outer.getInDimSizeLog2(d.name)) + ")");
+    int col = 0;
+    for (const InDim& in : outer.value_.in_dims) {
+      if (in.name == d.name) break;
+      col += static_cast<int>(in.bases.size());
+    }
+    for (int j = 0; j < bits; ++j) embed(col + j, row + j) = 1;
+    row += bits;
+  }
+  // Def 4.2: the matrix of outer o self is M_outer * M_self.
+  F2Matrix m = multiplyMod2(outer.matrix(), multiplyMod2(embed, matrix()));
+  return fromMatrix(m, inDimBits(), outer.value_.out_dims);
+}
+
+LinearLayout operator*(const LinearLayout& inner, const LinearLayout& outer) {
+  std::vector<std::string> inNames, outNames;
+  try {
+    inNames = supremum(inner.getInDimNames(), outer.getInDimNames());
+    outNames = supremum(inner.getOutDimNames(), outer.getOutDimNames());
+  } catch (const Error& e) {
+    throw Error(std::string("product: ") + e.what());
+  }
+  auto outBits = [](const LinearLayout& l, const std::string& name) {
+    return l.hasOutDim(name) ? l.getOutDimSizeLog2(name) : 0;
+  };
+  LayoutValue v;
+  for (const std::string& name : outNames) {
+    int bits = outBits(inner, name) + outBits(outer, name);
+    if (bits > 63)
+      throw Error("product: out dim '" + name + "' would have " +
+                  std::to_string(bits) + " bits; one dim has at most 63");
+    v.out_dims.push_back({name, uint64_t{1} << bits});
+  }
+  // Def 4.3: block-diagonal. For each in dim, inner's bases come first; then
+  // outer's, shifted above inner's part of every out dim.
+  for (const std::string& name : inNames) {
+    InDim dim{name, {}};
+    for (const LinearLayout* part : {&inner, &outer}) {
+      if (!part->hasInDim(name)) continue;
+      for (const Basis& b : part->inDim(name).bases) {
+        Basis basis;
+        for (const std::string& out : outNames) {
+          uint64_t x = part->hasOutDim(out) ? b[part->outDimIndex(out)] : 0;
+          basis.push_back(part == &outer ? x << outBits(inner, out) : x);
+        }
+        dim.bases.push_back(std::move(basis));
+      }
+    }
+    v.in_dims.push_back(std::move(dim));
+  }
+  try {
+    return LinearLayout(std::move(v));
+  } catch (const Error& e) {
+    throw Error(std::string("product: ") + e.what());
+  }
+}
+
+LinearLayout LinearLayout::pseudoinvert() const {
+  if (!isSurjective())
+    throw Error("pseudoinvert: the layout is not surjective (rank " +
+                std::to_string(rank()) + " < " +
+                std::to_string(getTotalOutDimSizeLog2()) +
+                " output bits); only a surjective layout has a right inverse "
+                "(Def 4.5)");
+  // Solve M X = I by Gauss-Jordan: with T M = R in reduced row echelon form,
+  // the pivot variable of row r takes row r of T and every free variable is 0.
+  RowEchelon e = reducedRowEchelon(matrix());
+  F2Matrix x = F2Matrix::Zero(getTotalInDimSizeLog2(), getTotalOutDimSizeLog2());
+  for (size_t r = 0; r < e.pivotColumns.size(); ++r)
+    x.row(e.pivotColumns[r]) = e.transform.row(r);
+  std::vector<std::pair<std::string, int>> outBitsAsIn;
+  for (const OutDim& d : value_.out_dims)
+    outBitsAsIn.push_back({d.name, log2Exact(d.size)});
+  std::vector<OutDim> inAsOut;
+  for (const InDim& d : value_.in_dims)
+    inAsOut.push_back({d.name, uint64_t{1} << d.bases.size()});
+  return fromMatrix(x, outBitsAsIn, inAsOut);
+}
+
+LinearLayout LinearLayout::invert() const {
+  if (!isInvertible())
+    throw Error("invert: the layout is not invertible (rank " +
+                std::to_string(rank()) + ", " +
+                std::to_string(getTotalInDimSizeLog2()) + " input bits, " +
+                std::to_string(getTotalOutDimSizeLog2()) + " output bits)");
+  return pseudoinvert();
+}
+
+LinearLayout LinearLayout::invertAndCompose(const LinearLayout& outer) const {
+  if (!sameNamesIgnoringOrder(getOutDimNames(), outer.getOutDimNames()))
+    throw Error("invert_and_compose: the out dims of self " +
+                joinNames(getOutDimNames()) + " and other " +
+                joinNames(outer.getOutDimNames()) + " must match, in any order");
+  for (const OutDim& d : value_.out_dims)
+    if (d.size > outer.getOutDimSize(d.name))
+      throw Error("invert_and_compose: out dim '" + d.name + "' of self has size " +
+                  std::to_string(d.size) + ", larger than in other (" +
+                  std::to_string(outer.getOutDimSize(d.name)) + ")");
+  if (!outer.isSurjective())
+    throw Error("invert_and_compose: other is not surjective, so it has no "
+                "right inverse (Def 4.5)");
+  // Self, seen with outer's out dims (order and sizes), then outer^-1.
+  LayoutValue widened = transposeOuts(outer.getOutDimNames()).value_;
+  widened.out_dims = outer.value_.out_dims;
+  return LinearLayout(std::move(widened)).compose(outer.pseudoinvert());
+}
+
+std::optional<LinearLayout> divideLeft(const LinearLayout& a,
+                                       const LinearLayout& b) {
+  // Def 4.4: A / B = C exists when A = B * C, i.e. A's matrix is
+  // [[B, 0], [0, C]] label-wise. Read C off A's bases, then confirm.
+  for (const std::string& d : b.getInDimNames())
+    if (!a.hasInDim(d)) return std::nullopt;
+  for (const std::string& d : b.getOutDimNames())
+    if (!a.hasOutDim(d)) return std::nullopt;
+  auto bOutBits = [&](const std::string& d) {
+    return b.hasOutDim(d) ? b.getOutDimSizeLog2(d) : 0;
+  };
+  LayoutValue c;
+  for (const OutDim& d : a.value_.out_dims) {
+    if (log2Exact(d.size) < bOutBits(d.name)) return std::nullopt;
+    c.out_dims.push_back({d.name, d.size >> bOutBits(d.name)});
+  }
+  for (const InDim& d : a.value_.in_dims) {
+    size_t bBits = b.hasInDim(d.name) ? b.inDim(d.name).bases.size() : 0;
+    if (d.bases.size() < bBits) return std::nullopt;
+    InDim cDim{d.name, {}};
+    for (size_t i = bBits; i < d.bases.size(); ++i) {
+      Basis basis;
+      for (size_t k = 0; k < a.value_.out_dims.size(); ++k) {
+        uint64_t x = d.bases[i][k];
+        int low = bOutBits(a.value_.out_dims[k].name);
+        if (x & ((uint64_t{1} << low) - 1)) return std::nullopt;
+        basis.push_back(x >> low);
+      }
+      cDim.bases.push_back(std::move(basis));
+    }
+    c.in_dims.push_back(std::move(cDim));
+  }
+  // B's part and the dim orders are checked by the product itself.
+  try {
+    LinearLayout quotient(std::move(c));
+    if (b * quotient == a) return quotient;
+  } catch (const Error&) {
+  }
+  return std::nullopt;
+}
+
+}  // namespace f2lay::ref

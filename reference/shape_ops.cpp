@@ -1,0 +1,182 @@
+// Operations that rearrange a layout's dims without changing the map it
+// stands for: transpose, reshape and flatten (in and out), sublayout, concat.
+#include <algorithm>
+
+#include "dim_names.h"
+#include "linear_layout.h"
+
+namespace f2lay::ref {
+
+namespace {
+
+// Checks new dims for reshape: identifiers, unique, powers of two, the same
+// total number of bits. Returns the bits of each.
+std::vector<int> reshapeBits(const std::string& op, const DimSizes& dims,
+                             int totalBits) {
+  std::vector<int> bits;
+  std::vector<std::string> names;
+  int sum = 0;
+  for (const auto& [name, size] : dims) {
+    if (!isIdentifier(name))
+      throw Error(op + ": '" + name + "' is not a valid dim name");
+    for (const std::string& n : names)
+      if (n == name) throw Error(op + ": dim '" + name + "' is named twice");
+    names.push_back(name);
+    if (!isPowerOfTwo(size))
+      throw Error(op + ": size " + std::to_string(size) + " of dim '" + name +
+                  "' is not a power of two");
+    bits.push_back(log2Exact(size));
+    sum += bits.back();
+  }
+  if (sum != totalBits)
+    throw Error(op + ": the new dims have 2^" + std::to_string(sum) +
+                " elements but the layout has 2^" + std::to_string(totalBits));
+  return bits;
+}
+
+}  // namespace
+
+LinearLayout LinearLayout::transposeIns(const std::vector<std::string>& newInDims) const {
+  if (newInDims.size() != value_.in_dims.size() ||
+      !sameNamesIgnoringOrder(newInDims, getInDimNames()))
+    throw Error("transpose_ins: " + joinNames(newInDims) +
+                " is not a permutation of the in dims " + joinNames(getInDimNames()));
+  LayoutValue v{{}, value_.out_dims};
+  for (const std::string& name : newInDims) v.in_dims.push_back(inDim(name));
+  return LinearLayout(std::move(v));
+}
+
+LinearLayout LinearLayout::transposeOuts(const std::vector<std::string>& newOutDims) const {
+  if (newOutDims.size() != value_.out_dims.size() ||
+      !sameNamesIgnoringOrder(newOutDims, getOutDimNames()))
+    throw Error("transpose_outs: " + joinNames(newOutDims) +
+                " is not a permutation of the out dims " +
+                joinNames(getOutDimNames()));
+  LayoutValue v{{}, {}};
+  for (const std::string& name : newOutDims) v.out_dims.push_back(outDim(name));
+  for (const InDim& d : value_.in_dims) {
+    InDim moved{d.name, {}};
+    for (const Basis& b : d.bases) {
+      Basis permuted;
+      for (const std::string& name : newOutDims) permuted.push_back(b[outDimIndex(name)]);
+      moved.bases.push_back(std::move(permuted));
+    }
+    v.in_dims.push_back(std::move(moved));
+  }
+  return LinearLayout(std::move(v));
+}
+
+LinearLayout LinearLayout::reshapeIns(const DimSizes& newInDims) const {
+  // Flatten the input bits in order, then deal them out to the new dims.
+  std::vector<int> bits = reshapeBits("reshape_ins", newInDims, getTotalInDimSizeLog2());
+  std::vector<Basis> flat;
+  for (const InDim& d : value_.in_dims) flat.insert(flat.end(), d.bases.begin(), d.bases.end());
+  LayoutValue v{{}, value_.out_dims};
+  size_t next = 0;
+  for (size_t i = 0; i < newInDims.size(); ++i) {
+    InDim d{newInDims[i].first, {}};
+    for (int j = 0; j < bits[i]; ++j) d.bases.push_back(flat[next++]);
+    v.in_dims.push_back(std::move(d));
+  }
+  return LinearLayout(std::move(v));
+}
+
+LinearLayout LinearLayout::reshapeOuts(const DimSizes& newOutDims) const {
+  // The matrix rows are the flattened output bits, minor to major; regrouping
+  // them into new out dims leaves the matrix unchanged.
+  reshapeBits("reshape_outs", newOutDims, getTotalOutDimSizeLog2());
+  std::vector<OutDim> outs;
+  for (const auto& [name, size] : newOutDims) outs.push_back({name, size});
+  return fromMatrix(matrix(), inDimBits(), outs);
+}
+
+LinearLayout LinearLayout::flattenIns() const {
+  if (value_.in_dims.empty()) return *this;
+  int bits = getTotalInDimSizeLog2();
+  if (bits > 63)
+    throw Error("flatten_ins: one in dim of " + std::to_string(bits) +
+                " bits exceeds the limit of 63");
+  return reshapeIns({{value_.in_dims[0].name, uint64_t{1} << bits}});
+}
+
+LinearLayout LinearLayout::flattenOuts() const {
+  if (value_.out_dims.empty()) return *this;
+  int bits = getTotalOutDimSizeLog2();
+  if (bits > 63)
+    throw Error("flatten_outs: one out dim of " + std::to_string(bits) +
+                " bits exceeds the limit of 63");
+  return reshapeOuts({{value_.out_dims[0].name, uint64_t{1} << bits}});
+}
+
+LinearLayout LinearLayout::sublayout(const std::vector<std::string>& inDims,
+                                     const std::vector<std::string>& outDims) const {
+  auto keep = [](const std::vector<std::string>& names, const std::string& n) {
+    return std::find(names.begin(), names.end(), n) != names.end();
+  };
+  for (const std::string& n : inDims)
+    if (!hasInDim(n))
+      throw Error("sublayout: '" + n + "' is not an in dim " + joinNames(getInDimNames()));
+  for (const std::string& n : outDims)
+    if (!hasOutDim(n))
+      throw Error("sublayout: '" + n + "' is not an out dim " + joinNames(getOutDimNames()));
+  LayoutValue v;
+  for (const OutDim& d : value_.out_dims)
+    if (keep(outDims, d.name)) v.out_dims.push_back(d);
+  for (const InDim& d : value_.in_dims) {
+    if (!keep(inDims, d.name)) continue;
+    InDim kept{d.name, {}};
+    for (const Basis& b : d.bases) {
+      Basis part;
+      for (size_t k = 0; k < b.size(); ++k)
+        if (keep(outDims, value_.out_dims[k].name)) part.push_back(b[k]);
+      kept.bases.push_back(std::move(part));
+    }
+    v.in_dims.push_back(std::move(kept));
+  }
+  return LinearLayout(std::move(v));
+}
+
+LinearLayout LinearLayout::concatIns(const LinearLayout& other) const {
+  if (value_.out_dims != other.value_.out_dims)
+    throw Error("concat_ins: the layouts must have the same out dims in the same "
+                "order with the same sizes");
+  LayoutValue v = value_;
+  for (const InDim& d : other.value_.in_dims) {
+    if (hasInDim(d.name))
+      throw Error("concat_ins: in dim '" + d.name + "' is in both layouts");
+    v.in_dims.push_back(d);
+  }
+  try {
+    return LinearLayout(std::move(v));
+  } catch (const Error& e) {
+    throw Error(std::string("concat_ins: ") + e.what());
+  }
+}
+
+LinearLayout LinearLayout::concatOuts(const LinearLayout& other) const {
+  bool sameIns = value_.in_dims.size() == other.value_.in_dims.size();
+  for (size_t d = 0; sameIns && d < value_.in_dims.size(); ++d)
+    sameIns = value_.in_dims[d].name == other.value_.in_dims[d].name &&
+              value_.in_dims[d].bases.size() == other.value_.in_dims[d].bases.size();
+  if (!sameIns)
+    throw Error("concat_outs: the layouts must have the same in dims in the same "
+                "order with the same sizes");
+  LayoutValue v = value_;
+  for (const OutDim& d : other.value_.out_dims) {
+    if (hasOutDim(d.name))
+      throw Error("concat_outs: out dim '" + d.name + "' is in both layouts");
+    v.out_dims.push_back(d);
+  }
+  for (size_t d = 0; d < v.in_dims.size(); ++d)
+    for (size_t i = 0; i < v.in_dims[d].bases.size(); ++i) {
+      const Basis& more = other.value_.in_dims[d].bases[i];
+      v.in_dims[d].bases[i].insert(v.in_dims[d].bases[i].end(), more.begin(), more.end());
+    }
+  try {
+    return LinearLayout(std::move(v));
+  } catch (const Error& e) {
+    throw Error(std::string("concat_outs: ") + e.what());
+  }
+}
+
+}  // namespace f2lay::ref

@@ -1,0 +1,91 @@
+#include "cases.h"
+
+#include <iomanip>
+#include <map>
+#include <ostream>
+#include <sstream>
+
+#include "error.h"
+#include "oracle.h"
+
+namespace f2lay::tools {
+
+namespace {
+
+CaseResult runCase(const std::string& file, size_t lineNo, const Json& c) {
+  std::string where = file + ":" + std::to_string(lineNo);
+  if (!c.is_object() || !c.contains("name") || !c["name"].is_string() ||
+      !c.contains("request") || !c.contains("expect") || !c["expect"].is_object() ||
+      !c["expect"].contains("ok") || !c["expect"]["ok"].is_boolean())
+    throw Error(where + ": a case needs \"name\", \"request\" and \"expect\" "
+                "with a boolean \"ok\"");
+  CaseResult r{file, c["name"].get<std::string>(),
+               c.value("source", std::string()), false, ""};
+  const Json& expect = c["expect"];
+  Json got = answer(c["request"]);
+  bool ok = got["ok"].get<bool>();
+  if (ok != expect["ok"].get<bool>()) {
+    r.detail = "expected ok=" + std::string(expect["ok"].get<bool>() ? "true" : "false") +
+               ", got " + dumpLine(got);
+  } else if (ok) {
+    if (!expect.contains("result"))
+      throw Error(where + ": an ok case needs \"expect\": {\"result\": ...}");
+    r.passed = got["result"] == expect["result"];
+    if (!r.passed)
+      r.detail = "expected " + dumpLine(expect["result"]) + ", got " + dumpLine(got["result"]);
+  } else {
+    std::string want = expect.value("error_contains", std::string());
+    std::string error = got["error"].get<std::string>();
+    r.passed = error.find(want) != std::string::npos;
+    if (!r.passed) r.detail = "expected an error containing '" + want + "', got '" + error + "'";
+  }
+  return r;
+}
+
+}  // namespace
+
+std::vector<CaseResult> runCases(const CaseFile& file) {
+  std::vector<CaseResult> results;
+  std::istringstream in(file.text);
+  std::string line;
+  for (size_t lineNo = 1; std::getline(in, line); ++lineNo) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    Json c;
+    try {
+      c = Json::parse(line);
+    } catch (const Json::exception& e) {
+      throw Error(file.name + ":" + std::to_string(lineNo) + ": bad JSON: " + e.what());
+    }
+    results.push_back(runCase(file.name, lineNo, c));
+  }
+  return results;
+}
+
+size_t verifyAndReport(const std::vector<CaseFile>& files, std::ostream& out) {
+  size_t total = 0, failed = 0;
+  std::vector<CaseResult> failures;
+  out << std::left << std::setw(28) << "case file" << std::right << std::setw(8)
+      << "cases" << std::setw(8) << "passed" << std::setw(8) << "failed" << '\n';
+  for (const CaseFile& file : files) {
+    size_t n = 0, bad = 0;
+    for (CaseResult& r : runCases(file)) {
+      ++n;
+      if (!r.passed) {
+        ++bad;
+        failures.push_back(std::move(r));
+      }
+    }
+    out << std::left << std::setw(28) << file.name << std::right << std::setw(8) << n
+        << std::setw(8) << n - bad << std::setw(8) << bad << '\n';
+    total += n;
+    failed += bad;
+  }
+  out << std::left << std::setw(28) << "total" << std::right << std::setw(8) << total
+      << std::setw(8) << total - failed << std::setw(8) << failed << '\n';
+  for (const CaseResult& r : failures)
+    out << "FAILED " << r.file << ": " << r.name << " (" << r.source << "): " << r.detail
+        << '\n';
+  return failed;
+}
+
+}  // namespace f2lay::tools

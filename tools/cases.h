@@ -1,0 +1,43 @@
+// Golden cases: JSON Lines files of oracle requests with the answers they
+// must get, each line
+//   {"name": "...", "source": "...", "request": {...},
+//    "expect": {"ok": true, "result": ...}}
+// or, for a request that must fail,
+//   {..., "expect": {"ok": false, "error_contains": "..."}}.
+// The expected values are stated literally and say where they come from
+// ("source"): Triton's published tests, the paper, the seeds. The files in
+// tools/cases are built into `f2lay verify` and run by ctest.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace f2lay::tools {
+
+struct CaseFile {
+  std::string name;
+  std::string text;  // JSON Lines
+};
+
+struct CaseResult {
+  std::string file;
+  std::string name;
+  std::string source;
+  bool passed = false;
+  std::string detail;  // why it failed
+};
+
+// tools/cases/*.jsonl, embedded at build time.
+const std::vector<CaseFile>& builtinCaseFiles();
+
+// Runs every case of a file through the oracle. A malformed case line throws
+// f2lay::Error naming the file and line.
+std::vector<CaseResult> runCases(const CaseFile& file);
+
+// Runs the files, prints a summary table (and every failure) to `out`, and
+// returns the number of failed cases.
+size_t verifyAndReport(const std::vector<CaseFile>& files, std::ostream& out);
+
+}  // namespace f2lay::tools

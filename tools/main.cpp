@@ -1,0 +1,137 @@
+// The f2lay command. Exit codes: 0 ok, 1 a check failed, 2 bad input or usage.
+#include <CLI/CLI.hpp>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "cases.h"
+#include "error.h"
+#include "formats.h"
+#include "linear_layout.h"
+#include "oracle.h"
+#include "show.h"
+
+namespace {
+
+constexpr int kOk = 0, kCheckFailed = 1, kBadInput = 2;
+// Layout files are small; a bigger one is a mistake, not a layout.
+constexpr std::streamsize kMaxFileBytes = 64 << 20;
+
+std::string readInput(const std::string& path) {
+  std::ifstream file;
+  std::istream* in = &std::cin;
+  if (path != "-") {
+    file.open(path, std::ios::binary);
+    if (!file) throw f2lay::Error(path + ": cannot open the file");
+    in = &file;
+  }
+  std::string text(kMaxFileBytes + 1, '\0');
+  in->read(text.data(), kMaxFileBytes + 1);
+  text.resize(static_cast<size_t>(in->gcount()));
+  if (in->bad()) throw f2lay::Error(path + ": read error");
+  if (text.size() > static_cast<size_t>(kMaxFileBytes))
+    throw f2lay::Error(path + ": larger than 64 MiB");
+  return text;
+}
+
+f2lay::LayoutValue readLayoutFile(const std::string& path, const std::string& from) {
+  std::string text = readInput(path);
+  try {
+    if (from.empty()) return f2lay::readLayout(text);
+    return f2lay::readLayout(text, *f2lay::formatFromName(from));
+  } catch (const f2lay::Error& e) {
+    throw f2lay::Error(path + ": " + e.what());
+  }
+}
+
+std::string opsHelp() {
+  std::ostringstream s;
+  s << "\nProtocol: one JSON request per line on stdin, one JSON response line per\n"
+       "request on stdout, in order. Request: {\"op\": NAME, ...args, \"id\": any}\n"
+       "(\"id\" is optional and echoed). Response: {\"ok\": true, \"result\": ...} or\n"
+       "{\"ok\": false, \"error\": \"...\"}. Blank lines are skipped. Layouts are JSON:\n"
+       "{\"in_dims\":[{\"name\":\"register\",\"bases\":[[0,1]]}],"
+       "\"out_dims\":[{\"name\":\"dim0\",\"size\":2},...]}.\n"
+       "Exit status: 0 when every request succeeded, 2 when any failed.\n\nOps:\n";
+  for (const auto& op : f2lay::tools::oracleOps()) {
+    s << "  " << op.name << "(";
+    for (size_t i = 0; i < op.args.size(); ++i)
+      s << (i ? ", " : "") << op.args[i].key << (op.args[i].required ? "" : "?");
+    s << ") -> " << op.result << "\n      " << op.meaning << "\n";
+    for (const auto& arg : op.args)
+      s << "      " << arg.key << ": " << arg.description << "\n";
+  }
+  return s.str();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"f2lay: a reference model, oracle and verifier for linear layouts over F2"};
+  app.set_version_flag("--version", "f2lay 0.1.0");
+  app.require_subcommand(1);
+
+  auto* oracle = app.add_subcommand("oracle", "Answer JSON Lines requests on stdin");
+  oracle->footer(opsHelp());
+
+  auto* verify = app.add_subcommand(
+      "verify", "Run every built-in golden case (and any given case files); print a summary");
+  std::vector<std::string> caseFiles;
+  verify->add_option("--cases", caseFiles, "Extra JSON Lines case files to run");
+
+  auto* show = app.add_subcommand("show", "Print a layout readably");
+  std::string showPath, showFrom;
+  show->add_option("FILE", showPath, "Layout file (JSON, Triton text or MLIR; - for stdin)")
+      ->required();
+  show->add_option("--from", showFrom, "Input format (default: detected)")
+      ->check(CLI::IsMember({"json", "triton", "mlir"}));
+
+  auto* convert = app.add_subcommand("convert", "Convert a layout between formats");
+  std::string convertPath, convertFrom, convertTo;
+  convert->add_option("FILE", convertPath, "Layout file (- for stdin)")->required();
+  convert->add_option("--to", convertTo, "Output format")
+      ->required()
+      ->check(CLI::IsMember({"json", "triton", "mlir"}));
+  convert->add_option("--from", convertFrom, "Input format (default: detected)")
+      ->check(CLI::IsMember({"json", "triton", "mlir"}));
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return kBadInput;
+  }
+
+  try {
+    if (oracle->parsed())
+      return f2lay::tools::serve(std::cin, std::cout) == 0 ? kOk : kBadInput;
+    if (verify->parsed()) {
+      std::vector<f2lay::tools::CaseFile> files = f2lay::tools::builtinCaseFiles();
+      for (const std::string& path : caseFiles) files.push_back({path, readInput(path)});
+      return f2lay::tools::verifyAndReport(files, std::cout) == 0 ? kOk : kCheckFailed;
+    }
+    if (show->parsed()) {
+      f2lay::tools::showLayout(f2lay::ref::LinearLayout(readLayoutFile(showPath, showFrom)),
+                               std::cout);
+      return kOk;
+    }
+    if (convert->parsed()) {
+      f2lay::LayoutValue layout = readLayoutFile(convertPath, convertFrom);
+      std::cout << f2lay::writeLayout(layout, *f2lay::formatFromName(convertTo));
+      return kOk;
+    }
+  } catch (const f2lay::Error& e) {
+    std::cerr << "f2lay: " << e.what() << '\n';
+    return kBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << "f2lay: internal error: " << e.what() << '\n';
+    return kBadInput;
+  }
+  return kBadInput;
+}

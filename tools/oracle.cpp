@@ -1,0 +1,287 @@
+#include "oracle.h"
+
+#include <functional>
+#include <istream>
+#include <map>
+#include <ostream>
+
+#include "error.h"
+#include "linear_layout.h"
+
+namespace f2lay::tools {
+
+namespace {
+
+using Layout = ref::LinearLayout;
+
+// The keys of one request, read with the checks of the JSON format.
+class Args {
+ public:
+  explicit Args(const Json& request) : request_(request) {}
+  Layout layout(const char* key) const {
+    return Layout(layoutFromJson(request_.at(key), key));
+  }
+  std::string name(const char* key) const {
+    return nameFromJson(request_.at(key), key);
+  }
+  uint64_t number(const char* key) const {
+    return unsignedFromJson(request_.at(key), key);
+  }
+  bool has(const char* key) const { return request_.contains(key); }
+  std::vector<std::string> names(const char* key) const {
+    const Json& a = request_.at(key);
+    if (!a.is_array()) throw Error(std::string(key) + ": expected an array of dim names");
+    std::vector<std::string> out;
+    for (size_t i = 0; i < a.size(); ++i)
+      out.push_back(nameFromJson(a[i], std::string(key) + "[" + std::to_string(i) + "]"));
+    return out;
+  }
+  // [{"name": "x", "size": 4}, ...], the same shape as "out_dims".
+  ref::DimSizes dimSizes(const char* key) const {
+    const Json& a = request_.at(key);
+    if (!a.is_array()) throw Error(std::string(key) + ": expected an array");
+    ref::DimSizes out;
+    for (size_t i = 0; i < a.size(); ++i) {
+      std::string at = std::string(key) + "[" + std::to_string(i) + "]";
+      if (!a[i].is_object() || a[i].size() != 2 || !a[i].contains("name") ||
+          !a[i].contains("size"))
+        throw Error(at + ": expected {\"name\": ..., \"size\": ...}");
+      out.push_back({nameFromJson(a[i]["name"], at + ".name"),
+                     unsignedFromJson(a[i]["size"], at + ".size")});
+    }
+    return out;
+  }
+  // {"register": 3, "lane": 1}, in any order.
+  ref::DimValues dimValues(const char* key) const {
+    const Json& o = request_.at(key);
+    if (!o.is_object()) throw Error(std::string(key) + ": expected an object {dim: value}");
+    ref::DimValues out;
+    for (const auto& [dim, value] : o.items())
+      out.push_back({dim, unsignedFromJson(value, std::string(key) + "." + dim)});
+    return out;
+  }
+
+ private:
+  const Json& request_;
+};
+
+Json layoutJson(const Layout& l) { return layoutToJson(l.value()); }
+
+Json dimValuesJson(const ref::DimValues& values) {
+  Json o = Json::object();
+  for (const auto& [dim, v] : values) o[dim] = v;
+  return o;
+}
+
+using Handler = std::function<Json(const Args&)>;
+
+struct Op {
+  OpDoc doc;
+  Handler run;
+};
+
+const OpArg kLayout{"layout", "the layout"};
+const OpArg kSelf{"self", "the layout the method is called on"};
+const OpArg kOther{"other", "the second layout"};
+
+std::vector<Op> makeOps() {
+  return {
+      {{"identity_1d", {{"size", "a power of two, or 0 for the empty layout"},
+                        {"in_dim", "in dim name"}, {"out_dim", "out dim name"}},
+        "layout", "in=2^i -> out=2^i"},
+       [](const Args& a) {
+         return layoutJson(Layout::identity1D(a.number("size"), a.name("in_dim"),
+                                              a.name("out_dim")));
+       }},
+      {{"zeros_1d", {{"size", "a power of two, or 0"}, {"in_dim", "in dim name"},
+                     {"out_dim", "out dim name"},
+                     {"out_dim_size", "size of the out dim (default 1)", false}},
+        "layout", "every input maps to 0"},
+       [](const Args& a) {
+         return layoutJson(Layout::zeros1D(a.number("size"), a.name("in_dim"),
+                                           a.name("out_dim"),
+                                           a.has("out_dim_size") ? a.number("out_dim_size") : 1));
+       }},
+      {{"strided_1d", {{"size", "a power of two, or 0"}, {"stride", "a power of two"},
+                       {"in_dim", "in dim name"}, {"out_dim", "out dim name"}},
+        "layout", "in=2^i -> out=stride*2^i, out dim of size size*stride"},
+       [](const Args& a) {
+         return layoutJson(Layout::strided1D(a.number("size"), a.number("stride"),
+                                             a.name("in_dim"), a.name("out_dim")));
+       }},
+      {{"apply", {kLayout, {"input", "{in dim: value} for every in dim"}},
+        "{out dim: value}", "L(x): the XOR of the bases of the set input bits"},
+       [](const Args& a) {
+         return dimValuesJson(a.layout("layout").apply(a.dimValues("input")));
+       }},
+      {{"compose", {kSelf, kOther}, "layout",
+        "x -> other(self(x)) (Def 4.2); self's out dims are other's in dims"},
+       [](const Args& a) { return layoutJson(a.layout("self").compose(a.layout("other"))); }},
+      {{"product", {{"self", "the inner layout"}, {"other", "the outer layout"}}, "layout",
+        "self * other (Def 4.3): block-diagonal, self in the low bits"},
+       [](const Args& a) { return layoutJson(a.layout("self") * a.layout("other")); }},
+      {{"divide_left", {{"self", "the dividend A"}, {"other", "the divisor B"}},
+        "layout or null", "C with B * C == A (Def 4.4); null when A is not divisible by B"},
+       [](const Args& a) {
+         auto c = divideLeft(a.layout("self"), a.layout("other"));
+         return c ? layoutJson(*c) : Json(nullptr);
+       }},
+      {{"invert", {kLayout}, "layout", "the inverse of an invertible layout"},
+       [](const Args& a) { return layoutJson(a.layout("layout").invert()); }},
+      {{"pseudoinvert", {kLayout}, "layout",
+        "the right inverse of a surjective layout (Def 4.5), free input bits zero"},
+       [](const Args& a) { return layoutJson(a.layout("layout").pseudoinvert()); }},
+      {{"invert_and_compose", {kSelf, kOther}, "layout",
+        "C with other(C(x)) == self(x): self then other's pseudoinverse"},
+       [](const Args& a) {
+         return layoutJson(a.layout("self").invertAndCompose(a.layout("other")));
+       }},
+      {{"transpose_ins", {kLayout, {"new_in_dims", "the in dim names, reordered"}}, "layout",
+        "the same map with the in dims reordered"},
+       [](const Args& a) {
+         return layoutJson(a.layout("layout").transposeIns(a.names("new_in_dims")));
+       }},
+      {{"transpose_outs", {kLayout, {"new_out_dims", "the out dim names, reordered"}}, "layout",
+        "the same map with the out dims reordered"},
+       [](const Args& a) {
+         return layoutJson(a.layout("layout").transposeOuts(a.names("new_out_dims")));
+       }},
+      {{"reshape_ins", {kLayout, {"new_in_dims", "[{\"name\": ..., \"size\": ...}]"}}, "layout",
+        "flatten the in dims (first is minor), then split them into the new dims"},
+       [](const Args& a) {
+         return layoutJson(a.layout("layout").reshapeIns(a.dimSizes("new_in_dims")));
+       }},
+      {{"reshape_outs", {kLayout, {"new_out_dims", "[{\"name\": ..., \"size\": ...}]"}}, "layout",
+        "flatten the out dims (first is minor), then split them into the new dims"},
+       [](const Args& a) {
+         return layoutJson(a.layout("layout").reshapeOuts(a.dimSizes("new_out_dims")));
+       }},
+      {{"flatten_ins", {kLayout}, "layout", "one in dim, named as the first"},
+       [](const Args& a) { return layoutJson(a.layout("layout").flattenIns()); }},
+      {{"flatten_outs", {kLayout}, "layout", "one out dim, named as the first"},
+       [](const Args& a) { return layoutJson(a.layout("layout").flattenOuts()); }},
+      {{"sublayout", {kLayout, {"in_dim_names", "in dims to keep"},
+                      {"out_dim_names", "out dims to keep"}}, "layout",
+        "the restriction to some dims, kept in the layout's order"},
+       [](const Args& a) {
+         return layoutJson(a.layout("layout").sublayout(a.names("in_dim_names"),
+                                                        a.names("out_dim_names")));
+       }},
+      {{"concat_ins", {kSelf, kOther}, "layout",
+        "self's in dims, then other's; the out dims must be equal"},
+       [](const Args& a) { return layoutJson(a.layout("self").concatIns(a.layout("other"))); }},
+      {{"concat_outs", {kSelf, kOther}, "layout",
+        "self's out dims, then other's; the in dims must be equal"},
+       [](const Args& a) { return layoutJson(a.layout("self").concatOuts(a.layout("other"))); }},
+      {{"is_injective", {kLayout}, "bool", "rank == input bits"},
+       [](const Args& a) { return Json(a.layout("layout").isInjective()); }},
+      {{"is_surjective", {kLayout}, "bool", "rank == output bits"},
+       [](const Args& a) { return Json(a.layout("layout").isSurjective()); }},
+      {{"is_invertible", {kLayout}, "bool", "injective and surjective"},
+       [](const Args& a) { return Json(a.layout("layout").isInvertible()); }},
+      {{"free_variable_masks", {kLayout}, "{in dim: mask}",
+        "input bits whose basis is a combination of earlier bases"},
+       [](const Args& a) {
+         return dimValuesJson(a.layout("layout").getFreeVariableMasks());
+       }},
+      {{"num_consecutive_in_out", {kLayout}, "integer",
+        "consecutive values of the first in dim that map to consecutive values of "
+        "the first out dim"},
+       [](const Args& a) { return Json(a.layout("layout").getNumConsecutiveInOut()); }},
+      {{"matrix_view", {kLayout}, "[[0/1, ...], ...]",
+        "rows = output bits, columns = input bits (Triton's get_matrix_view)"},
+       [](const Args& a) { return Json(a.layout("layout").getMatrixView()); }},
+      {{"equal", {kSelf, kOther}, "bool",
+        "same dims in the same order, same bases, same out-dim sizes"},
+       [](const Args& a) { return Json(a.layout("self") == a.layout("other")); }},
+  };
+}
+
+const std::vector<Op>& ops() {
+  static const std::vector<Op> table = makeOps();
+  return table;
+}
+
+const Op& findOp(const Json& request) {
+  if (!request.is_object()) throw Error("the request must be a JSON object");
+  if (!request.contains("op")) throw Error("the request has no \"op\"");
+  if (!request["op"].is_string()) throw Error("\"op\" must be a string");
+  std::string name = request["op"].get<std::string>();
+  for (const Op& op : ops())
+    if (op.doc.name == name) return op;
+  throw Error("unknown op \"" + name + "\" (f2lay oracle --help lists the ops)");
+}
+
+void checkKeys(const Op& op, const Json& request) {
+  for (const OpArg& arg : op.doc.args)
+    if (arg.required && !request.contains(arg.key))
+      throw Error(op.doc.name + ": missing key \"" + arg.key + "\" (" +
+                  arg.description + ")");
+  for (const auto& [key, value] : request.items()) {
+    if (key == "op" || key == "id") continue;
+    bool known = false;
+    for (const OpArg& arg : op.doc.args) known = known || key == arg.key;
+    if (!known) throw Error(op.doc.name + ": unknown key \"" + key + "\"");
+  }
+}
+
+}  // namespace
+
+const std::vector<OpDoc>& oracleOps() {
+  static const std::vector<OpDoc> docs = [] {
+    std::vector<OpDoc> d;
+    for (const Op& op : ops()) d.push_back(op.doc);
+    return d;
+  }();
+  return docs;
+}
+
+Json answer(const Json& request) {
+  Json response = Json::object();
+  if (request.is_object() && request.contains("id")) response["id"] = request["id"];
+  try {
+    const Op& op = findOp(request);
+    checkKeys(op, request);
+    Json result = op.run(Args(request));
+    response["ok"] = true;
+    response["result"] = std::move(result);
+  } catch (const Error& e) {
+    response["ok"] = false;
+    response["error"] = e.what();
+  } catch (const std::exception& e) {
+    // Not expected: every rule is checked and reported as f2lay::Error. Kept so
+    // that one request can never take the stream down.
+    response["ok"] = false;
+    response["error"] = std::string("internal error: ") + e.what();
+  }
+  return response;
+}
+
+Json answerLine(std::string_view line) {
+  Json request;
+  try {
+    request = Json::parse(line);
+  } catch (const Json::exception& e) {
+    return Json{{"ok", false}, {"error", std::string("bad JSON: ") + e.what()}};
+  }
+  return answer(request);
+}
+
+std::string dumpLine(const Json& response) {
+  return response.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+size_t serve(std::istream& in, std::ostream& out) {
+  size_t failures = 0;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.find_first_not_of(" \t") == std::string::npos) continue;
+    Json response = answerLine(line);
+    if (!response["ok"].get<bool>()) ++failures;
+    out << dumpLine(response) << '\n' << std::flush;
+  }
+  return failures;
+}
+
+}  // namespace f2lay::tools

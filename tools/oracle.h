@@ -1,0 +1,48 @@
+// The oracle protocol: JSON Lines in, one JSON response line per request out.
+//
+//   request:  {"op": "compose", "self": L1, "other": L2, "id": 7}
+//   response: {"id": 7, "ok": true, "result": ...}
+//             {"id": 7, "ok": false, "error": "compose: ..."}
+//
+// Layouts are in the JSON format of formats/json_format.h. "id" is optional
+// and echoed back unchanged. Each op takes exactly the keys its entry in
+// oracleOps() lists; a missing or unknown key is an error that names it.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "json_format.h"
+
+namespace f2lay::tools {
+
+struct OpArg {
+  const char* key;
+  const char* description;
+  bool required = true;
+};
+
+struct OpDoc {
+  std::string name;
+  std::vector<OpArg> args;
+  std::string result;
+  std::string meaning;
+};
+
+// Every op, in the order --help lists them.
+const std::vector<OpDoc>& oracleOps();
+
+// Answers one request; never throws. The response holds "ok" and either
+// "result" or "error" (and "id" when the request had one).
+Json answer(const Json& request);
+// Parses one line and answers it; never throws.
+Json answerLine(std::string_view line);
+// Answers every non-blank line of `in` on `out`, flushing after each.
+// Returns the number of requests answered with "ok": false.
+size_t serve(std::istream& in, std::ostream& out);
+// The response as one line of text (invalid UTF-8 replaced, never throws).
+std::string dumpLine(const Json& response);
+
+}  // namespace f2lay::tools
