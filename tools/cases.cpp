@@ -64,7 +64,7 @@ std::vector<CaseResult> runCases(const CaseFile& file) {
 size_t verifyAndReport(const std::vector<CaseFile>& files, std::ostream& out) {
   size_t total = 0, failed = 0;
   std::vector<CaseResult> failures;
-  out << std::left << std::setw(28) << "case file" << std::right << std::setw(8)
+  out << std::left << std::setw(36) << "case file" << std::right << std::setw(8)
       << "cases" << std::setw(8) << "passed" << std::setw(8) << "failed" << '\n';
   for (const CaseFile& file : files) {
     size_t n = 0, bad = 0;
@@ -75,12 +75,12 @@ size_t verifyAndReport(const std::vector<CaseFile>& files, std::ostream& out) {
         failures.push_back(std::move(r));
       }
     }
-    out << std::left << std::setw(28) << file.name << std::right << std::setw(8) << n
+    out << std::left << std::setw(36) << file.name << std::right << std::setw(8) << n
         << std::setw(8) << n - bad << std::setw(8) << bad << '\n';
     total += n;
     failed += bad;
   }
-  out << std::left << std::setw(28) << "total" << std::right << std::setw(8) << total
+  out << std::left << std::setw(36) << "total" << std::right << std::setw(8) << total
       << std::setw(8) << total - failed << std::setw(8) << failed << '\n';
   for (const CaseResult& r : failures)
     out << "FAILED " << r.file << ": " << r.name << " (" << r.source << "): " << r.detail
