@@ -70,6 +70,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -156,6 +157,10 @@ class LinearLayout {
 
   friend bool operator==(const LinearLayout& a, const LinearLayout& b) {
     return a.value_ == b.value_;
+  }
+  // Prints toString(), so that test failures show the layouts.
+  friend std::ostream& operator<<(std::ostream& os, const LinearLayout& l) {
+    return os << l.toString();
   }
   friend LinearLayout operator*(const LinearLayout& inner,
                                 const LinearLayout& outer);

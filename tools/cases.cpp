@@ -19,22 +19,31 @@ CaseResult runCase(const std::string& file, size_t lineNo, const Json& c) {
       !c["expect"].contains("ok") || !c["expect"]["ok"].is_boolean())
     throw Error(where + ": a case needs \"name\", \"request\" and \"expect\" "
                 "with a boolean \"ok\"");
+  if (c.contains("source") && !c["source"].is_string())
+    throw Error(where + ": \"source\" must be a string");
+  const Json& expect = c["expect"];
+  bool expectOk = expect["ok"].get<bool>();
+  // Checked before running, so that a malformed case is reported whatever the
+  // oracle answers (a misspelt "error_contains" would match any error).
+  if (expectOk && (expect.size() != 2 || !expect.contains("result")))
+    throw Error(where + ": an ok case needs \"expect\": {\"ok\": true, \"result\": ...}");
+  if (!expectOk && (expect.size() != 2 || !expect.contains("error_contains") ||
+                    !expect["error_contains"].is_string()))
+    throw Error(where + ": a failing case needs \"expect\": {\"ok\": false, "
+                "\"error_contains\": \"...\"}");
   CaseResult r{file, c["name"].get<std::string>(),
                c.value("source", std::string()), false, ""};
-  const Json& expect = c["expect"];
   Json got = answer(c["request"]);
   bool ok = got["ok"].get<bool>();
-  if (ok != expect["ok"].get<bool>()) {
-    r.detail = "expected ok=" + std::string(expect["ok"].get<bool>() ? "true" : "false") +
+  if (ok != expectOk) {
+    r.detail = "expected ok=" + std::string(expectOk ? "true" : "false") +
                ", got " + dumpLine(got);
   } else if (ok) {
-    if (!expect.contains("result"))
-      throw Error(where + ": an ok case needs \"expect\": {\"result\": ...}");
     r.passed = got["result"] == expect["result"];
     if (!r.passed)
       r.detail = "expected " + dumpLine(expect["result"]) + ", got " + dumpLine(got["result"]);
   } else {
-    std::string want = expect.value("error_contains", std::string());
+    std::string want = expect["error_contains"].get<std::string>();
     std::string error = got["error"].get<std::string>();
     r.passed = error.find(want) != std::string::npos;
     if (!r.passed) r.detail = "expected an error containing '" + want + "', got '" + error + "'";
@@ -52,8 +61,10 @@ std::vector<CaseResult> runCases(const CaseFile& file) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     Json c;
     try {
-      c = Json::parse(line);
+      c = parseJson(line);
     } catch (const Json::exception& e) {
+      throw Error(file.name + ":" + std::to_string(lineNo) + ": bad JSON: " + e.what());
+    } catch (const Error& e) {
       throw Error(file.name + ":" + std::to_string(lineNo) + ": bad JSON: " + e.what());
     }
     results.push_back(runCase(file.name, lineNo, c));
