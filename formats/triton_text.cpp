@@ -101,9 +101,11 @@ LayoutValue readTritonText(std::string_view text) {
           in.expect(")", "',' or ')'");
         }
         dim.bases.push_back(std::move(basis));
-        if (dim.bases.size() > static_cast<size_t>(kMaxInBits))
-          in.fail("in dim '" + dim.name + "' has more than " +
-                  std::to_string(kMaxInBits) + " bases");
+        // Stop at 63 bases: one dim has at most 63 bits, and the input value
+        // of a 65th basis, 2^64, would overflow the shift above.
+        if (dim.bases.size() > 63)
+          in.fail("in dim '" + dim.name +
+                  "' has more than 63 bases; one dim has at most 63 bits");
         in.skipBlanks();
         // A continuation line repeats the dim name without a leading "- ".
         if (in.startsWith("- ") || in.startsWith("where out dims are: ")) break;

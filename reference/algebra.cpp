@@ -112,35 +112,25 @@ LinearLayout operator*(const LinearLayout& inner, const LinearLayout& outer) {
   }
 }
 
-LinearLayout LinearLayout::pseudoinvert() const {
-  if (!isSurjective())
-    throw Error("pseudoinvert: the layout is not surjective (rank " +
-                std::to_string(rank()) + " < " +
-                std::to_string(getTotalOutDimSizeLog2()) +
-                " output bits); only a surjective layout has a right inverse "
-                "(Def 4.5)");
-  // Solve M X = I by Gauss-Jordan: with T M = R in reduced row echelon form,
-  // the pivot variable of row r takes row r of T and every free variable is 0.
-  RowEchelon e = reducedRowEchelon(matrix());
-  F2Matrix x = F2Matrix::Zero(getTotalInDimSizeLog2(), getTotalOutDimSizeLog2());
-  for (size_t r = 0; r < e.pivotColumns.size(); ++r)
-    x.row(e.pivotColumns[r]) = e.transform.row(r);
-  std::vector<std::pair<std::string, int>> outBitsAsIn;
-  for (const OutDim& d : value_.out_dims)
-    outBitsAsIn.push_back({d.name, log2Exact(d.size)});
-  std::vector<OutDim> inAsOut;
-  for (const InDim& d : value_.in_dims)
-    inAsOut.push_back({d.name, uint64_t{1} << d.bases.size()});
-  return fromMatrix(x, outBitsAsIn, inAsOut);
-}
-
-LinearLayout LinearLayout::invert() const {
-  if (!isInvertible())
-    throw Error("invert: the layout is not invertible (rank " +
-                std::to_string(rank()) + ", " +
-                std::to_string(getTotalInDimSizeLog2()) + " input bits, " +
-                std::to_string(getTotalOutDimSizeLog2()) + " output bits)");
-  return pseudoinvert();
+LinearLayout LinearLayout::leastSquares(const LinearLayout& a, const LinearLayout& b) {
+  // b seen with a's out dims (same names and order, a's sizes >= b's).
+  LayoutValue widened = b.value_;
+  widened.out_dims = a.value_.out_dims;
+  F2Matrix bMatrix = LinearLayout(std::move(widened)).matrix();
+  // With T A = R in reduced row echelon form, A X = B becomes R X = T B: the
+  // pivot variable of row r takes row r of T B, every free variable is 0.
+  RowEchelon e = reducedRowEchelon(a.matrix());
+  F2Matrix tb = multiplyMod2(e.transform, bMatrix);
+  for (int r = static_cast<int>(e.pivotColumns.size()); r < tb.rows(); ++r)
+    if (!tb.row(r).isZero())
+      throw Error("invert_and_compose: the image of self " + joinNames(b.getInDimNames()) +
+                  " is not inside the image of other " + joinNames(a.getInDimNames()) +
+                  " (Triton asserts here)");
+  F2Matrix x = F2Matrix::Zero(a.getTotalInDimSizeLog2(), b.getTotalInDimSizeLog2());
+  for (size_t r = 0; r < e.pivotColumns.size(); ++r) x.row(e.pivotColumns[r]) = tb.row(r);
+  std::vector<OutDim> aInAsOut;
+  for (const InDim& d : a.value_.in_dims) aInAsOut.push_back({d.name, uint64_t{1} << d.bases.size()});
+  return fromMatrix(x, b.inDimBits(), aInAsOut);
 }
 
 LinearLayout LinearLayout::invertAndCompose(const LinearLayout& outer) const {
@@ -156,10 +146,59 @@ LinearLayout LinearLayout::invertAndCompose(const LinearLayout& outer) const {
   if (!outer.isSurjective())
     throw Error("invert_and_compose: other is not surjective, so it has no "
                 "right inverse (Def 4.5)");
-  // Self, seen with outer's out dims (order and sizes), then outer^-1.
-  LayoutValue widened = transposeOuts(outer.getOutDimNames()).value_;
-  widened.out_dims = outer.value_.out_dims;
-  return LinearLayout(std::move(widened)).compose(outer.pseudoinvert());
+  // §5.4: the conversion is other^-1 o self. Triton's broadcasting heuristic
+  // first sets aside every in dim that both layouts have and map alike (same
+  // bases, same out-dim sizes): it maps to itself, so a broadcast dim stays
+  // put instead of collapsing to 0. The rest is solved with free bits zero.
+  std::vector<std::string> outs = getOutDimNames();
+  LinearLayout other = outer.transposeOuts(outs);
+  std::vector<std::string> alike, otherRest, selfRest;
+  for (const std::string& d : other.getInDimNames())
+    if (hasInDim(d) && other.sublayout({d}, outs) == sublayout({d}, outs)) alike.push_back(d);
+  auto isAlike = [&](const std::string& d) {
+    return std::find(alike.begin(), alike.end(), d) != alike.end();
+  };
+  for (const std::string& d : other.getInDimNames())
+    if (!isAlike(d)) otherRest.push_back(d);
+  for (const std::string& d : getInDimNames())
+    if (!isAlike(d)) selfRest.push_back(d);
+  if (otherRest.empty() != selfRest.empty())
+    throw Error("invert_and_compose: every in dim of " +
+                std::string(otherRest.empty() ? "other" : "self") +
+                " maps like the same-named dim of the other layout, but " +
+                std::string(otherRest.empty() ? "self" : "other") +
+                " has more in dims " + joinNames(otherRest.empty() ? selfRest : otherRest) +
+                " (Triton asserts here)");
+  LinearLayout result = otherRest.empty()
+                            ? empty()
+                            : leastSquares(other.sublayout(otherRest, outs), sublayout(selfRest, outs));
+  for (const std::string& d : alike)
+    result = result * identity1D(uint64_t{1} << other.getInDimSizeLog2(d), d, d);
+  return result.transposeIns(getInDimNames()).transposeOuts(other.getInDimNames());
+}
+
+LinearLayout LinearLayout::pseudoinvert() const {
+  if (!isSurjective())
+    throw Error("pseudoinvert: the layout is not surjective (rank " +
+                std::to_string(rank()) + " < " +
+                std::to_string(getTotalOutDimSizeLog2()) +
+                " output bits); only a surjective layout has a right inverse "
+                "(Def 4.5)");
+  // Def 4.5, as Triton computes it: the identity on the out dims, inverted
+  // and composed with this layout. Each output bit maps to the combination of
+  // the leftmost independent input bits, free input bits zero.
+  LinearLayout identity;
+  for (const OutDim& d : value_.out_dims) identity = identity * identity1D(d.size, d.name, d.name);
+  return identity.invertAndCompose(*this);
+}
+
+LinearLayout LinearLayout::invert() const {
+  if (!isInvertible())
+    throw Error("invert: the layout is not invertible (rank " +
+                std::to_string(rank()) + ", " +
+                std::to_string(getTotalInDimSizeLog2()) + " input bits, " +
+                std::to_string(getTotalOutDimSizeLog2()) + " output bits)");
+  return pseudoinvert();
 }
 
 std::optional<LinearLayout> divideLeft(const LinearLayout& a,

@@ -44,14 +44,18 @@
 //                         in the same relative order.
 //   divideLeft(A, B)      C with B * C == A (Def 4.4), or nullopt when A is
 //                         not of that form ("not divisible").
-//   pseudoinvert()        the right inverse of a surjective layout (Def 4.5):
-//                         each output bit maps to the unique combination of
+//   pseudoinvert()        the right inverse of a surjective layout (Def 4.5),
+//                         as Triton computes it: identity.invertAndCompose(
+//                         this). Each output bit maps to the combination of
 //                         the leftmost independent input bits (the pivots of
 //                         Gaussian elimination), all free input bits zero.
 //   invert()              the inverse of an invertible layout.
-//   invertAndCompose(outer)  C with outer(C(x)) == this(x): this (reordered
-//                         to outer's out dims and sizes) composed with
-//                         outer.pseudoinvert(). outer must be surjective.
+//   invertAndCompose(outer)  C with outer(C(x)) == this(x) (§5.4). In dims
+//                         that both layouts have and map alike (same bases
+//                         and out sizes) map to themselves (Triton's
+//                         broadcasting heuristic); the rest is solved with
+//                         free input bits zero. outer must be surjective;
+//                         where Triton asserts, this throws.
 //   transposeIns/Outs     reorder dims. reshapeIns/Outs: flatten, then split
 //                         into new dims. flattenIns/Outs: one dim, named as
 //                         the first. sublayout: keep some dims, in this
@@ -172,6 +176,8 @@ class LinearLayout {
   static LinearLayout fromMatrix(const F2Matrix& m,
                                  const std::vector<std::pair<std::string, int>>& inDimBits,
                                  const std::vector<OutDim>& outDims);
+  // Triton's lstsq: X with a(X(y)) == b(y), free input bits of a zero.
+  static LinearLayout leastSquares(const LinearLayout& a, const LinearLayout& b);
   std::vector<std::pair<std::string, int>> inDimBits() const;
   const InDim& inDim(const std::string& name) const;
   const OutDim& outDim(const std::string& name) const;
