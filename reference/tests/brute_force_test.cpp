@@ -176,6 +176,34 @@ TEST(BruteForce, InvertAndComposeSolvesOtherOfCEqualsSelf) {
   }
 }
 
+// With a shared in dim that both map alike, Triton's heuristic maps it to
+// itself; the conversion must still satisfy other(C(x)) == self(x). Where
+// Triton would assert, an Error is the answer.
+TEST(BruteForce, InvertAndComposeWithADimMappedAlikeStillSolves) {
+  std::mt19937_64 rng(12);
+  int solved = 0;
+  for (int t = 0; t < kCases; ++t) {
+    LayoutValue b = randomSurjective(rng, {"warp", "l"}, {"dim0", "dim1"}, 3);
+    LayoutValue a = naive::randomLayout(rng, {"register", "warp"}, {"dim0", "dim1"}, 3);
+    a.out_dims = b.out_dims;
+    a.in_dims[1] = b.in_dims[0];  // warp maps alike in both
+    for (Basis& basis : a.in_dims[0].bases)
+      for (size_t k = 0; k < basis.size(); ++k) basis[k] %= a.out_dims[k].size;
+    LinearLayout la(a), lb(b);
+    std::optional<LinearLayout> c;
+    try {
+      c = la.invertAndCompose(lb);
+    } catch (const Error&) {
+      continue;
+    }
+    ++solved;
+    EXPECT_EQ(c->sublayout({"warp"}, {"warp"}), LinearLayout::identity1D(uint64_t{1} << b.in_dims[0].bases.size(), "warp", "warp"));
+    for (uint64_t x = 0; x < (uint64_t{1} << naive::inBits(a)); ++x)
+      ASSERT_EQ(values(lb.apply(c->apply(splitInput(a, x)))), values(la.apply(splitInput(a, x))));
+  }
+  EXPECT_GT(solved, kCases / 4);
+}
+
 TEST(BruteForce, DivideLeftUndoesProductAndNeverLies) {
   std::mt19937_64 rng(9);
   for (int t = 0; t < kCases; ++t) {
