@@ -91,6 +91,26 @@ TEST(TritonGolden, InvertAndComposeIdentityInDim) {
   EXPECT_EQ(dst.apply(k), src.apply(cvt.apply(k)));  // Triton InvertAndCompose_IdentityInDim
 }
 
+TEST(TritonGolden, InvertAndComposeLargerAEqualsComposeWithInverse) {
+  LinearLayout reg = inferred({{"register", {{0, 1}, {0, 2}, {0, 4}, {0, 32}, {32, 0}}},
+                               {"lane", {{0, 8}, {0, 16}, {1, 0}, {2, 0}, {4, 0}}},
+                               {"warp", {{8, 0}, {16, 0}}},
+                               {"block", {}}},
+                              {"dim0", "dim1"});
+  LinearLayout shared = inferred({{"offset", {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {0, 32},
+                                              {0, 64}, {1, 8}, {2, 16}, {4, 32}, {8, 0}, {16, 0},
+                                              {32, 0}, {64, 0}, {128, 0}}},
+                                  {"block", {}}},
+                                 {"dim0", "dim1"});
+  LinearLayout expected = sized({{"register", {{1, 0}, {2, 0}, {4, 0}, {32, 0}, {4096, 0}}},
+                                 {"lane", {{8, 0}, {16, 0}, {136, 0}, {272, 0}, {544, 0}}},
+                                 {"warp", {{1024, 0}, {2048, 0}}},
+                                 {"block", {}}},
+                                {{"offset", 32768}, {"block", 1}});
+  EXPECT_EQ(reg.invertAndCompose(shared), expected);  // Triton InvertAndComposeLargerA
+  EXPECT_EQ(reg.compose(shared.invert()), expected);
+}
+
 TEST(TritonGolden, DivideLeft2DIsTheInverseOfProduct) {
   LinearLayout l1 = inferred({{"in1", {{1, 1}, {2, 2}, {0, 8}, {0, 4}}}, {"in2", {{0, 2}, {0, 1}}}},
                              {"out1", "out2"});
