@@ -1,5 +1,8 @@
 #include "json_format.h"
 
+#include <set>
+#include <vector>
+
 #include "error.h"
 
 namespace f2lay {
@@ -38,6 +41,8 @@ std::string describeJson(const Json& json) {
 
 uint64_t unsignedFromJson(const Json& json, const std::string& where) {
   if (json.is_number_unsigned()) return json.get<uint64_t>();
+  // A signed integer that is not negative (e.g. built in C++, or -0).
+  if (json.is_number_integer() && json.get<int64_t>() >= 0) return json.get<uint64_t>();
   if (json.is_number_integer())
     throw Error(where + ": " + json.dump() + " is negative");
   throw Error(where + ": expected a non-negative integer below 2^64, found " +
@@ -103,11 +108,33 @@ Json layoutToJson(const LayoutValue& layout) {
   return Json{{"in_dims", ins}, {"out_dims", outs}};
 }
 
+Json parseJson(std::string_view text) {
+  // Objects open at each level of nesting, with the keys seen so far.
+  std::vector<std::set<std::string>> openObjects;
+  auto check = [&openObjects](int depth, Json::parse_event_t event, Json& parsed) {
+    using E = Json::parse_event_t;
+    if ((event == E::array_start || event == E::object_start) && depth >= kMaxJsonDepth)
+      throw Error("arrays and objects nested deeper than " +
+                  std::to_string(kMaxJsonDepth) + " levels");
+    if (event == E::object_start) openObjects.emplace_back();
+    if (event == E::object_end) openObjects.pop_back();
+    if (event == E::key && !openObjects.back().insert(parsed.get<std::string>()).second)
+      throw Error("key \"" + parsed.get<std::string>() + "\" appears twice in one object");
+    return true;
+  };
+  try {
+    return Json::parse(text, check);
+  } catch (const Json::exception& e) {
+    // parse_error, and out_of_range for a number like 1e400 that overflows.
+    throw Error(e.what());
+  }
+}
+
 LayoutValue readJsonLayout(std::string_view text) {
   Json json;
   try {
-    json = Json::parse(text);
-  } catch (const Json::parse_error& e) {
+    json = parseJson(text);
+  } catch (const Error& e) {
     throw Error(std::string("JSON: ") + e.what());
   }
   return layoutFromJson(json, "layout");

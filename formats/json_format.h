@@ -23,6 +23,13 @@ using Json = nlohmann::ordered_json;
 LayoutValue layoutFromJson(const Json& json, const std::string& where = "layout");
 Json layoutToJson(const LayoutValue& layout);
 
+// Parses a JSON text strictly: a key repeated in one object is an error (no
+// silent last-wins), and so is nesting deeper than kMaxJsonDepth levels (a
+// layout needs 5; copying or printing a deeper value recurses once per level
+// and could overflow the stack). Every problem throws f2lay::Error.
+inline constexpr int kMaxJsonDepth = 64;
+Json parseJson(std::string_view text);
+
 // A whole document holding one layout.
 LayoutValue readJsonLayout(std::string_view text);
 std::string writeJsonLayout(const LayoutValue& layout);

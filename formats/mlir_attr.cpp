@@ -135,8 +135,8 @@ LayoutValue readMlirAttr(std::string_view text) {
   }
   size_t rank = inferRank(layout.in_dims);
   if (rank == 0)
-    throw Error("MLIR attribute: every in dim is empty, so the layout has no "
-                "rank (Triton rejects this too)");
+    throw Error("MLIR attribute: the first basis has no values (or there is no "
+                "basis), so the layout has no out dims; Triton rejects this too");
   for (const InDim& d : layout.in_dims)
     for (size_t i = 0; i < d.bases.size(); ++i)
       if (d.bases[i].size() != rank)

@@ -8,8 +8,9 @@
 //
 // The text starts with a newline, as Triton's does. A layout without in dims
 // reads "(empty layout)" or "(empty layout with out-dims [...])". The reader
-// accepts any indentation and surrounding blank lines, but every token,
-// including the "=2^i" input values, must be as Triton prints it.
+// accepts any indentation, spacing and surrounding blank lines (and leading
+// zeros in numbers), but every word and symbol must be Triton's, and the input
+// values must be 1, 2, 4, ... in order.
 #pragma once
 
 #include <string>

@@ -257,35 +257,10 @@ Json answer(const Json& request) {
   return response;
 }
 
-Json parseJson(std::string_view text) {
-  // The nesting depth, counting brackets outside strings; exact for valid
-  // JSON, and invalid JSON fails to parse anyway.
-  size_t depth = 0;
-  bool inString = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (inString) {
-      if (c == '\\') ++i;
-      else if (c == '"') inString = false;
-    } else if (c == '"') {
-      inString = true;
-    } else if (c == '[' || c == '{') {
-      if (++depth > kMaxJsonDepth)
-        throw Error("arrays and objects nested deeper than " +
-                    std::to_string(kMaxJsonDepth) + " levels");
-    } else if ((c == ']' || c == '}') && depth > 0) {
-      --depth;
-    }
-  }
-  return Json::parse(text);
-}
-
 Json answerLine(std::string_view line) {
   Json request;
   try {
     request = parseJson(line);
-  } catch (const Json::exception& e) {
-    return Json{{"ok", false}, {"error", std::string("bad JSON: ") + e.what()}};
   } catch (const Error& e) {
     return Json{{"ok", false}, {"error", std::string("bad JSON: ") + e.what()}};
   }

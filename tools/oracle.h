@@ -34,12 +34,6 @@ struct OpDoc {
 // Every op, in the order --help lists them.
 const std::vector<OpDoc>& oracleOps();
 
-// Parses one JSON text (a request line, a case line). A value nested deeper
-// than kMaxJsonDepth is refused with f2lay::Error, as copying, comparing or
-// writing it recurses once per level and would overflow the stack; bad JSON
-// throws Json::exception.
-inline constexpr size_t kMaxJsonDepth = 64;
-Json parseJson(std::string_view text);
 
 // Answers one request; never throws. The response holds "ok" and either
 // "result" or "error" (and "id" when the request had one).

@@ -1,1 +1,454 @@
+// Tests of the oracle protocol in process: answer, answerLine, serve and
+// dumpLine. Every expected result is worked by hand from Triton's
+// LinearLayout semantics (reference/linear_layout.h): bases[d][i] is the image
+// of bit i of in dim d, apply XORs the bases of the set bits, and flattening
+// puts the first dim in the least significant bits.
 #include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "oracle.h"
+
+namespace f2lay::tools {
+namespace {
+
+Json parse(const char* text) { return Json::parse(text); }
+
+// Layout A of the paper's Figure 1: a 16x16 tensor held by 2x2 registers,
+// 4x8 lanes and 2x1 warps; out dims dim0 = row i, dim1 = column j.
+const char* const kLayoutA = R"({
+  "in_dims": [{"name": "register", "bases": [[0, 1], [1, 0]]},
+              {"name": "lane", "bases": [[0, 2], [0, 4], [0, 8], [2, 0], [4, 0]]},
+              {"name": "warp", "bases": [[8, 0]]},
+              {"name": "block", "bases": []}],
+  "out_dims": [{"name": "dim0", "size": 16}, {"name": "dim1", "size": 16}]})";
+
+// A small layout with two dims on each side: register 1 -> (1, 0),
+// lane 1 -> (0, 1), lane 2 -> (0, 2); 3 input bits onto 3 output bits.
+const char* const kSmall = R"({
+  "in_dims": [{"name": "register", "bases": [[1, 0]]},
+              {"name": "lane", "bases": [[0, 1], [0, 2]]}],
+  "out_dims": [{"name": "dim0", "size": 2}, {"name": "dim1", "size": 4}]})";
+
+// A 1-D layout with one in dim: name -> bases, into out dim `out` of `size`.
+Json layout1D(const std::string& in, const Json& bases, const std::string& out,
+              uint64_t size) {
+  return Json{{"in_dims", Json::array({Json{{"name", in}, {"bases", bases}}})},
+              {"out_dims", Json::array({Json{{"name", out}, {"size", size}}})}};
+}
+
+struct OpCase {
+  Json request;  // without "op"
+  Json result;   // the expected "result"
+};
+
+// One valid request per op, with its result worked by hand.
+std::map<std::string, OpCase> validRequests() {
+  const Json a = parse(kLayoutA);
+  const Json small = parse(kSmall);
+  std::map<std::string, OpCase> c;
+
+  c["identity_1d"] = {{{"size", 4}, {"in_dim", "lane"}, {"out_dim", "dim1"}},
+                      layout1D("lane", {{1}, {2}}, "dim1", 4)};
+  c["zeros_1d"] = {
+      {{"size", 4}, {"in_dim", "register"}, {"out_dim", "dim0"}, {"out_dim_size", 8}},
+      layout1D("register", {{0}, {0}}, "dim0", 8)};
+  // in=2^i -> stride*2^i, out dim of size size*stride.
+  c["strided_1d"] = {{{"size", 4}, {"stride", 2}, {"in_dim", "lane"}, {"out_dim", "dim0"}},
+                     layout1D("lane", {{2}, {4}}, "dim0", 8)};
+  // The paper: register 1 of lane 9 (bits 0 and 3) holds
+  // (0,1) ^ (0,2) ^ (2,0) = (2,3). Inputs in any order, outputs in out-dim order.
+  c["apply"] = {{{"layout", a},
+                 {"input", {{"block", 0}, {"lane", 9}, {"register", 1}, {"warp", 0}}}},
+                {{"dim0", 2}, {"dim1", 3}}};
+  // self: i1 -> x1, i2 -> x3; other: x1 -> y2, x2 -> y1, so x3 -> y3.
+  c["compose"] = {{{"self", layout1D("i", {{1}, {3}}, "x", 4)},
+                   {"other", layout1D("x", {{2}, {1}}, "y", 4)}},
+                  layout1D("i", {{2}, {3}}, "y", 4)};
+  // identity1D(4, register, dim0) * identity1D(8, lane, dim0): the outer
+  // layout's bases move above the inner's 2 bits of dim0.
+  c["product"] = {{{"self", layout1D("register", {{1}, {2}}, "dim0", 4)},
+                   {"other", layout1D("lane", {{1}, {2}, {4}}, "dim0", 8)}},
+                  parse(R"({"in_dims": [{"name": "register", "bases": [[1], [2]]},
+                                        {"name": "lane", "bases": [[4], [8], [16]]}],
+                            "out_dims": [{"name": "dim0", "size": 32}]})")};
+  // identity1D(8) = identity1D(2) * identity1D(4).
+  c["divide_left"] = {{{"self", layout1D("register", {{1}, {2}, {4}}, "dim0", 8)},
+                       {"other", layout1D("register", {{1}}, "dim0", 2)}},
+                      layout1D("register", {{1}, {2}}, "dim0", 4)};
+  // A bit swap is its own inverse; the dims trade places.
+  c["invert"] = {{{"layout", layout1D("register", {{2}, {1}}, "dim0", 4)}},
+                 layout1D("dim0", {{2}, {1}}, "register", 4)};
+  // Bits 0 and 1 both give dim0=1: bit 0 is the pivot, bit 1 is free (zero);
+  // dim0=2 comes from bit 2, i.e. register=4.
+  c["pseudoinvert"] = {{{"layout", layout1D("register", {{1}, {1}, {2}}, "dim0", 4)}},
+                       layout1D("dim0", {{1}, {4}}, "register", 8)};
+  // other(C(x)) == self(x) with self the identity and other a swap: C = swap.
+  c["invert_and_compose"] = {{{"self", layout1D("register", {{1}, {2}}, "dim0", 4)},
+                              {"other", layout1D("lane", {{2}, {1}}, "dim0", 4)}},
+                             layout1D("register", {{2}, {1}}, "lane", 4)};
+  c["transpose_ins"] = {{{"layout", small}, {"new_in_dims", {"lane", "register"}}},
+                        parse(R"({"in_dims": [{"name": "lane", "bases": [[0, 1], [0, 2]]},
+                                              {"name": "register", "bases": [[1, 0]]}],
+                                  "out_dims": [{"name": "dim0", "size": 2},
+                                               {"name": "dim1", "size": 4}]})")};
+  c["transpose_outs"] = {{{"layout", small}, {"new_out_dims", {"dim1", "dim0"}}},
+                         parse(R"({"in_dims": [{"name": "register", "bases": [[0, 1]]},
+                                               {"name": "lane", "bases": [[1, 0], [2, 0]]}],
+                                   "out_dims": [{"name": "dim1", "size": 4},
+                                                {"name": "dim0", "size": 2}]})")};
+  // Input bits in order: register0, lane0, lane1; a takes two, b one.
+  c["reshape_ins"] = {{{"layout", small},
+                       {"new_in_dims", parse(R"([{"name": "a", "size": 4},
+                                                 {"name": "b", "size": 2}])")}},
+                      parse(R"({"in_dims": [{"name": "a", "bases": [[1, 0], [0, 1]]},
+                                            {"name": "b", "bases": [[0, 2]]}],
+                                "out_dims": [{"name": "dim0", "size": 2},
+                                             {"name": "dim1", "size": 4}]})")};
+  // Output bits in order: dim0 bit 0, dim1 bits 0 and 1 (flat 1, 2, 4); p
+  // takes flat bits 0-1, q flat bit 2.
+  c["reshape_outs"] = {{{"layout", small},
+                        {"new_out_dims", parse(R"([{"name": "p", "size": 4},
+                                                   {"name": "q", "size": 2}])")}},
+                       parse(R"({"in_dims": [{"name": "register", "bases": [[1, 0]]},
+                                             {"name": "lane", "bases": [[2, 0], [0, 1]]}],
+                                 "out_dims": [{"name": "p", "size": 4},
+                                              {"name": "q", "size": 2}]})")};
+  c["flatten_ins"] = {{{"layout", small}},
+                      parse(R"({"in_dims": [{"name": "register",
+                                             "bases": [[1, 0], [0, 1], [0, 2]]}],
+                                "out_dims": [{"name": "dim0", "size": 2},
+                                             {"name": "dim1", "size": 4}]})")};
+  c["flatten_outs"] = {{{"layout", small}},
+                       parse(R"({"in_dims": [{"name": "register", "bases": [[1]]},
+                                             {"name": "lane", "bases": [[2], [4]]}],
+                                 "out_dims": [{"name": "dim0", "size": 8}]})")};
+  // Kept in the layout's order, whatever order the request names them in.
+  c["sublayout"] = {{{"layout", a}, {"in_dim_names", {"lane", "register"}},
+                     {"out_dim_names", {"dim1"}}},
+                    parse(R"({"in_dims": [{"name": "register", "bases": [[1], [0]]},
+                                          {"name": "lane",
+                                           "bases": [[2], [4], [8], [0], [0]]}],
+                              "out_dims": [{"name": "dim1", "size": 16}]})")};
+  c["concat_ins"] = {{{"self", layout1D("register", {{1}}, "dim0", 4)},
+                      {"other", layout1D("lane", {{2}}, "dim0", 4)}},
+                     parse(R"({"in_dims": [{"name": "register", "bases": [[1]]},
+                                           {"name": "lane", "bases": [[2]]}],
+                               "out_dims": [{"name": "dim0", "size": 4}]})")};
+  c["concat_outs"] = {{{"self", layout1D("register", {{1}}, "dim0", 2)},
+                       {"other", layout1D("register", {{1}}, "dim1", 2)}},
+                      parse(R"({"in_dims": [{"name": "register", "bases": [[1, 1]]}],
+                                "out_dims": [{"name": "dim0", "size": 2},
+                                             {"name": "dim1", "size": 2}]})")};
+  c["is_injective"] = {{{"layout", a}}, true};
+  // Both bases are 1, so dim0=2 is never reached.
+  c["is_surjective"] = {{{"layout", layout1D("register", {{1}, {1}}, "dim0", 4)}}, false};
+  c["is_invertible"] = {{{"layout", small}}, true};
+  // register bit 1 repeats bit 0; lane bit 0 is zero; lane bit 1 is 3 = 1 ^ 2.
+  c["free_variable_masks"] = {
+      {{"layout", parse(R"({"in_dims": [{"name": "register", "bases": [[1], [1], [2]]},
+                                        {"name": "lane", "bases": [[0], [3]]}],
+                            "out_dims": [{"name": "dim0", "size": 4}]})")}},
+      {{"register", 2}, {"lane", 3}}};
+  // register bases (1,0), (2,0) are unit steps of dim0; (0,1) stops the run;
+  // lane's (4,0) touches dim0 no lower than bit 2, so 2^2 consecutive.
+  c["num_consecutive_in_out"] = {
+      {{"layout", parse(R"({"in_dims": [{"name": "register",
+                                         "bases": [[1, 0], [2, 0], [0, 1]]},
+                                        {"name": "lane", "bases": [[4, 0]]}],
+                            "out_dims": [{"name": "dim0", "size": 8},
+                                         {"name": "dim1", "size": 2}]})")}},
+      4};
+  // The matrix of layout A from the paper: rows i0..i3, j0..j3; columns
+  // reg0, reg1, lane0..lane4, warp0.
+  c["matrix_view"] = {{{"layout", a}},
+                      parse(R"([[0, 1, 0, 0, 0, 0, 0, 0],
+                                [0, 0, 0, 0, 0, 1, 0, 0],
+                                [0, 0, 0, 0, 0, 0, 1, 0],
+                                [0, 0, 0, 0, 0, 0, 0, 1],
+                                [1, 0, 0, 0, 0, 0, 0, 0],
+                                [0, 0, 1, 0, 0, 0, 0, 0],
+                                [0, 0, 0, 1, 0, 0, 0, 0],
+                                [0, 0, 0, 0, 1, 0, 0, 0]])")};
+  // The same map with the in dims in another order is not equal.
+  c["equal"] = {{{"self", small},
+                 {"other", parse(R"({"in_dims": [{"name": "lane", "bases": [[0, 1], [0, 2]]},
+                                                 {"name": "register", "bases": [[1, 0]]}],
+                                     "out_dims": [{"name": "dim0", "size": 2},
+                                                  {"name": "dim1", "size": 4}]})")}},
+                false};
+  return c;
+}
+
+Json withOp(const std::string& op, Json request) {
+  request["op"] = op;
+  return request;
+}
+
+// Answers a request as it arrives over the protocol: written and parsed back,
+// so that its non-negative integers are unsigned JSON numbers, as the parser
+// makes them. (A request built in C++ holds signed integers, which the layout
+// reader of formats/ refuses: "0 is negative".)
+Json ask(const Json& request) { return answer(Json::parse(request.dump())); }
+
+// The error of a request that must fail.
+std::string errorOf(const Json& request) {
+  Json response = ask(request);
+  EXPECT_EQ(response["ok"], false) << dumpLine(request);
+  return response.value("error", std::string());
+}
+
+TEST(Oracle, ValidRequestsCoverExactlyTheOps) {
+  std::set<std::string> listed, tested;
+  for (const OpDoc& op : oracleOps()) {
+    EXPECT_TRUE(listed.insert(op.name).second) << op.name << " is listed twice";
+    EXPECT_FALSE(op.result.empty()) << op.name;
+    EXPECT_FALSE(op.meaning.empty()) << op.name;
+  }
+  for (const auto& [name, c] : validRequests()) tested.insert(name);
+  EXPECT_EQ(listed, tested) << "every op of oracleOps() needs a valid request here";
+}
+
+TEST(Oracle, EveryOpAnswersItsValidRequest) {
+  for (const auto& [name, c] : validRequests()) {
+    Json response = ask(withOp(name, c.request));
+    ASSERT_EQ(response["ok"], true) << name << ": " << dumpLine(response);
+    EXPECT_EQ(response["result"], c.result)
+        << name << ": got " << dumpLine(response["result"]);
+    EXPECT_FALSE(response.contains("id")) << name;
+  }
+}
+
+TEST(Oracle, MoreResults) {
+  Json a = parse(kLayoutA);
+  // Warp 1 adds (8, 0).
+  EXPECT_EQ(ask({{"op", "apply"}, {"layout", a},
+                    {"input", {{"register", 0}, {"lane", 0}, {"warp", 1}, {"block", 0}}}})
+                ["result"],
+            Json({{"dim0", 8}, {"dim1", 0}}));
+  // out_dim_size is optional and defaults to 1.
+  EXPECT_EQ(ask({{"op", "zeros_1d"}, {"size", 2}, {"in_dim", "r"}, {"out_dim", "o"}})
+                ["result"],
+            layout1D("r", {{0}}, "o", 1));
+  // A layout equals itself.
+  EXPECT_EQ(ask({{"op", "equal"}, {"self", a}, {"other", a}})["result"], true);
+  // (1) then (2) is not identity1D(2) times anything: the first basis must be 1.
+  Json notDivisible = ask({{"op", "divide_left"},
+                              {"self", layout1D("register", {{2}, {1}}, "dim0", 4)},
+                              {"other", layout1D("register", {{1}}, "dim0", 2)}});
+  EXPECT_EQ(notDivisible["ok"], true);
+  EXPECT_EQ(notDivisible["result"], nullptr);
+}
+
+TEST(Oracle, IdIsEchoed) {
+  for (Json id : {Json(7), Json("req-1"), Json(12345678901234567890ull), Json(nullptr)}) {
+    Json good = ask({{"op", "identity_1d"}, {"size", 1}, {"in_dim", "a"},
+                        {"out_dim", "b"}, {"id", id}});
+    EXPECT_EQ(good["id"], id);
+    EXPECT_EQ(good["ok"], true);
+    Json bad = ask({{"op", "nonsense"}, {"id", id}});
+    EXPECT_EQ(bad["id"], id);
+    EXPECT_EQ(bad["ok"], false);
+  }
+}
+
+TEST(Oracle, MissingRequiredKeyIsNamed) {
+  std::map<std::string, OpCase> valid = validRequests();
+  for (const OpDoc& op : oracleOps()) {
+    ASSERT_TRUE(valid.count(op.name)) << op.name;
+    for (const OpArg& arg : op.args) {
+      if (!arg.required) continue;
+      Json request = withOp(op.name, valid[op.name].request);
+      request.erase(arg.key);
+      std::string error = errorOf(request);
+      EXPECT_NE(error.find(op.name + ": missing key \"" + arg.key + "\""), std::string::npos)
+          << op.name << " without " << arg.key << ": " << error;
+    }
+  }
+}
+
+TEST(Oracle, UnknownKeyIsNamed) {
+  for (const auto& [name, c] : validRequests()) {
+    Json request = withOp(name, c.request);
+    request["colour"] = "red";
+    std::string error = errorOf(request);
+    EXPECT_NE(error.find(name + ": unknown key \"colour\""), std::string::npos)
+        << name << ": " << error;
+  }
+}
+
+TEST(Oracle, BadRequestsNameTheProblem) {
+  EXPECT_NE(errorOf(Json::array({1, 2})).find("must be a JSON object"), std::string::npos);
+  EXPECT_NE(errorOf(Json(42)).find("must be a JSON object"), std::string::npos);
+  EXPECT_NE(errorOf(Json::object()).find("no \"op\""), std::string::npos);
+  EXPECT_NE(errorOf({{"op", 3}}).find("\"op\" must be a string"), std::string::npos);
+  EXPECT_NE(errorOf({{"op", "frobnicate"}}).find("unknown op \"frobnicate\""),
+            std::string::npos);
+}
+
+// Wrong types fail with the path of the offending value in the message.
+TEST(Oracle, WrongTypesNameTheKeyPath) {
+  const Json a = parse(kLayoutA);
+  auto identity = [](Json size) {
+    return Json{{"op", "identity_1d"}, {"size", size}, {"in_dim", "a"}, {"out_dim", "b"}};
+  };
+  struct Bad {
+    Json request;
+    std::string path;
+  };
+  Json negativeBasis = layout1D("in", {{1}, {2}}, "out", 4);
+  negativeBasis["in_dims"][0]["bases"][1][0] = -1;
+  Json objectBases = layout1D("in", Json::object(), "out", 4);
+  const std::vector<Bad> bad = {
+      {identity("4"), "size: expected a non-negative integer"},
+      {identity(-4), "size: -4 is negative"},
+      {identity(4.0), "size: expected a non-negative integer"},
+      {identity(2.5), "size: expected a non-negative integer"},
+      {identity(Json::array({4})), "size: expected a non-negative integer"},
+      {{{"op", "identity_1d"}, {"size", 4}, {"in_dim", 7}, {"out_dim", "b"}},
+       "in_dim: expected a string"},
+      {{{"op", "identity_1d"}, {"size", 4}, {"in_dim", "a"}, {"out_dim", "not a name"}},
+       "out_dim: \"not a name\" is not an identifier"},
+      {{{"op", "apply"}, {"layout", a}, {"input", Json::array()}},
+       "input: expected an object"},
+      {{{"op", "apply"}, {"layout", a},
+        {"input", {{"register", "1"}, {"lane", 0}, {"warp", 0}, {"block", 0}}}},
+       "input.register: expected a non-negative integer"},
+      {{{"op", "apply"}, {"layout", a},
+        {"input", {{"register", 0}, {"lane", -2}, {"warp", 0}, {"block", 0}}}},
+       "input.lane: -2 is negative"},
+      {{{"op", "is_injective"}, {"layout", Json::array()}}, "layout: expected a JSON object"},
+      {{{"op", "compose"}, {"self", negativeBasis}, {"other", a}},
+       "self.in_dims[0].bases[1][0]: -1 is negative"},
+      {{{"op", "compose"}, {"self", a}, {"other", objectBases}},
+       "other.in_dims[0].bases: expected a JSON array"},
+      {{{"op", "transpose_ins"}, {"layout", a}, {"new_in_dims", {"lane", 1}}},
+       "new_in_dims[1]: expected a string"},
+      {{{"op", "transpose_outs"}, {"layout", a}, {"new_out_dims", Json::object()}},
+       "new_out_dims: expected an array"},
+      {{{"op", "reshape_ins"}, {"layout", a},
+        {"new_in_dims", parse(R"([{"name": "x", "size": 16}, {"name": "y", "size": 2.5}])")}},
+       "new_in_dims[1].size: expected a non-negative integer"},
+      {{{"op", "reshape_outs"}, {"layout", a}, {"new_out_dims", Json::array({"flat"})}},
+       "new_out_dims[0]: expected {\"name\": ..., \"size\": ...}"},
+      {{{"op", "sublayout"}, {"layout", a}, {"in_dim_names", Json::array({3})},
+        {"out_dim_names", Json::array()}},
+       "in_dim_names[0]: expected a string"},
+  };
+  for (const Bad& b : bad) {
+    std::string error = errorOf(b.request);
+    EXPECT_NE(error.find(b.path), std::string::npos)
+        << dumpLine(b.request) << "\n  error: " << error << "\n  expected: " << b.path;
+  }
+}
+
+TEST(Oracle, BadJsonLine) {
+  Json response = answerLine(R"({"op": "invert", )");
+  EXPECT_EQ(response["ok"], false);
+  EXPECT_EQ(response["error"].get<std::string>().rfind("bad JSON", 0), 0u);
+  EXPECT_EQ(answerLine("")["ok"], false);
+  EXPECT_EQ(answerLine(R"({"op": "identity_1d", "size": 2, "in_dim": "a", "out_dim": "b"})")
+                ["ok"],
+            true);
+}
+
+TEST(Oracle, InvalidUtf8DoesNotThrow) {
+  // Inside a request built in process: echoed in "id", quoted in the error.
+  Json request = {{"op", "\xff\xfe"}, {"id", "a\xc3"}};
+  Json response = answer(request);
+  EXPECT_EQ(response["ok"], false);
+  std::string line;
+  ASSERT_NO_THROW(line = dumpLine(response));
+  EXPECT_NE(line.find("\xEF\xBF\xBD"), std::string::npos) << "replaced by U+FFFD: " << line;
+  EXPECT_EQ(line.find('\n'), std::string::npos);
+  // On a line: the parser refuses it, and its message quotes the bytes.
+  Json fromLine = answerLine("{\"op\": \"\xff\"}");
+  EXPECT_EQ(fromLine["ok"], false);
+  ASSERT_NO_THROW(line = dumpLine(fromLine));
+  EXPECT_TRUE(Json::accept(line)) << line;
+}
+
+TEST(Oracle, DeepAndHugeJsonIsAnErrorNotACrash) {
+  const size_t deep = 100000;
+  Json arrays = answerLine(std::string(deep, '[') + std::string(deep, ']'));
+  EXPECT_EQ(arrays["ok"], false);
+  EXPECT_NE(arrays["error"].get<std::string>().find("nested deeper"), std::string::npos);
+
+  std::string objects;
+  for (size_t i = 0; i < deep; ++i) objects += "{\"a\":";
+  objects += "1" + std::string(deep, '}');
+  EXPECT_EQ(answerLine(objects)["ok"], false);
+
+  // A deep "id" would be echoed: copying and writing it must not recurse away.
+  Json deepId = answerLine(R"({"op": "frobnicate", "id": )" + std::string(deep, '[') +
+                           std::string(deep, ']') + "}");
+  EXPECT_EQ(deepId["ok"], false);
+  EXPECT_FALSE(deepId.contains("id"));
+  std::string line;
+  EXPECT_NO_THROW(line = dumpLine(deepId));
+
+  // Nesting up to the limit is accepted: the object and 63 arrays.
+  std::string atLimit = std::string(f2lay::kMaxJsonDepth - 1, '[') + std::string(f2lay::kMaxJsonDepth - 1, ']');
+  Json limited = answerLine(R"({"op": "frobnicate", "id": )" + atLimit + "}");
+  EXPECT_NE(limited["error"].get<std::string>().find("unknown op"), std::string::npos);
+  EXPECT_EQ(limited["id"], Json::parse(atLimit));
+
+  // Brackets and escaped quotes inside strings do not count.
+  std::string text = "\\\"" + std::string(1000, '[');
+  Json quoted = answerLine(R"({"op": "frobnicate", "id": ")" + text + "\"}");
+  EXPECT_EQ(quoted["id"], "\"" + std::string(1000, '['));
+
+  // A million numbers: refused as a request, quickly.
+  std::string huge = "[0";
+  for (int i = 0; i < 1000000; ++i) huge += ",0";
+  huge += "]";
+  Json big = answerLine(huge);
+  EXPECT_EQ(big["ok"], false);
+  EXPECT_NE(big["error"].get<std::string>().find("must be a JSON object"), std::string::npos);
+
+  // Numbers out of range are refused, not wrapped.
+  EXPECT_EQ(answerLine(R"({"op": "identity_1d", "size": 1e400, "in_dim": "a",
+                           "out_dim": "b"})")["ok"],
+            false);
+  EXPECT_EQ(answerLine(R"({"op": "identity_1d", "size": 18446744073709551616,
+                           "in_dim": "a", "out_dim": "b"})")["ok"],
+            false);
+}
+
+TEST(Oracle, ServeAnswersEachLineAndCountsFailures) {
+  std::istringstream in(
+      "{\"op\": \"identity_1d\", \"size\": 2, \"in_dim\": \"a\", \"out_dim\": \"b\", \"id\": 1}\n"
+      "\n"
+      "   \t\n"
+      "{\"op\": \r\n"
+      "[1]\r\n"
+      "{\"op\": \"is_injective\", \"id\": \"two\"}\r\n"
+      "\r\n"
+      "{\"op\": \"identity_1d\", \"size\": 4, \"in_dim\": \"a\", \"out_dim\": \"b\", \"id\": 3}");
+  std::ostringstream out;
+  EXPECT_EQ(serve(in, out), 3u);
+  std::istringstream lines(out.str());
+  std::vector<Json> responses;
+  for (std::string line; std::getline(lines, line);) responses.push_back(Json::parse(line));
+  ASSERT_EQ(responses.size(), 5u) << out.str();
+  EXPECT_EQ(responses[0], Json::parse(R"({"id": 1, "ok": true, "result":
+      {"in_dims": [{"name": "a", "bases": [[1]]}], "out_dims": [{"name": "b", "size": 2}]}})"));
+  EXPECT_EQ(responses[1]["ok"], false);
+  EXPECT_EQ(responses[2]["ok"], false);
+  EXPECT_EQ(responses[3]["id"], "two");
+  EXPECT_NE(responses[3]["error"].get<std::string>().find("missing key \"layout\""),
+            std::string::npos);
+  EXPECT_EQ(responses[4]["id"], 3);
+  EXPECT_EQ(responses[4]["ok"], true);
+
+  std::istringstream empty("");
+  std::ostringstream none;
+  EXPECT_EQ(serve(empty, none), 0u);
+  EXPECT_EQ(none.str(), "");
+}
+
+}  // namespace
+}  // namespace f2lay::tools
