@@ -7,84 +7,17 @@
 
 #include "error.h"
 #include "linear_layout.h"
+#include "op_table.h"
 
 namespace f2lay::tools {
 
 namespace {
 
-using Layout = ref::LinearLayout;
-
-// The keys of one request, read with the checks of the JSON format.
-class Args {
- public:
-  explicit Args(const Json& request) : request_(request) {}
-  Layout layout(const char* key) const {
-    return Layout(layoutFromJson(request_.at(key), key));
-  }
-  std::string name(const char* key) const {
-    return nameFromJson(request_.at(key), key);
-  }
-  uint64_t number(const char* key) const {
-    return unsignedFromJson(request_.at(key), key);
-  }
-  bool has(const char* key) const { return request_.contains(key); }
-  std::vector<std::string> names(const char* key) const {
-    const Json& a = request_.at(key);
-    if (!a.is_array()) throw Error(std::string(key) + ": expected an array of dim names");
-    std::vector<std::string> out;
-    for (size_t i = 0; i < a.size(); ++i)
-      out.push_back(nameFromJson(a[i], std::string(key) + "[" + std::to_string(i) + "]"));
-    return out;
-  }
-  // [{"name": "x", "size": 4}, ...], the same shape as "out_dims".
-  ref::DimSizes dimSizes(const char* key) const {
-    const Json& a = request_.at(key);
-    if (!a.is_array()) throw Error(std::string(key) + ": expected an array");
-    ref::DimSizes out;
-    for (size_t i = 0; i < a.size(); ++i) {
-      std::string at = std::string(key) + "[" + std::to_string(i) + "]";
-      if (!a[i].is_object() || a[i].size() != 2 || !a[i].contains("name") ||
-          !a[i].contains("size"))
-        throw Error(at + ": expected {\"name\": ..., \"size\": ...}");
-      out.push_back({nameFromJson(a[i]["name"], at + ".name"),
-                     unsignedFromJson(a[i]["size"], at + ".size")});
-    }
-    return out;
-  }
-  // {"register": 3, "lane": 1}, in any order.
-  ref::DimValues dimValues(const char* key) const {
-    const Json& o = request_.at(key);
-    if (!o.is_object()) throw Error(std::string(key) + ": expected an object {dim: value}");
-    ref::DimValues out;
-    for (const auto& [dim, value] : o.items())
-      out.push_back({dim, unsignedFromJson(value, std::string(key) + "." + dim)});
-    return out;
-  }
-
- private:
-  const Json& request_;
-};
-
-Json layoutJson(const Layout& l) { return layoutToJson(l.value()); }
-
-Json dimValuesJson(const ref::DimValues& values) {
-  Json o = Json::object();
-  for (const auto& [dim, v] : values) o[dim] = v;
-  return o;
-}
-
-using Handler = std::function<Json(const Args&)>;
-
-struct Op {
-  OpDoc doc;
-  Handler run;
-};
-
 const OpArg kLayout{"layout", "the layout"};
 const OpArg kSelf{"self", "the layout the method is called on"};
 const OpArg kOther{"other", "the second layout"};
 
-std::vector<Op> makeOps() {
+std::vector<Op> algebraOps() {
   return {
       {{"identity_1d", {{"size", "a power of two, or 0 for the empty layout"},
                         {"in_dim", "in dim name"}, {"out_dim", "out dim name"}},
@@ -198,7 +131,14 @@ std::vector<Op> makeOps() {
 }
 
 const std::vector<Op>& ops() {
-  static const std::vector<Op> table = makeOps();
+  static const std::vector<Op> table = [] {
+    std::vector<Op> all = algebraOps();
+    for (std::vector<Op> (*family)() : {blockedOps}) {
+      std::vector<Op> more = family();
+      all.insert(all.end(), more.begin(), more.end());
+    }
+    return all;
+  }();
   return table;
 }
 

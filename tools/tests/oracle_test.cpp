@@ -180,6 +180,10 @@ std::map<std::string, OpCase> validRequests() {
                                      "out_dims": [{"name": "dim0", "size": 2},
                                                   {"name": "dim1", "size": 4}]})")}},
                 false};
+  // Paper §4.1: layout A is blocked [2,2] x [4,8] x [2,1], order [1,0].
+  c["blocked"] = {{{"size_per_thread", {2, 2}}, {"threads_per_warp", {4, 8}},
+                   {"warps_per_cta", {2, 1}}, {"order", {1, 0}}, {"shape", {16, 16}}},
+                  a};
   return c;
 }
 

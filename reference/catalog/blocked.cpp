@@ -1,0 +1,18 @@
+#include "blocked.h"
+
+namespace f2lay::ref::catalog {
+
+LinearLayout blocked(const BlockedParams& p, const Shape& shape) {
+  size_t rank = shape.size();
+  checkPowersOfTwo("shape", shape, rank);
+  checkPowersOfTwo("size_per_thread", p.sizePerThread, rank);
+  checkPowersOfTwo("threads_per_warp", p.threadsPerWarp, rank);
+  checkPowersOfTwo("warps_per_cta", p.warpsPerCta, rank);
+  checkOrder("order", p.order, rank);
+  LinearLayout cta = identityStandardND("register", p.sizePerThread, p.order) *
+                     identityStandardND("lane", p.threadsPerWarp, p.order) *
+                     identityStandardND("warp", p.warpsPerCta, p.order);
+  return combineCtaCgaWithShape(cta, p.cgaLayout ? *p.cgaLayout : singleCtaLayout(rank), shape);
+}
+
+}  // namespace f2lay::ref::catalog

@@ -1,0 +1,25 @@
+// Triton's blocked layout (the paper's §4.1 layout A is one; Def 4.10
+// family): each thread holds a sizePerThread tile of registers, threads and
+// warps tile the CTA along `order` (order[0] the most minor dim), CTAs tile
+// the CGA.
+#pragma once
+
+#include "shape_fit.h"
+
+namespace f2lay::ref::catalog {
+
+struct BlockedParams {
+  std::vector<uint64_t> sizePerThread;
+  std::vector<uint64_t> threadsPerWarp;
+  std::vector<uint64_t> warpsPerCta;
+  std::vector<unsigned> order;
+  // The CGA as block -> dims; empty means one CTA (see makeCgaLayout for the
+  // legacy CTAsPerCGA / CTASplitNum / CTAOrder form).
+  std::optional<LinearLayout> cgaLayout;
+};
+
+// register, lane, warp, block -> dim0.. for a tensor of `shape`. Throws
+// f2lay::Error naming the parameter that breaks a rule.
+LinearLayout blocked(const BlockedParams& params, const Shape& shape);
+
+}  // namespace f2lay::ref::catalog

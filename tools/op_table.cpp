@@ -1,0 +1,85 @@
+#include "op_table.h"
+
+namespace f2lay::tools {
+
+namespace {
+
+const Json& arrayAt(const Json& request, const char* key) {
+  const Json& a = request.at(key);
+  if (!a.is_array()) throw Error(std::string(key) + ": expected an array");
+  return a;
+}
+
+std::string at(const char* key, size_t i) { return std::string(key) + "[" + std::to_string(i) + "]"; }
+
+}  // namespace
+
+Layout Args::layout(const char* key) const { return Layout(layoutFromJson(request_.at(key), key)); }
+
+std::string Args::name(const char* key) const { return nameFromJson(request_.at(key), key); }
+
+uint64_t Args::number(const char* key) const { return unsignedFromJson(request_.at(key), key); }
+
+bool Args::boolean(const char* key) const {
+  const Json& b = request_.at(key);
+  if (!b.is_boolean()) throw Error(std::string(key) + ": expected true or false");
+  return b.get<bool>();
+}
+
+std::vector<std::string> Args::names(const char* key) const {
+  const Json& a = arrayAt(request_, key);
+  std::vector<std::string> out;
+  for (size_t i = 0; i < a.size(); ++i) out.push_back(nameFromJson(a[i], at(key, i)));
+  return out;
+}
+
+std::vector<uint64_t> Args::numbers(const char* key) const {
+  const Json& a = arrayAt(request_, key);
+  std::vector<uint64_t> out;
+  for (size_t i = 0; i < a.size(); ++i) out.push_back(unsignedFromJson(a[i], at(key, i)));
+  return out;
+}
+
+std::vector<std::vector<uint64_t>> Args::numberLists(const char* key) const {
+  const Json& a = arrayAt(request_, key);
+  std::vector<std::vector<uint64_t>> out;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (!a[i].is_array()) throw Error(at(key, i) + ": expected an array");
+    std::vector<uint64_t> row;
+    for (size_t j = 0; j < a[i].size(); ++j)
+      row.push_back(unsignedFromJson(a[i][j], at(key, i) + "[" + std::to_string(j) + "]"));
+    out.push_back(std::move(row));
+  }
+  return out;
+}
+
+ref::DimSizes Args::dimSizes(const char* key) const {
+  const Json& a = arrayAt(request_, key);
+  ref::DimSizes out;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (!a[i].is_object() || a[i].size() != 2 || !a[i].contains("name") || !a[i].contains("size"))
+      throw Error(at(key, i) + ": expected {\"name\": ..., \"size\": ...}");
+    out.push_back({nameFromJson(a[i]["name"], at(key, i) + ".name"),
+                   unsignedFromJson(a[i]["size"], at(key, i) + ".size")});
+  }
+  return out;
+}
+
+ref::DimValues Args::dimValues(const char* key) const {
+  const Json& o = request_.at(key);
+  if (!o.is_object()) throw Error(std::string(key) + ": expected an object {dim: value}");
+  ref::DimValues out;
+  for (const auto& [dim, value] : o.items())
+    out.push_back({dim, unsignedFromJson(value, std::string(key) + "." + dim)});
+  return out;
+}
+
+Json layoutJson(const Layout& l) { return layoutToJson(l.value()); }
+
+Json dimValuesJson(const ref::DimValues& values) {
+  Json o = Json::object();
+  for (const auto& [dim, v] : values) o[dim] = v;
+  return o;
+}
+
+}  // namespace f2lay::tools

@@ -1,0 +1,58 @@
+// The oracle's op table: each op's documentation (what --help prints) and its
+// handler, which reads the request's keys through Args. The algebra ops are
+// in oracle.cpp; each catalog family adds its ops in tools/catalog/.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "error.h"
+#include "json_format.h"
+#include "linear_layout.h"
+#include "oracle.h"
+
+namespace f2lay::tools {
+
+using Layout = ref::LinearLayout;
+
+// The keys of one request, read with the checks of the JSON format. Every
+// reader throws f2lay::Error naming the key (and index) that is wrong.
+class Args {
+ public:
+  explicit Args(const Json& request) : request_(request) {}
+  bool has(const char* key) const { return request_.contains(key); }
+  Layout layout(const char* key) const;
+  std::string name(const char* key) const;
+  uint64_t number(const char* key) const;
+  bool boolean(const char* key) const;
+  std::vector<std::string> names(const char* key) const;
+  // [4, 8, ...]: non-negative integers.
+  std::vector<uint64_t> numbers(const char* key) const;
+  // [[1, 0], [0, 1]]: a list of lists of non-negative integers.
+  std::vector<std::vector<uint64_t>> numberLists(const char* key) const;
+  // [{"name": "x", "size": 4}, ...], the same shape as "out_dims".
+  ref::DimSizes dimSizes(const char* key) const;
+  // {"register": 3, "lane": 1}, in any order.
+  ref::DimValues dimValues(const char* key) const;
+  // The raw value, for keys that hold a nested request (e.g. a parent layout).
+  const Json& raw(const char* key) const { return request_.at(key); }
+
+ private:
+  const Json& request_;
+};
+
+Json layoutJson(const Layout& l);
+Json dimValuesJson(const ref::DimValues& values);
+
+struct Op {
+  OpDoc doc;
+  std::function<Json(const Args&)> run;
+};
+
+// The ops of each part, concatenated in this order by oracle.cpp.
+std::vector<Op> algebraOps();
+std::vector<Op> blockedOps();  // tools/catalog/blocked_ops.cpp
+
+}  // namespace f2lay::tools
