@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""Checks f2lay's layout catalog against Gluon's to_linear_layout (Triton).
+
+Gluon, Triton's Python layout language, converts its layout classes to linear
+layouts in Triton's own C++ (no GPU needed). This script draws random valid
+parameters for each catalog family, asks Gluon and `f2lay oracle` for the
+layout, and compares the two.
+
+Usage: gluon_check.py F2LAY_BINARY [--cases N] [--seed S]
+Exit status: 0 when everything agrees, 1 on any disagreement (printed with its
+request), 77 (ctest's skip) when Triton is not installed. Triton aborts the
+whole process on parameters it rejects, so only valid ones are drawn.
+"""
+import argparse
+import json
+import random
+import subprocess
+import sys
+
+try:
+    from triton._C.libtriton import gluon_ir, ir
+    import triton.experimental.gluon.language as ttgl
+except ImportError as e:  # pragma: no cover
+    print(f"gluon_check: Triton is not installed ({e}); run scripts/setup", file=sys.stderr)
+    sys.exit(77)
+
+
+class Gluon:
+    def __init__(self):
+        self.ctx = ir.context()
+        ir.load_dialects(self.ctx)
+        self.builder = gluon_ir.GluonOpBuilder(self.ctx)
+
+    def layout(self, gluon_layout, shape):
+        """Gluon's linear layout as f2lay's JSON layout."""
+        ll = self.builder.to_linear_layout(gluon_layout._to_ir(self.builder), list(shape))
+        names = [n for n in ("reg_bases", "lane_bases", "warp_bases", "block_bases", "offset_bases")
+                 if hasattr(ll, n)]
+        dims = {"reg_bases": "register", "lane_bases": "lane", "warp_bases": "warp",
+                "block_bases": "block", "offset_bases": "offset"}
+        in_dims = [{"name": dims[n], "bases": [list(b) for b in getattr(ll, n)]} for n in names]
+        return {"in_dims": in_dims,
+                "out_dims": [{"name": f"dim{i}", "size": s} for i, s in enumerate(shape)]}
+
+
+def split_pow2(rng, total_log2, rank):
+    """rank powers of two whose product is 2**total_log2."""
+    parts = [0] * rank
+    for _ in range(total_log2):
+        parts[rng.randrange(rank)] += 1
+    return [1 << p for p in parts]
+
+
+def random_blocked(rng):
+    rank = rng.randint(1, 3)
+    spt = [1 << rng.randint(0, 2) for _ in range(rank)]
+    tpw = split_pow2(rng, 5, rank)
+    wpc = split_pow2(rng, rng.randint(0, 3), rank)
+    order = list(range(rank))
+    rng.shuffle(order)
+    shape = [1 << rng.randint(0, 7 if rank < 3 else 4) for _ in range(rank)]
+    request = {"op": "blocked", "size_per_thread": spt, "threads_per_warp": tpw,
+               "warps_per_cta": wpc, "order": order, "shape": shape}
+    cga = random_cga(rng, rank) if rng.random() < 0.5 else []
+    if cga:
+        request["cga_layout"] = cga
+    return request, ttgl.BlockedLayout(spt, tpw, wpc, order, cga), shape
+
+
+def random_cga(rng, rank):
+    """Block bases: each CTA bit moves one dim to its next power of two, or
+    nothing (CTAs holding copies)."""
+    bases, next_bit = [], [0] * rank
+    for _ in range(rng.randint(0, 3)):
+        basis = [0] * rank
+        if rng.random() < 0.8:
+            d = rng.randrange(rank)
+            basis[d] = 1 << next_bit[d]
+            next_bit[d] += 1
+        bases.append(basis)
+    return bases
+
+
+FAMILIES = {"blocked": random_blocked}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("f2lay")
+    parser.add_argument("--cases", type=int, default=300, help="cases per family (default 300)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+
+    rng = random.Random(args.seed)
+    gluon = Gluon()
+    pairs = []
+    for family, draw in FAMILIES.items():
+        for _ in range(args.cases):
+            request, gluon_layout, shape = draw(rng)
+            pairs.append((family, request, gluon.layout(gluon_layout, shape)))
+
+    lines = "".join(json.dumps(r) + "\n" for _, r, _ in pairs)
+    proc = subprocess.run([args.f2lay, "oracle"], input=lines, capture_output=True, text=True)
+    responses = [json.loads(l) for l in proc.stdout.splitlines()]
+    if len(responses) != len(pairs):
+        print(f"gluon_check: {len(pairs)} requests but {len(responses)} responses", file=sys.stderr)
+        return 1
+    agree, problems = {}, []
+    for (family, request, expected), response in zip(pairs, responses):
+        if response.get("ok") and response["result"] == expected:
+            agree[family] = agree.get(family, 0) + 1
+        else:
+            problems.append(f"{family}: Gluon {json.dumps(expected)}\n  f2lay {json.dumps(response)}"
+                            f"\n  request {json.dumps(request)}")
+    counts = ", ".join(f"{family} {agree.get(family, 0)}" for family in FAMILIES)
+    print(f"gluon_check: Triton {__import__('triton').__version__}: agree: {counts}; "
+          f"{len(problems)} disagree")
+    for p in problems[:10]:
+        print("DISAGREE", p)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
