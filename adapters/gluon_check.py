@@ -81,7 +81,51 @@ def random_cga(rng, rank):
     return bases
 
 
-FAMILIES = {"blocked": random_blocked}
+def random_mma_params(rng, major=None, rank=None):
+    """NVMMADistributedLayout parameters (one CTA): version 2 at rank 2 or 3,
+    version 3 (wgmma, rank 2) with N from 8 to 256."""
+    major = major or rng.choice([2, 3])
+    if major == 2:
+        rank = rank or rng.choice([2, 2, 3])
+        instr = [16, 8] if rank == 2 else [1, 16, 8]
+    else:
+        rank = 2
+        instr = [16, 1 << rng.randint(3, 8), rng.choice([8, 16, 32])]
+    warps = split_pow2(rng, rng.randint(0, 4), rank)
+    return {"version": [major, 0], "warps_per_cta": warps, "instr_shape": instr}
+
+
+def gluon_mma(params):
+    return ttgl.NVMMADistributedLayout(version=params["version"], warps_per_cta=params["warps_per_cta"],
+                                       instr_shape=params["instr_shape"])
+
+
+def random_shape(rng, rank):
+    """Smaller and larger than the tiles; a batch dim stays small."""
+    return ([1 << rng.randint(0, 3)] if rank == 3 else []) + [1 << rng.randint(0, 8) for _ in range(2)]
+
+
+def random_nvidia_mma(rng):
+    params = random_mma_params(rng)
+    shape = random_shape(rng, len(params["warps_per_cta"]))
+    return {"op": "nvidia_mma", **params, "shape": shape}, gluon_mma(params), shape
+
+
+def random_dot_operand(rng):
+    """Operand A or B of a version 2 parent, or A of a version 3 one (wgmma
+    reads B from shared memory; Gluon refuses it)."""
+    params = random_mma_params(rng)
+    index = 0 if params["version"][0] == 3 else rng.randint(0, 1)
+    k_width = 1 << rng.randint(0, 4)
+    shape = random_shape(rng, len(params["warps_per_cta"]))
+    request = {"op": "dot_operand", "operand_index": index, "parent": params, "k_width": k_width,
+               "shape": shape}
+    return request, ttgl.DotOperandLayout(operand_index=index, parent=gluon_mma(params),
+                                          k_width=k_width), shape
+
+
+FAMILIES = {"blocked": random_blocked, "nvidia_mma": random_nvidia_mma,
+            "dot_operand": random_dot_operand}
 
 
 def main():

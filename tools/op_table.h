@@ -54,5 +54,8 @@ struct Op {
 // The ops of each part, concatenated in this order by oracle.cpp.
 std::vector<Op> algebraOps();
 std::vector<Op> blockedOps();  // tools/catalog/blocked_ops.cpp
+std::vector<Op> mmaOps();      // tools/catalog/mma_ops.cpp (nvidia_mma, dot_operand, ldmatrix)
+std::vector<Op> sharedOps();   // tools/catalog/shared_ops.cpp
+std::vector<Op> sliceOps();    // tools/catalog/slice_ops.cpp (and is_distributed, is_memory)
 
 }  // namespace f2lay::tools

@@ -133,7 +133,7 @@ std::vector<Op> algebraOps() {
 const std::vector<Op>& ops() {
   static const std::vector<Op> table = [] {
     std::vector<Op> all = algebraOps();
-    for (std::vector<Op> (*family)() : {blockedOps}) {
+    for (std::vector<Op> (*family)() : {blockedOps, sliceOps, sharedOps, mmaOps}) {
       std::vector<Op> more = family();
       all.insert(all.end(), more.begin(), more.end());
     }

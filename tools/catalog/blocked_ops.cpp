@@ -1,6 +1,7 @@
 // Oracle ops for blocked layouts. Parameters follow Gluon's BlockedLayout in
 // snake_case; "cga_layout" gives the CTA tiling as block bases, as Gluon does
-// (omitted: one CTA).
+// (omitted: one CTA), or Triton's legacy CTALayoutAttr gives it as
+// "ctas_per_cga", "cta_split_num" and "cta_order" (all three together).
 #include "blocked.h"
 #include "op_table.h"
 
@@ -26,6 +27,46 @@ std::optional<Layout> cgaLayoutArg(const Args& a, size_t rank) {
   return Layout(std::move(v));
 }
 
+// An order key: a permutation of 0..rank-1. Values too large for unsigned are
+// refused here so that they cannot wrap around into a valid permutation.
+std::vector<unsigned> orderArg(const Args& a, const char* key, size_t rank) {
+  std::vector<unsigned> order;
+  for (uint64_t v : a.numbers(key)) {
+    if (v >= rank)
+      throw Error(std::string(key) + ": must be a permutation of 0..rank-1 (rank " +
+                  std::to_string(rank) + ", has " + std::to_string(v) + ")");
+    order.push_back(static_cast<unsigned>(v));
+  }
+  ref::catalog::checkOrder(key, order, rank);
+  return order;
+}
+
+// Triton's legacy CTALayoutAttr (CTAsPerCGA, CTASplitNum, CTAOrder) as a CGA
+// layout (shape_fit.h, makeCgaLayout), or Gluon's cga_layout bases.
+std::optional<Layout> cgaArg(const Args& a, size_t rank) {
+  const char* legacy[] = {"ctas_per_cga", "cta_split_num", "cta_order"};
+  int given = 0;
+  for (const char* key : legacy) given += a.has(key) ? 1 : 0;
+  if (given == 0) return cgaLayoutArg(a, rank);
+  if (a.has("cga_layout"))
+    throw Error("blocked: give either \"cga_layout\" or the legacy \"ctas_per_cga\", "
+                "\"cta_split_num\", \"cta_order\", not both");
+  for (const char* key : legacy)
+    if (!a.has(key))
+      throw Error(std::string("blocked: \"ctas_per_cga\", \"cta_split_num\" and \"cta_order\" go "
+                              "together; \"") + key + "\" is missing");
+  std::vector<uint64_t> ctas = a.numbers("ctas_per_cga");
+  std::vector<uint64_t> split = a.numbers("cta_split_num");
+  ref::catalog::checkPowersOfTwo("ctas_per_cga", ctas, rank);
+  ref::catalog::checkPowersOfTwo("cta_split_num", split, rank);
+  for (size_t d = 0; d < rank; ++d)
+    if (split[d] > ctas[d])
+      throw Error("cta_split_num[" + std::to_string(d) + "] = " + std::to_string(split[d]) +
+                  " must be at most ctas_per_cga[" + std::to_string(d) + "] = " +
+                  std::to_string(ctas[d]));
+  return ref::catalog::makeCgaLayout(ctas, split, orderArg(a, "cta_order", rank));
+}
+
 }  // namespace
 
 std::vector<Op> blockedOps() {
@@ -36,15 +77,17 @@ std::vector<Op> blockedOps() {
          {"warps_per_cta", "warps per CTA, per dim"},
          {"order", "dims from fastest to slowest, a permutation of 0..rank-1"},
          {"cga_layout", "block bases, one value per dim each (default: one CTA)", false},
+         {"ctas_per_cga", "legacy CTAsPerCGA, per dim (with cta_split_num, cta_order)", false},
+         {"cta_split_num", "legacy CTASplitNum: distinct CTA tiles per dim", false},
+         {"cta_order", "legacy CTAOrder: a permutation of 0..rank-1", false},
          {"shape", "the tensor shape (powers of two)"}},
         "layout", "Gluon's BlockedLayout at `shape`: register, lane, warp, block -> dim0.."},
        [](const Args& a) {
          ref::catalog::Shape shape = a.numbers("shape");
-         std::vector<uint64_t> order = a.numbers("order");
          return layoutJson(ref::catalog::blocked(
              {a.numbers("size_per_thread"), a.numbers("threads_per_warp"),
-              a.numbers("warps_per_cta"), std::vector<unsigned>(order.begin(), order.end()),
-              cgaLayoutArg(a, shape.size())},
+              a.numbers("warps_per_cta"), orderArg(a, "order", shape.size()),
+              cgaArg(a, shape.size())},
              shape));
        }},
   };

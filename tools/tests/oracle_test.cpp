@@ -184,6 +184,79 @@ std::map<std::string, OpCase> validRequests() {
   c["blocked"] = {{{"size_per_thread", {2, 2}}, {"threads_per_warp", {4, 8}},
                    {"warps_per_cta", {2, 1}}, {"order", {1, 0}}, {"shape", {16, 16}}},
                   a};
+  // The parent is laid out at [4, 1]: its tile is 2x4 (register -> dim1 bit 0,
+  // lane -> dim1 bit 1, dim0 bit 0), so a register repeat covers dim0 bit 1
+  // and dim1's bases become 0. Dropping dim1: register (0), (2) -> the zero
+  // one is removed; lane (0), (1) stay.
+  c["slice"] = {{{"dim", 1},
+                 {"parent", {{"size_per_thread", {1, 2}}, {"threads_per_warp", {2, 2}},
+                             {"warps_per_cta", {1, 1}}, {"order", {1, 0}}}},
+                 {"shape", {4}}},
+                parse(R"({"in_dims": [{"name": "register", "bases": [[2]]},
+                                      {"name": "lane", "bases": [[0], [1]]},
+                                      {"name": "warp", "bases": []},
+                                      {"name": "block", "bases": []}],
+                          "out_dims": [{"name": "dim0", "size": 4}]})")};
+  // Def 4.10: layout A is a permutation matrix.
+  c["is_distributed"] = {{{"layout", a}}, true};
+  // Def 4.14: columns 1 and 3 (one and two bits), invertible.
+  c["is_memory"] = {{{"layout", layout1D("offset", {{1}, {3}}, "dim0", 4)}}, true};
+  // PTX mma.m16n8k16 accumulator: c_i at row groupID (lane bits 2-4) + 8 (i & 2),
+  // col 2 threadID_in_group (lane bits 0-1) + (i & 1).
+  c["nvidia_mma"] = {{{"version", {2, 0}}, {"warps_per_cta", {1, 1}}, {"instr_shape", {16, 8}},
+                      {"shape", {16, 8}}},
+                     parse(R"({"in_dims": [{"name": "register", "bases": [[0, 1], [8, 0]]},
+                                           {"name": "lane", "bases": [[0, 2], [0, 4], [1, 0],
+                                                                      [2, 0], [4, 0]]},
+                                           {"name": "warp", "bases": []},
+                                           {"name": "block", "bases": []}],
+                               "out_dims": [{"name": "dim0", "size": 16},
+                                            {"name": "dim1", "size": 8}]})")};
+  // PTX mma.m16n8k16 f16 operand B: b_i at row (K) 2 threadID_in_group + (i & 1)
+  // + 8 (i & 2), col groupID.
+  c["dot_operand"] = {{{"operand_index", 1}, {"k_width", 2}, {"shape", {16, 8}},
+                       {"parent", {{"version", {2, 0}}, {"warps_per_cta", {1, 1}},
+                                   {"instr_shape", {16, 8}}}}},
+                      parse(R"({"in_dims": [{"name": "register", "bases": [[1, 0], [8, 0]]},
+                                            {"name": "lane", "bases": [[2, 0], [4, 0], [0, 1],
+                                                                       [0, 2], [0, 4]]},
+                                            {"name": "warp", "bases": []},
+                                            {"name": "block", "bases": []}],
+                                "out_dims": [{"name": "dim0", "size": 16},
+                                             {"name": "dim1", "size": 8}]})")};
+  // HARDWARE.md, ldmatrix.x1.trans: half h -> row 1, lane bits 0-1 -> rows 2, 4,
+  // lane bits 2-4 -> cols 1, 2, 4; one matrix.
+  c["ldmatrix"] = {{{"count", 1}, {"trans", true}},
+                   parse(R"({"in_dims": [{"name": "register", "bases": [[1, 0, 0]]},
+                                         {"name": "lane", "bases": [[2, 0, 0], [4, 0, 0],
+                                                                    [0, 1, 0], [0, 2, 0],
+                                                                    [0, 4, 0]]}],
+                             "out_dims": [{"name": "row", "size": 8}, {"name": "col", "size": 8},
+                                          {"name": "matrix", "size": 1}]})")};
+  // Order [0, 1]: offsets walk dim0 (2) first, then dim1 (4).
+  c["unswizzled_shared"] = {{{"order", {0, 1}}, {"shape", {2, 4}}},
+                            parse(R"({"in_dims": [{"name": "offset", "bases": [[1, 0], [0, 1], [0, 2]]},
+                                                  {"name": "block", "bases": []}],
+                                      "out_dims": [{"name": "dim0", "size": 2},
+                                                   {"name": "dim1", "size": 4}]})")};
+  // Def 4.11 on 4x8: row 2^t also moves the column by c_t = 2 * (2^t mod 4):
+  // row 1 -> 2, row 2 -> 4.
+  c["swizzled_shared"] = {{{"vec", 2}, {"per_phase", 1}, {"max_phase", 4}, {"order", {1, 0}},
+                           {"shape", {4, 8}}},
+                          parse(R"({"in_dims": [{"name": "offset", "bases": [[0, 1], [0, 2], [0, 4],
+                                                                             [1, 2], [2, 4]]},
+                                                {"name": "block", "bases": []}],
+                                    "out_dims": [{"name": "dim0", "size": 4},
+                                                 {"name": "dim1", "size": 8}]})")};
+  // 32-byte swizzle of 16-bit elements: rows of 16 elements, two 16-byte
+  // chunks (8 elements); the chunk flips every 4 rows, so row 4 -> column 8.
+  c["nvmma_shared"] = {{{"swizzle_byte_width", 32}, {"element_bitwidth", 16}, {"shape", {8, 16}}},
+                       parse(R"({"in_dims": [{"name": "offset", "bases": [[0, 1], [0, 2], [0, 4],
+                                                                          [0, 8], [1, 0], [2, 0],
+                                                                          [4, 8]]},
+                                             {"name": "block", "bases": []}],
+                                 "out_dims": [{"name": "dim0", "size": 8},
+                                              {"name": "dim1", "size": 16}]})")};
   return c;
 }
 

@@ -1,0 +1,270 @@
+// Memory layouts against definitions written independently of the
+// constructors: Def 4.11's offset formula, the TMA byte-address swizzle of
+// NVMMA layouts, the matrix structure [I C; 0 I] of §4.3 and Def 4.14.
+// Each formula maps a tensor element to its offset; the layout, applied to
+// that offset, must give the element back, for every element (so the layout
+// is the formula's inverse, a bijection).
+#include <gtest/gtest.h>
+
+#include <functional>
+
+#include "../../tests/naive.h"
+#include "nvmma_shared.h"
+#include "shared.h"
+
+namespace f2lay::ref::catalog {
+namespace {
+
+using Coords = std::vector<uint64_t>;
+using OffsetOf = std::function<uint64_t(const Coords&)>;
+
+uint64_t product(const Shape& s) {
+  uint64_t p = 1;
+  for (uint64_t x : s) p *= x;
+  return p;
+}
+
+// Every element of `shape`, dim0 slowest.
+std::vector<Coords> elements(const Shape& shape) {
+  std::vector<Coords> all;
+  for (uint64_t flat = 0; flat < product(shape); ++flat) {
+    Coords c(shape.size());
+    uint64_t rest = flat;
+    for (size_t d = shape.size(); d-- > 0;) {
+      c[d] = rest % shape[d];
+      rest /= shape[d];
+    }
+    all.push_back(c);
+  }
+  return all;
+}
+
+// The layout applied at offsetOf(x) gives x back, for every element x. The
+// layout is evaluated by naive.h (its bases XORed, no reference code); offset
+// is the first in dim, so its value is the low bits of naive's input.
+void expectInverseOf(const LinearLayout& layout, const Shape& shape, const OffsetOf& offsetOf) {
+  ASSERT_EQ(layout.getInDimNames().front(), "offset");
+  for (const Coords& x : elements(shape)) {
+    uint64_t offset = offsetOf(x);
+    ASSERT_LT(offset, product(shape));
+    ASSERT_EQ(naive::apply(layout.value(), offset), x) << "offset " << offset << "\n" << layout;
+  }
+}
+
+// Def 4.14: invertible, and every column of the matrix has 1 or 2 non-zero
+// bits. Written here from the definition, not from predicates.h.
+void expectMemoryLayout(const LinearLayout& l) {
+  EXPECT_TRUE(l.isInvertible()) << l;
+  MatrixView m = l.getMatrixView();
+  size_t cols = m.empty() ? 0 : m[0].size();
+  for (size_t c = 0; c < cols; ++c) {
+    int bits = 0;
+    for (const std::vector<int>& row : m) bits += row[c];
+    EXPECT_TRUE(bits == 1 || bits == 2) << "column " << c << " has " << bits << " bits\n" << l;
+  }
+}
+
+// Def 4.11: the element (i, j) (row i along order[1], column j along
+// order[0]) lives at column ((i/perPhase mod maxPhase) xor j/vec) * vec xor
+// (j mod vec) of row i. Taken mod numCols: Triton keeps a phase wider than
+// the row inside it. Further dims stack whole (i, j) planes along order[2..].
+uint64_t def411Offset(const SwizzledSharedParams& p, const Shape& shape, const Coords& x) {
+  if (shape.size() == 1) return x[0];
+  uint64_t numCols = shape[p.order[0]], numRows = shape[p.order[1]];
+  uint64_t i = x[p.order[1]], j = x[p.order[0]];
+  uint64_t phase = (i / p.perPhase) % p.maxPhase;
+  uint64_t col = (((phase ^ (j / p.vec)) * p.vec) ^ (j % p.vec)) % numCols;
+  uint64_t outer = 0, stride = 1;
+  for (size_t k = 2; k < shape.size(); ++k) {
+    outer += x[p.order[k]] * stride;
+    stride *= shape[p.order[k]];
+  }
+  return (outer * numRows + i) * numCols + col;
+}
+
+TEST(SwizzledShared, Def411OffsetFormulaAtEveryElement) {
+  struct Case {
+    SwizzledSharedParams p;
+    Shape shape;
+  };
+  std::vector<Case> cases;
+  for (uint64_t vec : {1, 2, 4, 8})
+    for (uint64_t perPhase : {1, 2, 4})
+      for (uint64_t maxPhase : {1, 2, 4, 8, 16})
+        for (const Shape& shape : {Shape{16, 32}, Shape{64, 8}, Shape{4, 4}})
+          for (std::vector<unsigned> order : {std::vector<unsigned>{1, 0}, {0, 1}})
+            cases.push_back({{vec, perPhase, maxPhase, order, {}}, shape});
+  cases.push_back({{2, 2, 4, {2, 0, 1}, {}}, {8, 4, 16}});
+  cases.push_back({{4, 1, 8, {0, 2, 1}, {}}, {8, 2, 32}});
+  cases.push_back({{1, 1, 1, {0}, {}}, {64}});
+  for (const Case& c : cases) {
+    SCOPED_TRACE("vec " + std::to_string(c.p.vec) + " perPhase " + std::to_string(c.p.perPhase) +
+                 " maxPhase " + std::to_string(c.p.maxPhase) + " order[0] " +
+                 std::to_string(c.p.order[0]));
+    LinearLayout l = swizzledShared(c.p, c.shape);
+    expectInverseOf(l, c.shape, [&](const Coords& x) { return def411Offset(c.p, c.shape, x); });
+    expectMemoryLayout(l);
+  }
+}
+
+// The paper's unswizzled layout: offsets walk order[0] first.
+TEST(UnswizzledShared, RowMajorAlongOrder) {
+  Shape shape = {4, 8, 2};
+  std::vector<unsigned> order = {1, 2, 0};
+  expectInverseOf(unswizzledShared(order, shape), shape,
+                  [](const Coords& x) { return x[1] + 8 * (x[2] + 2 * x[0]); });
+  expectMemoryLayout(unswizzledShared(order, shape));
+}
+
+// §4.3: for a 2^m x 2^n tensor (order [1, 0]: columns j are dim1), with the
+// out dims ordered (j, i), the matrix is [I_n C; 0 I_m] where column t of C is
+//   c_t = (vec * ((2^t / perPhase) mod maxPhase)) mod 2^n.
+// The c_t below are worked out by hand from that formula.
+MatrixView blockMatrix(int n, int m, const std::vector<uint64_t>& c) {
+  MatrixView rows(n + m, std::vector<int>(n + m, 0));
+  for (int k = 0; k < n + m; ++k) rows[k][k] = 1;
+  for (int t = 0; t < m; ++t)
+    for (int b = 0; b < n; ++b) rows[b][n + t] = (c[t] >> b) & 1;
+  return rows;
+}
+
+TEST(SwizzledShared, Section43MatrixStructureWithTheCi) {
+  struct Case {
+    uint64_t vec, perPhase, maxPhase;
+    int m, n;  // log2 of rows and columns
+    std::vector<uint64_t> c;
+  };
+  const std::vector<Case> cases = {
+      // c_t = 8 * (2^t mod 8): 8, 16, 32, then 0 once 2^t reaches maxPhase.
+      {8, 1, 8, 6, 6, {8, 16, 32, 0, 0, 0}},
+      // c_t = 2 * ((2^t / 2) mod 4): 0, 2, 4, 0, 0.
+      {2, 2, 4, 5, 5, {0, 2, 4, 0, 0}},
+      // c_t = (2^t mod 4): 1, 2, 0, 0, 0 (max phase only).
+      {1, 1, 4, 5, 5, {1, 2, 0, 0, 0}},
+      // c_t = 4 * (2^t mod 8) mod 16: 4, 8, then 16 mod 16 = 0.
+      {4, 1, 8, 3, 4, {4, 8, 0}},
+      // The seed one-bit-off's XOR 2m: c_t = 2 * 2^t mod 32: 2, 4, 8, 16.
+      {2, 1, 16, 4, 5, {2, 4, 8, 16}},
+  };
+  for (const Case& c : cases) {
+    LinearLayout l = swizzledShared({c.vec, c.perPhase, c.maxPhase, {1, 0}, {}},
+                                    {uint64_t{1} << c.m, uint64_t{1} << c.n});
+    EXPECT_EQ(l.transposeOuts({"dim1", "dim0"}).getMatrixView(), blockMatrix(c.n, c.m, c.c))
+        << "vec " << c.vec << " perPhase " << c.perPhase << " maxPhase " << c.maxPhase << "\n"
+        << l;
+  }
+}
+
+// The TMA engine's swizzle on byte addresses within a box whose rows are
+// `width` bytes: bits [4, 4 + log2(width/16)) (the 16-byte chunk) are XORed
+// with the same number of bits from bit 7 up (the row's phase):
+// 128 B: chunk ^= row mod 8; 64 B: chunk ^= (row / 2) mod 4; 32 B: chunk ^=
+// (row / 4) mod 2 (CUDA's CU_TENSOR_MAP_SWIZZLE_*).
+uint64_t tmaSwizzle(uint64_t byteAddr, uint64_t width) {
+  uint64_t mask = width / 16 - 1;
+  return byteAddr ^ (((byteAddr >> 7) & mask) << 4);
+}
+
+// NVMMA shared, rank 2 (either orientation) or rank >= 2 not transposed.
+// Boxes hold at most 256 elements per dim, the contiguous dim exactly one
+// swizzle row; in a box, rows (the other dims, row-major) follow each other,
+// `width` bytes apart, swizzled. Boxes are stored one after another, dim0's
+// box index fastest. Without swizzle a box is plain row-major and boxes go
+// last dim fastest.
+uint64_t nvmmaOffset(const NvmmaSharedParams& p, const Shape& shape, const Coords& x) {
+  size_t rank = shape.size();
+  size_t contig = p.transposed ? 0 : rank - 1;
+  Shape box(rank);
+  for (size_t d = 0; d < rank; ++d) box[d] = std::min<uint64_t>(shape[d], 256);
+  uint64_t boxElems = 0, inBox = 0, boxIndex = 0;
+  if (p.swizzleByteWidth == 0) {
+    for (size_t d = 0; d < rank; ++d) inBox = inBox * box[d] + x[d] % box[d];
+    for (size_t d = 0; d < rank; ++d) boxIndex = boxIndex * (shape[d] / box[d]) + x[d] / box[d];
+    return boxIndex * product(box) + inBox;
+  }
+  box[contig] = 8 * p.swizzleByteWidth / p.elementBitwidth;
+  boxElems = product(box);
+  uint64_t row = 0;
+  for (size_t d = 0; d < rank; ++d)
+    if (d != contig) row = row * box[d] + x[d] % box[d];
+  uint64_t byteAddr = row * p.swizzleByteWidth + (x[contig] % box[contig]) * p.elementBitwidth / 8;
+  inBox = tmaSwizzle(byteAddr, p.swizzleByteWidth) * 8 / p.elementBitwidth;
+  for (size_t d = rank; d-- > 0;) boxIndex = boxIndex * (shape[d] / box[d]) + x[d] / box[d];
+  return boxIndex * boxElems + inBox;
+}
+
+TEST(NvmmaShared, TmaSwizzleFormulaAtEveryElement) {
+  std::vector<std::pair<NvmmaSharedParams, Shape>> cases;
+  for (uint64_t width : {0, 32, 64, 128})
+    for (uint64_t bits : {8, 16, 32, 64})
+      for (bool transposed : {false, true})
+        for (const Shape& shape : {Shape{16, 128}, Shape{128, 16}, Shape{512, 16}, Shape{16, 512},
+                                   Shape{64, 64}, Shape{8, 256}, Shape{256, 8}}) {
+          size_t contig = transposed ? 0 : 1;
+          uint64_t rows = std::min<uint64_t>(shape[1 - contig], 256);
+          if (width != 0 && (std::min<uint64_t>(shape[contig], 256) < 8 * width / bits || rows < 8))
+            continue;  // the box does not hold one swizzle pattern (an error case)
+          cases.push_back({{width, bits, transposed, false, {}}, shape});
+        }
+  cases.push_back({{128, 16, false, false, {}}, {2, 8, 64}});
+  cases.push_back({{64, 32, false, false, {}}, {4, 4, 32}});
+  cases.push_back({{32, 8, false, false, {}}, {2, 512, 32}});
+  cases.push_back({{0, 16, false, false, {}}, {4, 2, 512}});
+  ASSERT_GT(cases.size(), 100u);
+  for (const auto& c : cases) {
+    // Plain names, not structured bindings: clang 14 cannot capture those.
+    const auto& p = c.first;
+    const auto& shape = c.second;
+    SCOPED_TRACE("width " + std::to_string(p.swizzleByteWidth) + " bits " +
+                 std::to_string(p.elementBitwidth) + (p.transposed ? " transposed" : "") +
+                 " shape[0] " + std::to_string(shape[0]));
+    LinearLayout l = nvmmaShared(p, shape);
+    expectInverseOf(l, shape, [&](const Coords& x) { return nvmmaOffset(p, shape, x); });
+    expectMemoryLayout(l);
+  }
+}
+
+TEST(SharedErrors, NameTheParameterAndTheRule) {
+  auto message = [](const std::function<void()>& f) {
+    try {
+      f();
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message([] { swizzledShared({3, 1, 1, {1, 0}, {}}, {8, 8}); }),
+            "swizzled_shared: vec = 3 is not a power of two (at most 2^62); Def 4.11 needs "
+            "powers of two for the map to be linear over F2");
+  EXPECT_NE(message([] { swizzledShared({1, 0, 1, {1, 0}, {}}, {8, 8}); }).find("per_phase = 0"),
+            std::string::npos);
+  EXPECT_NE(message([] { swizzledShared({1, 1, 6, {1, 0}, {}}, {8, 8}); }).find("max_phase = 6"),
+            std::string::npos);
+  EXPECT_NE(message([] { swizzledShared({1, 1, 1, {0, 0}, {}}, {8, 8}); })
+                .find("swizzled_shared: order: must be a permutation"),
+            std::string::npos);
+  EXPECT_NE(message([] { unswizzledShared({1, 0}, {8, 12}); })
+                .find("unswizzled_shared: shape[1] = 12 is not a power of two"),
+            std::string::npos);
+  EXPECT_EQ(message([] { nvmmaShared({128, 16, false, false, {}}, {64, 32}); }),
+            "nvmma_shared: swizzle_byte_width = 128 spans 64 elements of 16 bits, wider than "
+            "the contiguous dim dim1 (32 elements per CTA)");
+  EXPECT_NE(message([] { nvmmaShared({128, 16, true, false, {}}, {32, 64}); })
+                .find("wider than the contiguous dim dim0 (32 elements"),
+            std::string::npos);
+  EXPECT_NE(message([] { nvmmaShared({64, 16, false, false, {}}, {4, 64}); })
+                .find("a CTA's box has 4 rows"),
+            std::string::npos);
+  EXPECT_NE(message([] { nvmmaShared({48, 16, false, false, {}}, {8, 64}); })
+                .find("swizzle_byte_width = 48 must be 0, 32, 64 or 128"),
+            std::string::npos);
+  EXPECT_NE(message([] { nvmmaShared({0, 4, false, false, {}}, {8, 64}); })
+                .find("element_bitwidth = 4 must be 8, 16, 32 or 64"),
+            std::string::npos);
+  EXPECT_NE(message([] { nvmmaShared({32, 16, false, false, {}}, {64}); })
+                .find("needs a shape of rank 2 or more"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace f2lay::ref::catalog

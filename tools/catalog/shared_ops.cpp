@@ -1,0 +1,97 @@
+// Oracle ops for memory layouts (paper §4.3). Parameters follow Gluon's
+// SwizzledSharedLayout and NVMMASharedLayout in snake_case; "cga_layout"
+// gives the CTA tiling as block bases, as Gluon does (omitted: one CTA).
+// Results map offset and block to dim0...
+#include "nvmma_shared.h"
+#include "op_table.h"
+#include "shared.h"
+
+namespace f2lay::tools {
+
+namespace {
+
+// Gluon's cga_layout: one basis (a value per dim) per block bit. The same
+// reading as blocked_ops.cpp's.
+std::optional<Layout> cgaLayoutArg(const Args& a, size_t rank) {
+  if (!a.has("cga_layout")) return std::nullopt;
+  std::vector<std::vector<uint64_t>> bases = a.numberLists("cga_layout");
+  LayoutValue v{{{"block", {}}}, {}};
+  std::vector<uint64_t> sizes(rank, 1);
+  for (size_t i = 0; i < bases.size(); ++i) {
+    if (bases[i].size() != rank)
+      throw Error("cga_layout[" + std::to_string(i) + "]: has " + std::to_string(bases[i].size()) +
+                  " values, expected one per dim (" + std::to_string(rank) + ")");
+    for (size_t k = 0; k < rank; ++k)
+      while (sizes[k] <= bases[i][k]) sizes[k] *= 2;
+    v.in_dims[0].bases.push_back(bases[i]);
+  }
+  for (size_t k = 0; k < rank; ++k) v.out_dims.push_back({"dim" + std::to_string(k), sizes[k]});
+  return Layout(std::move(v));
+}
+
+std::vector<unsigned> orderArg(const Args& a) {
+  std::vector<uint64_t> order = a.numbers("order");
+  for (size_t i = 0; i < order.size(); ++i)
+    if (order[i] > 64)
+      throw Error("order[" + std::to_string(i) + "] = " + std::to_string(order[i]) +
+                  " is not a dim of the shape");
+  return {order.begin(), order.end()};
+}
+
+const OpArg kOrderArg = {"order", "dims from fastest to slowest, a permutation of 0..rank-1"};
+const OpArg kCgaArg = {"cga_layout", "block bases, one value per dim each (default: one CTA)",
+                       false};
+const OpArg kShapeArg = {"shape", "the tensor shape (powers of two)"};
+
+}  // namespace
+
+std::vector<Op> sharedOps() {
+  return {
+      {{"unswizzled_shared",
+        {kOrderArg, kCgaArg, kShapeArg},
+        "layout",
+        "the paper's unswizzled memory layout (SwizzledSharedLayout with vec = per_phase = "
+        "max_phase = 1) at `shape`: offset, block -> dim0.."},
+       [](const Args& a) {
+         ref::catalog::Shape shape = a.numbers("shape");
+         return layoutJson(
+             ref::catalog::unswizzledShared(orderArg(a), shape, cgaLayoutArg(a, shape.size())));
+       }},
+      {{"swizzled_shared",
+        {{"vec", "elements per swizzled group (power of two)"},
+         {"per_phase", "rows sharing one phase (power of two)"},
+         {"max_phase", "number of distinct phases (power of two)"},
+         kOrderArg,
+         kCgaArg,
+         kShapeArg},
+        "layout",
+        "Gluon's SwizzledSharedLayout (Def 4.11 mma swizzling) at `shape`: offset, block -> "
+        "dim0.."},
+       [](const Args& a) {
+         ref::catalog::Shape shape = a.numbers("shape");
+         return layoutJson(ref::catalog::swizzledShared(
+             {a.number("vec"), a.number("per_phase"), a.number("max_phase"), orderArg(a),
+              cgaLayoutArg(a, shape.size())},
+             shape));
+       }},
+      {{"nvmma_shared",
+        {{"swizzle_byte_width", "0, 32, 64 or 128"},
+         {"element_bitwidth", "8, 16, 32 or 64"},
+         {"transposed", "the contiguous dim is dim0 (default false)", false},
+         {"fp4_padded", "fp4 pairs padded to 16-byte groups (default false)", false},
+         kCgaArg,
+         kShapeArg},
+        "layout",
+        "Gluon's NVMMASharedLayout (rank = the shape's) at `shape`: offset, block -> dim0.."},
+       [](const Args& a) {
+         ref::catalog::Shape shape = a.numbers("shape");
+         return layoutJson(ref::catalog::nvmmaShared(
+             {a.number("swizzle_byte_width"), a.number("element_bitwidth"),
+              a.has("transposed") && a.boolean("transposed"),
+              a.has("fp4_padded") && a.boolean("fp4_padded"), cgaLayoutArg(a, shape.size())},
+             shape));
+       }},
+  };
+}
+
+}  // namespace f2lay::tools
