@@ -94,19 +94,6 @@ def gluon_answer(req):
     return to_json(seen[0], req["shape"])
 
 
-def random_cga(rng, rank):
-    """Block bases: each CTA bit splits one dim once more, or holds a copy."""
-    bases, next_bit = [], [0] * rank
-    for _ in range(rng.randint(0, 2)):
-        basis = [0] * rank
-        if rng.random() < 0.8:
-            d = rng.randrange(rank)
-            basis[d] = 1 << next_bit[d]
-            next_bit[d] += 1
-        bases.append(basis)
-    return bases
-
-
 def per_cta(shape, cga):
     split = [1] * len(shape)
     for b in cga:

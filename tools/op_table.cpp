@@ -1,5 +1,7 @@
 #include "op_table.h"
 
+#include "shape_fit.h"
+
 namespace f2lay::tools {
 
 namespace {
@@ -72,6 +74,36 @@ ref::DimValues Args::dimValues(const char* key) const {
   for (const auto& [dim, value] : o.items())
     out.push_back({dim, unsignedFromJson(value, std::string(key) + "." + dim)});
   return out;
+}
+
+std::vector<unsigned> Args::order(const char* key, size_t rank) const {
+  std::vector<unsigned> order;
+  for (uint64_t v : numbers(key)) {
+    if (v >= rank)
+      throw Error(std::string(key) + ": must be a permutation of 0..rank-1 (rank " +
+                  std::to_string(rank) + ", has " + std::to_string(v) + ")");
+    order.push_back(static_cast<unsigned>(v));
+  }
+  ref::catalog::checkOrder(key, order, rank);
+  return order;
+}
+
+std::optional<Layout> Args::cgaLayout(size_t rank) const {
+  if (!has("cga_layout")) return std::nullopt;
+  std::vector<std::vector<uint64_t>> bases = numberLists("cga_layout");
+  LayoutValue v{{{"block", {}}}, {}};
+  std::vector<uint64_t> sizes(rank, 1);
+  for (size_t i = 0; i < bases.size(); ++i) {
+    if (bases[i].size() != rank)
+      throw Error(at("cga_layout", i) + ": has " + std::to_string(bases[i].size()) +
+                  " values, expected one per dim (" + std::to_string(rank) + ")");
+    // Sizes as Triton infers them: the smallest powers of two above the values.
+    for (size_t k = 0; k < rank; ++k)
+      while (sizes[k] <= bases[i][k]) sizes[k] *= 2;
+    v.in_dims[0].bases.push_back(bases[i]);
+  }
+  for (size_t k = 0; k < rank; ++k) v.out_dims.push_back({"dim" + std::to_string(k), sizes[k]});
+  return Layout(std::move(v));
 }
 
 Json layoutJson(const Layout& l) { return layoutToJson(l.value()); }

@@ -36,6 +36,12 @@ class Args {
   ref::DimSizes dimSizes(const char* key) const;
   // {"register": 3, "lane": 1}, in any order.
   ref::DimValues dimValues(const char* key) const;
+  // A permutation of 0..rank-1 (a layout's "order"); large values are
+  // refused before they could wrap around into a valid permutation.
+  std::vector<unsigned> order(const char* key, size_t rank) const;
+  // Gluon's "cga_layout": one block basis (a value per dim) per CTA bit, as a
+  // block -> dim0.. layout; nullopt when the key is absent (one CTA).
+  std::optional<Layout> cgaLayout(size_t rank) const;
   // The raw value, for keys that hold a nested request (e.g. a parent layout).
   const Json& raw(const char* key) const { return request_.at(key); }
 

@@ -9,45 +9,13 @@ namespace f2lay::tools {
 
 namespace {
 
-// Gluon's cga_layout: one basis (a value per dim) per block bit.
-std::optional<Layout> cgaLayoutArg(const Args& a, size_t rank) {
-  if (!a.has("cga_layout")) return std::nullopt;
-  std::vector<std::vector<uint64_t>> bases = a.numberLists("cga_layout");
-  LayoutValue v{{{"block", {}}}, {}};
-  std::vector<uint64_t> sizes(rank, 1);
-  for (size_t i = 0; i < bases.size(); ++i) {
-    if (bases[i].size() != rank)
-      throw Error("cga_layout[" + std::to_string(i) + "]: has " + std::to_string(bases[i].size()) +
-                  " values, expected one per dim (" + std::to_string(rank) + ")");
-    for (size_t k = 0; k < rank; ++k)
-      while (sizes[k] <= bases[i][k]) sizes[k] *= 2;
-    v.in_dims[0].bases.push_back(bases[i]);
-  }
-  for (size_t k = 0; k < rank; ++k) v.out_dims.push_back({"dim" + std::to_string(k), sizes[k]});
-  return Layout(std::move(v));
-}
-
-// An order key: a permutation of 0..rank-1. Values too large for unsigned are
-// refused here so that they cannot wrap around into a valid permutation.
-std::vector<unsigned> orderArg(const Args& a, const char* key, size_t rank) {
-  std::vector<unsigned> order;
-  for (uint64_t v : a.numbers(key)) {
-    if (v >= rank)
-      throw Error(std::string(key) + ": must be a permutation of 0..rank-1 (rank " +
-                  std::to_string(rank) + ", has " + std::to_string(v) + ")");
-    order.push_back(static_cast<unsigned>(v));
-  }
-  ref::catalog::checkOrder(key, order, rank);
-  return order;
-}
-
 // Triton's legacy CTALayoutAttr (CTAsPerCGA, CTASplitNum, CTAOrder) as a CGA
 // layout (shape_fit.h, makeCgaLayout), or Gluon's cga_layout bases.
 std::optional<Layout> cgaArg(const Args& a, size_t rank) {
   const char* legacy[] = {"ctas_per_cga", "cta_split_num", "cta_order"};
   int given = 0;
   for (const char* key : legacy) given += a.has(key) ? 1 : 0;
-  if (given == 0) return cgaLayoutArg(a, rank);
+  if (given == 0) return a.cgaLayout(rank);
   if (a.has("cga_layout"))
     throw Error("blocked: give either \"cga_layout\" or the legacy \"ctas_per_cga\", "
                 "\"cta_split_num\", \"cta_order\", not both");
@@ -64,7 +32,7 @@ std::optional<Layout> cgaArg(const Args& a, size_t rank) {
       throw Error("cta_split_num[" + std::to_string(d) + "] = " + std::to_string(split[d]) +
                   " must be at most ctas_per_cga[" + std::to_string(d) + "] = " +
                   std::to_string(ctas[d]));
-  return ref::catalog::makeCgaLayout(ctas, split, orderArg(a, "cta_order", rank));
+  return ref::catalog::makeCgaLayout(ctas, split, a.order("cta_order", rank));
 }
 
 }  // namespace
@@ -86,7 +54,7 @@ std::vector<Op> blockedOps() {
          ref::catalog::Shape shape = a.numbers("shape");
          return layoutJson(ref::catalog::blocked(
              {a.numbers("size_per_thread"), a.numbers("threads_per_warp"),
-              a.numbers("warps_per_cta"), orderArg(a, "order", shape.size()),
+              a.numbers("warps_per_cta"), a.order("order", shape.size()),
               cgaArg(a, shape.size())},
              shape));
        }},

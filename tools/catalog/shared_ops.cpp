@@ -10,34 +10,6 @@ namespace f2lay::tools {
 
 namespace {
 
-// Gluon's cga_layout: one basis (a value per dim) per block bit. The same
-// reading as blocked_ops.cpp's.
-std::optional<Layout> cgaLayoutArg(const Args& a, size_t rank) {
-  if (!a.has("cga_layout")) return std::nullopt;
-  std::vector<std::vector<uint64_t>> bases = a.numberLists("cga_layout");
-  LayoutValue v{{{"block", {}}}, {}};
-  std::vector<uint64_t> sizes(rank, 1);
-  for (size_t i = 0; i < bases.size(); ++i) {
-    if (bases[i].size() != rank)
-      throw Error("cga_layout[" + std::to_string(i) + "]: has " + std::to_string(bases[i].size()) +
-                  " values, expected one per dim (" + std::to_string(rank) + ")");
-    for (size_t k = 0; k < rank; ++k)
-      while (sizes[k] <= bases[i][k]) sizes[k] *= 2;
-    v.in_dims[0].bases.push_back(bases[i]);
-  }
-  for (size_t k = 0; k < rank; ++k) v.out_dims.push_back({"dim" + std::to_string(k), sizes[k]});
-  return Layout(std::move(v));
-}
-
-std::vector<unsigned> orderArg(const Args& a) {
-  std::vector<uint64_t> order = a.numbers("order");
-  for (size_t i = 0; i < order.size(); ++i)
-    if (order[i] > 64)
-      throw Error("order[" + std::to_string(i) + "] = " + std::to_string(order[i]) +
-                  " is not a dim of the shape");
-  return {order.begin(), order.end()};
-}
-
 const OpArg kOrderArg = {"order", "dims from fastest to slowest, a permutation of 0..rank-1"};
 const OpArg kCgaArg = {"cga_layout", "block bases, one value per dim each (default: one CTA)",
                        false};
@@ -55,7 +27,7 @@ std::vector<Op> sharedOps() {
        [](const Args& a) {
          ref::catalog::Shape shape = a.numbers("shape");
          return layoutJson(
-             ref::catalog::unswizzledShared(orderArg(a), shape, cgaLayoutArg(a, shape.size())));
+             ref::catalog::unswizzledShared(a.order("order", shape.size()), shape, a.cgaLayout(shape.size())));
        }},
       {{"swizzled_shared",
         {{"vec", "elements per swizzled group (power of two)"},
@@ -70,8 +42,8 @@ std::vector<Op> sharedOps() {
        [](const Args& a) {
          ref::catalog::Shape shape = a.numbers("shape");
          return layoutJson(ref::catalog::swizzledShared(
-             {a.number("vec"), a.number("per_phase"), a.number("max_phase"), orderArg(a),
-              cgaLayoutArg(a, shape.size())},
+             {a.number("vec"), a.number("per_phase"), a.number("max_phase"), a.order("order", shape.size()),
+              a.cgaLayout(shape.size())},
              shape));
        }},
       {{"nvmma_shared",
@@ -88,7 +60,7 @@ std::vector<Op> sharedOps() {
          return layoutJson(ref::catalog::nvmmaShared(
              {a.number("swizzle_byte_width"), a.number("element_bitwidth"),
               a.has("transposed") && a.boolean("transposed"),
-              a.has("fp4_padded") && a.boolean("fp4_padded"), cgaLayoutArg(a, shape.size())},
+              a.has("fp4_padded") && a.boolean("fp4_padded"), a.cgaLayout(shape.size())},
              shape));
        }},
   };

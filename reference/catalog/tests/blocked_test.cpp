@@ -3,16 +3,12 @@
 #include <gtest/gtest.h>
 
 #include "blocked.h"
+#include "layout_literals.h"
 
 namespace f2lay::ref::catalog {
 namespace {
 
-LinearLayout distributed(std::vector<Basis> reg, std::vector<Basis> lane, std::vector<Basis> warp,
-                         std::vector<Basis> block, const Shape& shape) {
-  LayoutValue v{{{"register", reg}, {"lane", lane}, {"warp", warp}, {"block", block}}, {}};
-  for (size_t i = 0; i < shape.size(); ++i) v.out_dims.push_back({"dim" + std::to_string(i), shape[i]});
-  return LinearLayout(v);
-}
+using testing::distributed;
 
 // ../shared/HARDWARE.md: BlockedLayout([1,4],[4,8],[4,1],[1,0]) at 64x64, as
 // Gluon's to_linear_layout prints it.
