@@ -7,6 +7,7 @@
 #include "cases.h"
 #include "error.h"
 #include "formats.h"
+#include "json_format.h"
 #include "linear_layout.h"
 #include "oracle.h"
 #include "show.h"
@@ -34,14 +35,38 @@ std::string readInput(const std::string& path) {
   return text;
 }
 
-f2lay::LayoutValue readLayoutFile(const std::string& path, const std::string& from) {
-  std::string text = readInput(path);
+// `text`, read from `path`, in format `from` (empty: detected).
+f2lay::LayoutValue parseLayout(const std::string& path, const std::string& text,
+                               const std::string& from) {
   try {
     if (from.empty()) return f2lay::readLayout(text);
     return f2lay::readLayout(text, *f2lay::formatFromName(from));
   } catch (const f2lay::Error& e) {
     throw f2lay::Error(path + ": " + e.what());
   }
+}
+
+// A layout file, or a JSON catalog request such as {"op": "blocked", ...,
+// "shape": [64, 64]} whose answer is the layout to show.
+f2lay::LayoutValue readShowInput(const std::string& path, const std::string& from) {
+  std::string text = readInput(path);
+  if (from.empty() && f2lay::detectFormat(text) == f2lay::Format::Json) {
+    f2lay::Json json;
+    try {
+      json = f2lay::parseJson(text);
+    } catch (const f2lay::Error& e) {
+      throw f2lay::Error(path + ": JSON: " + e.what());
+    }
+    if (json.is_object() && json.contains("op")) {
+      f2lay::Json response = f2lay::tools::answer(json);
+      if (!response["ok"].get<bool>())
+        throw f2lay::Error(path + ": " + response["error"].get<std::string>());
+      if (!response["result"].is_object() || !response["result"].contains("in_dims"))
+        throw f2lay::Error(path + ": op " + json["op"].dump() + " does not give a layout");
+      return f2lay::layoutFromJson(response["result"], "result");
+    }
+  }
+  return parseLayout(path, text, from);
 }
 
 std::string opsHelp() {
@@ -81,7 +106,9 @@ int main(int argc, char** argv) {
 
   auto* show = app.add_subcommand("show", "Print a layout readably");
   std::string showPath, showFrom;
-  show->add_option("FILE", showPath, "Layout file (JSON, Triton text or MLIR; - for stdin)")
+  show->add_option("FILE", showPath,
+                   "Layout file (JSON, Triton text or MLIR; - for stdin), or a JSON catalog "
+                   "request such as {\"op\": \"blocked\", ..., \"shape\": [16, 16]}")
       ->required();
   show->add_option("--from", showFrom, "Input format (default: detected)")
       ->check(CLI::IsMember({"json", "triton", "mlir"}));
@@ -117,12 +144,12 @@ int main(int argc, char** argv) {
       return f2lay::tools::verifyAndReport(files, std::cout) == 0 ? kOk : kCheckFailed;
     }
     if (show->parsed()) {
-      f2lay::tools::showLayout(f2lay::ref::LinearLayout(readLayoutFile(showPath, showFrom)),
+      f2lay::tools::showLayout(f2lay::ref::LinearLayout(readShowInput(showPath, showFrom)),
                                std::cout);
       return kOk;
     }
     if (convert->parsed()) {
-      f2lay::LayoutValue layout = readLayoutFile(convertPath, convertFrom);
+      f2lay::LayoutValue layout = parseLayout(convertPath, readInput(convertPath), convertFrom);
       std::cout << f2lay::writeLayout(layout, *f2lay::formatFromName(convertTo));
       return kOk;
     }

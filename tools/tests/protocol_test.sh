@@ -329,6 +329,15 @@ done
 cell 0 0 't0+1'    # lanes 0 and 2
 cell 1 0 't1+1'    # lanes 1 and 3
 
+check "show: a catalog request shows the layout it builds (paper: layout A is blocked)"
+run show - <<<'{"op": "blocked", "size_per_thread": [2, 2], "threads_per_warp": [4, 8], "warps_per_cta": [2, 1], "order": [1, 0], "shape": [16, 16]}'
+expect_status 0 "show of a blocked request"
+cmp -s "$WORK/out" "$WORK/show.out" || fail "show: the blocked request does not show layout A"
+run show - <<<'{"op": "blocked", "shape": [16, 16]}'
+expect_error "show of a request missing keys"
+run show - <<<'{"op": "is_memory", "layout": {"in_dims": [], "out_dims": []}}'
+expect_error "show of a request that gives no layout"
+
 check "show: no holder grid for a layout over other in dims; errors"
 run show "$DATA/shared_memory_layout.json"
 expect_status 0 "show of a layout over 'offset'"
