@@ -34,6 +34,21 @@ int totalOutBits(const LayoutValue& layout) {
   return n;
 }
 
+void inferOutDimSizes(LayoutValue& layout) {
+  for (size_t k = 0; k < layout.out_dims.size(); ++k) {
+    uint64_t size = 1;
+    for (const InDim& d : layout.in_dims)
+      for (const Basis& b : d.bases)
+        while (k < b.size() && size <= b[k]) {
+          if (size == (uint64_t{1} << 63))
+            throw Error("basis value " + std::to_string(b[k]) + " of out dim '" +
+                        layout.out_dims[k].name + "' needs an out dim of 2^64 or more");
+          size *= 2;
+        }
+    layout.out_dims[k].size = size;
+  }
+}
+
 void validate(const LayoutValue& layout) {
   std::set<std::string> seen;
   for (const OutDim& d : layout.out_dims) {

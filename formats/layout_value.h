@@ -43,6 +43,11 @@ struct LayoutValue {
   bool operator==(const LayoutValue&) const = default;
 };
 
+// Triton's LinearLayout(bases, outDimNames) constructor: each out dim's size
+// becomes the smallest power of two above its largest basis value (1 when
+// they are all 0). Throws f2lay::Error when a value would need 2^64.
+void inferOutDimSizes(LayoutValue& layout);
+
 // Throws f2lay::Error naming the first broken rule (see the header comment).
 void validate(const LayoutValue& layout);
 

@@ -13,24 +13,16 @@ namespace {
 
 constexpr std::array<const char*, 4> kInDims = {"register", "lane", "warp", "block"};
 
-// Out dims dim0..dim(rank-1) sized as Triton infers them: the smallest power
-// of two strictly above every basis value of that dim.
+// Out dims dim0..dim(rank-1) sized as Triton infers them (inferOutDimSizes).
 std::vector<OutDim> inferOutDims(const std::vector<InDim>& inDims, size_t rank) {
-  std::vector<OutDim> outs;
-  for (size_t k = 0; k < rank; ++k) {
-    uint64_t size = 1;
-    for (const InDim& d : inDims)
-      for (const Basis& b : d.bases)
-        while (k < b.size() && size <= b[k]) {
-          if (size == (uint64_t{1} << 63))
-            throw Error("MLIR attribute: basis value " + std::to_string(b[k]) +
-                        " of dim" + std::to_string(k) +
-                        " needs an out dim of 2^64 or more");
-          size *= 2;
-        }
-    outs.push_back({"dim" + std::to_string(k), size});
+  LayoutValue v{inDims, {}};
+  for (size_t k = 0; k < rank; ++k) v.out_dims.push_back({"dim" + std::to_string(k), 1});
+  try {
+    inferOutDimSizes(v);
+  } catch (const Error& e) {
+    throw Error(std::string("MLIR attribute: ") + e.what());
   }
-  return outs;
+  return v.out_dims;
 }
 
 size_t inferRank(const std::vector<InDim>& inDims) {

@@ -92,17 +92,19 @@ std::optional<Layout> Args::cgaLayout(size_t rank) const {
   if (!has("cga_layout")) return std::nullopt;
   std::vector<std::vector<uint64_t>> bases = numberLists("cga_layout");
   LayoutValue v{{{"block", {}}}, {}};
-  std::vector<uint64_t> sizes(rank, 1);
   for (size_t i = 0; i < bases.size(); ++i) {
     if (bases[i].size() != rank)
       throw Error(at("cga_layout", i) + ": has " + std::to_string(bases[i].size()) +
                   " values, expected one per dim (" + std::to_string(rank) + ")");
-    // Sizes as Triton infers them: the smallest powers of two above the values.
-    for (size_t k = 0; k < rank; ++k)
-      while (sizes[k] <= bases[i][k]) sizes[k] *= 2;
     v.in_dims[0].bases.push_back(bases[i]);
   }
-  for (size_t k = 0; k < rank; ++k) v.out_dims.push_back({"dim" + std::to_string(k), sizes[k]});
+  for (size_t k = 0; k < rank; ++k) v.out_dims.push_back({"dim" + std::to_string(k), 1});
+  // Sizes as Triton infers them (Gluon's cga_layout carries none).
+  try {
+    inferOutDimSizes(v);
+  } catch (const Error& e) {
+    throw Error(std::string("cga_layout: ") + e.what());
+  }
   return Layout(std::move(v));
 }
 

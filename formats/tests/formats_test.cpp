@@ -764,7 +764,7 @@ TEST(MlirErrors, BadInputsNameTheLineAndTheProblem) {
        {"number >= 2^64", replaced(b, "[1, 0]", "[18446744073709551616, 0]"),
         {"line 1", "a basis value does not fit in 64 bits"}},
        {"value needs a 2^64 dim", replaced(b, "[1, 0]", "[9223372036854775808, 0]"),
-        {"basis value 9223372036854775808 of dim0 needs an out dim of 2^64 or more"}},
+        {"basis value 9223372036854775808 of out dim 'dim0' needs an out dim of 2^64 or more"}},
        {"non-identifier key", replaced(b, "lane =", "9lane ="),
         {"line 2, column 2", "expected an in dim name (an identifier)"}},
        {"text after the attribute", b + " x",

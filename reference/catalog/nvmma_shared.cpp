@@ -13,9 +13,7 @@ const std::string kOp = "nvmma_shared";
 LinearLayout withInferredSizes(std::vector<Basis> bases, size_t rank) {
   LayoutValue v{{{"offset", std::move(bases)}}, {}};
   for (const std::string& n : standardOutDimNames(rank)) v.out_dims.push_back({n, 1});
-  for (const Basis& b : v.in_dims[0].bases)
-    for (size_t k = 0; k < rank; ++k)
-      while (v.out_dims[k].size <= b[k]) v.out_dims[k].size *= 2;
+  inferOutDimSizes(v);
   return LinearLayout(std::move(v));
 }
 

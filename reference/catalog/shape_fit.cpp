@@ -63,15 +63,8 @@ LinearLayout ensureLayoutNotLargerThan(const LinearLayout& layout,
       for (Basis& b : d.bases)
         if (b[k] >= desired) b[k] = 0;
   }
-  // Sizes inferred from the largest remaining values, as Triton's
-  // LinearLayout(bases, outDimNames) constructor does.
-  for (size_t k = 0; k < v.out_dims.size(); ++k) {
-    uint64_t size = 1;
-    for (const InDim& d : v.in_dims)
-      for (const Basis& b : d.bases)
-        while (size <= b[k]) size *= 2;
-    v.out_dims[k].size = size;
-  }
+  // Sizes inferred from the largest remaining values, as Triton does.
+  inferOutDimSizes(v);
   return LinearLayout(std::move(v));
 }
 

@@ -41,10 +41,7 @@ LinearLayout slice(const LinearLayout& parent, unsigned dim) {
   }
   // Out-dim sizes are inferred from the largest values, as Triton's
   // LinearLayout(bases, outDimNames) constructor does.
-  for (const InDim& d : v.in_dims)
-    for (const Basis& b : d.bases)
-      for (size_t k = 0; k < b.size(); ++k)
-        while (v.out_dims[k].size <= b[k]) v.out_dims[k].size *= 2;
+  inferOutDimSizes(v);
   return LinearLayout(std::move(v));
 }
 
