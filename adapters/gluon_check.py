@@ -124,8 +124,60 @@ def random_dot_operand(rng):
                                           k_width=k_width), shape
 
 
+def random_amd_grid(rng):
+    """warps_per_cta, tiles_per_warp, optional cga_layout of an AMD accumulator,
+    rank 2 or 3 (a leading batch dim)."""
+    rank = rng.choice([2, 2, 3])
+    warps = split_pow2(rng, rng.randint(0, 4), rank)
+    tiles = [1 << rng.randint(0, 2) for _ in range(rank)]
+    cga = random_cga(rng, rank) if rng.random() < 0.3 else []
+    return rank, warps, tiles, cga
+
+
+def random_amd_mfma(rng):
+    """AMDMFMALayout: every (M, N), 32- and 64-bit results, tiles per warp,
+    shapes below and above the tile (64x4 only transposed: Triton asserts)."""
+    rank, warps, tiles, cga = random_amd_grid(rng)
+    mn = rng.choice([[32, 32], [16, 16], [4, 64], [64, 4]])
+    transposed = True if mn == [64, 4] else rng.random() < 0.5
+    instr = mn + [rng.choice([4, 8, 16, 32])]
+    bits = rng.choice([32, 64])
+    shape = random_shape(rng, rank)
+    request = {"op": "amd_mfma", "version": rng.randint(1, 4), "instr_shape": instr,
+               "transposed": transposed, "warps_per_cta": warps, "element_bitwidth": bits,
+               "tiles_per_warp": tiles, "shape": shape}
+    if cga:
+        request["cga_layout"] = cga
+    layout = ttgl.amd.AMDMFMALayout(version=request["version"], instr_shape=instr,
+                                    transposed=transposed, warps_per_cta=warps,
+                                    element_bitwidth=bits, tiles_per_warp=tiles, cga_layout=cga)
+    return request, layout, shape
+
+
+def random_amd_wmma(rng):
+    """AMDWMMALayout versions 1-3 with their instruction shapes; M and N
+    extents 1 or at least 16 (Triton asserts otherwise)."""
+    rank, warps, tiles, cga = random_amd_grid(rng)
+    version = rng.randint(1, 3)
+    instr = {1: [[16, 16, 16]], 2: [[16, 16, 16], [16, 16, 32]],
+             3: [[16, 16, 4], [16, 16, 32], [16, 16, 64], [16, 16, 128]]}[version]
+    instr = rng.choice(instr)
+    transposed = rng.random() < 0.5
+    shape = ([1 << rng.randint(0, 3)] if rank == 3 else []) + \
+        [rng.choice([1, 16, 32, 64, 128, 256]) for _ in range(2)]
+    request = {"op": "amd_wmma", "version": version, "transposed": transposed,
+               "warps_per_cta": warps, "instr_shape": instr, "tiles_per_warp": tiles,
+               "shape": shape}
+    if cga:
+        request["cga_layout"] = cga
+    layout = ttgl.amd.AMDWMMALayout(version=version, transposed=transposed, warps_per_cta=warps,
+                                    instr_shape=instr, tiles_per_warp=tiles, cga_layout=cga)
+    return request, layout, shape
+
+
 FAMILIES = {"blocked": random_blocked, "nvidia_mma": random_nvidia_mma,
-            "dot_operand": random_dot_operand}
+            "dot_operand": random_dot_operand, "amd_mfma": random_amd_mfma,
+            "amd_wmma": random_amd_wmma}
 
 
 def main():

@@ -63,5 +63,8 @@ std::vector<Op> blockedOps();  // tools/catalog/blocked_ops.cpp
 std::vector<Op> mmaOps();      // tools/catalog/mma_ops.cpp (nvidia_mma, dot_operand, ldmatrix)
 std::vector<Op> sharedOps();   // tools/catalog/shared_ops.cpp
 std::vector<Op> sliceOps();    // tools/catalog/slice_ops.cpp (and is_distributed, is_memory)
+std::vector<Op> shapeOps();    // tools/catalog/shape_ops.cpp (trans, reshape, join, ...)
+std::vector<Op> amdOps();      // tools/catalog/amd_ops.cpp (amd_mfma, amd_wmma)
+std::vector<Op> cuteOps();     // tools/catalog/cute_ops.cpp (cute_swizzle, cutlass_tensorop)
 
 }  // namespace f2lay::tools

@@ -133,7 +133,8 @@ std::vector<Op> algebraOps() {
 const std::vector<Op>& ops() {
   static const std::vector<Op> table = [] {
     std::vector<Op> all = algebraOps();
-    for (std::vector<Op> (*family)() : {blockedOps, sliceOps, sharedOps, mmaOps}) {
+    for (std::vector<Op> (*family)() :
+         {blockedOps, sliceOps, sharedOps, mmaOps, shapeOps, amdOps, cuteOps}) {
       std::vector<Op> more = family();
       all.insert(all.end(), more.begin(), more.end());
     }

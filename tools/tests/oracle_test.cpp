@@ -257,6 +257,89 @@ std::map<std::string, OpCase> validRequests() {
                                              {"name": "block", "bases": []}],
                                  "out_dims": [{"name": "dim0", "size": 8},
                                               {"name": "dim1", "size": 16}]})")};
+  // Shape ops (paper §4.4). trans [1, 0] of kSmall: each basis (a, b) becomes
+  // (b, a) and the sizes 2, 4 become 4, 2.
+  c["trans"] = {{{"layout", small}, {"order", {1, 0}}, {"direction", "forward"}},
+                parse(R"({"in_dims": [{"name": "register", "bases": [[0, 1]]},
+                                      {"name": "lane", "bases": [[1, 0], [2, 0]]}],
+                          "out_dims": [{"name": "dim0", "size": 4},
+                                       {"name": "dim1", "size": 2}]})")};
+  // Row-major: element (c0, c1) of kSmall's 2x4 tensor has index 4*c0 + c1,
+  // so (1,0) -> 4, (0,1) -> 1, (0,2) -> 2.
+  c["reshape"] = {{{"layout", small}, {"shape", {8}}, {"direction", "forward"}},
+                  parse(R"({"in_dims": [{"name": "register", "bases": [[4]]},
+                                        {"name": "lane", "bases": [[1], [2]]}],
+                            "out_dims": [{"name": "dim0", "size": 8}]})")};
+  // The new last dim on a new register bit 0; the old register moves up.
+  c["join"] = {{{"layout", layout1D("register", {{1}}, "dim0", 2)}, {"direction", "forward"}},
+               parse(R"({"in_dims": [{"name": "register", "bases": [[0, 1], [1, 0]]}],
+                         "out_dims": [{"name": "dim0", "size": 2},
+                                      {"name": "dim1", "size": 2}]})")};
+  // Register bit 1 holds the last dim: it goes, dim1 goes with it.
+  c["split"] = {{{"layout", parse(R"({"in_dims": [{"name": "register", "bases": [[1, 0], [0, 1]]}],
+                                      "out_dims": [{"name": "dim0", "size": 2},
+                                                   {"name": "dim1", "size": 2}]})")},
+                 {"direction", "forward"}},
+                layout1D("register", {{1}}, "dim0", 2)};
+  c["expand_dims"] = {{{"layout", layout1D("register", {{1}, {2}}, "dim0", 4)},
+                       {"axis", 0},
+                       {"direction", "forward"}},
+                      parse(R"({"in_dims": [{"name": "register", "bases": [[0, 1], [0, 2]]}],
+                                "out_dims": [{"name": "dim0", "size": 1},
+                                             {"name": "dim1", "size": 4}]})")};
+  // dim0 grows from 1 to 2 on a new register bit above the old one.
+  c["broadcast"] = {{{"layout", parse(R"({"in_dims": [{"name": "register", "bases": [[0, 1]]},
+                                                      {"name": "lane", "bases": [[0, 2]]}],
+                                          "out_dims": [{"name": "dim0", "size": 1},
+                                                       {"name": "dim1", "size": 4}]})")},
+                     {"axis", 0},
+                     {"size", 2},
+                     {"direction", "forward"}},
+                    parse(R"({"in_dims": [{"name": "register", "bases": [[0, 1], [1, 0]]},
+                                          {"name": "lane", "bases": [[0, 2]]}],
+                              "out_dims": [{"name": "dim0", "size": 2},
+                                           {"name": "dim1", "size": 4}]})")};
+  // AMD's v_mfma_f32_16x16x16f16 result: item i of lane l at row i + 4 (l / 16),
+  // col l % 16.
+  c["amd_mfma"] = {{{"version", 3}, {"instr_shape", {16, 16, 16}}, {"transposed", false},
+                    {"warps_per_cta", {1, 1}}, {"shape", {16, 16}}},
+                   parse(R"({"in_dims": [{"name": "register", "bases": [[1, 0], [2, 0]]},
+                                         {"name": "lane", "bases": [[0, 1], [0, 2], [0, 4],
+                                                                    [0, 8], [4, 0], [8, 0]]},
+                                         {"name": "warp", "bases": []},
+                                         {"name": "block", "bases": []}],
+                             "out_dims": [{"name": "dim0", "size": 16},
+                                          {"name": "dim1", "size": 16}]})")};
+  // RDNA4 WMMA 16x16 f32 result: VGPR i of lane l at row i + 8 (l / 16), col l % 16.
+  c["amd_wmma"] = {{{"version", 2}, {"transposed", false}, {"warps_per_cta", {1, 1}},
+                    {"shape", {16, 16}}},
+                   parse(R"({"in_dims": [{"name": "register", "bases": [[1, 0], [2, 0], [4, 0]]},
+                                         {"name": "lane", "bases": [[0, 1], [0, 2], [0, 4],
+                                                                    [0, 8], [8, 0]]},
+                                         {"name": "warp", "bases": []},
+                                         {"name": "block", "bases": []}],
+                             "out_dims": [{"name": "dim0", "size": 16},
+                                          {"name": "dim1", "size": 16}]})")};
+  // CuTe Sw<1,0,1> o (2,2):(2,1): index 2 d0 + d1, bit 1 XORed into bit 0, so
+  // (1,0) -> 3, (0,1) -> 1; inverted: offset 1 -> (0,1), 2 = 3 ^ 1 -> (1,1).
+  c["cute_swizzle"] = {{{"b", 1}, {"m", 0}, {"s", 1}, {"shape", {2, 2}}, {"stride", {2, 1}}},
+                       parse(R"({"in_dims": [{"name": "offset", "bases": [[0, 1], [1, 1]]}],
+                                 "out_dims": [{"name": "dim0", "size": 2},
+                                              {"name": "dim1", "size": 2}]})")};
+  // The same map, dim0 -> 3, dim1 -> 1: Sw<1,0,1> undoes to strides 2, 1.
+  c["linear_to_cute"] = {{{"layout", parse(R"({"in_dims": [{"name": "dim0", "bases": [[3]]},
+                                                           {"name": "dim1", "bases": [[1]]}],
+                                               "out_dims": [{"name": "offset", "size": 4}]})")}},
+                         {{"b", 1}, {"m", 0}, {"s", 1}, {"shape", {2, 2}}, {"stride", {2, 1}}}};
+  // CUTLASS <64,16> (2 elements per access, kFactor 1, 8 strided rows per
+  // tile), extent 16x8: strided row s starts at 16 s and XORs s into the
+  // access slot, so offset 16 holds access 1 of row 1 = (2, 1), 32 -> (4, 2),
+  // 64 -> (8, 4).
+  c["cutlass_tensorop"] = {
+      {{"element_bits", 64}, {"crosswise", 16}, {"extent", {16, 8}}},
+      parse(R"({"in_dims": [{"name": "offset",
+                             "bases": [[1, 0], [2, 0], [4, 0], [8, 0], [2, 1], [4, 2], [8, 4]]}],
+                "out_dims": [{"name": "dim0", "size": 16}, {"name": "dim1", "size": 8}]})")};
   return c;
 }
 

@@ -1,0 +1,129 @@
+// Oracle ops for CuTe's swizzled layouts and CUTLASS's TensorOpMultiplicand
+// (reference/catalog/cute.h, cutlass.h). Both answer in Triton's direction,
+// offset -> dim0.., unless "direction" asks for CuTe's and CUTLASS's own,
+// coordinate -> offset (in dims dim0.., out dim "offset").
+#include <limits>
+
+#include "cute.h"
+#include "cutlass.h"
+#include "op_table.h"
+
+namespace f2lay::tools {
+
+namespace {
+
+const OpArg kDirectionArg = {
+    "direction",
+    "\"offset_to_coordinate\" (default: offset -> dim0.., as Triton's memory layouts) or "
+    "\"coordinate_to_offset\" (dim0.. -> offset, as CuTe and CUTLASS)",
+    false};
+
+// True for coordinate -> offset.
+bool coordinateToOffset(const Args& a) {
+  if (!a.has("direction")) return false;
+  std::string d = a.name("direction");
+  if (d == "coordinate_to_offset") return true;
+  if (d == "offset_to_coordinate") return false;
+  throw Error("direction: \"" + d +
+              "\" must be \"offset_to_coordinate\" or \"coordinate_to_offset\"");
+}
+
+int64_t signedFromJson(const Json& j, const std::string& where) {
+  if (j.is_number_unsigned() &&
+      j.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
+    throw Error(where + ": " + j.dump() + " is beyond 2^63");
+  if (!j.is_number_integer()) throw Error(where + ": expected an integer, found " + j.dump());
+  return j.get<int64_t>();
+}
+
+// b, m: non-negative; s: signed (CuTe shifts YYY left when negative),
+// default b as in CuTe's Swizzle<B,M,S = B>. Bounded here so that they fit
+// an int; cute.h checks CuTe's rules.
+ref::catalog::CuteSwizzle swizzleArgs(const Args& a) {
+  auto small = [&a](const char* key) {
+    uint64_t v = a.number(key);
+    if (v > 62) throw Error(std::string(key) + ": " + std::to_string(v) + " is beyond 62 bits");
+    return static_cast<int>(v);
+  };
+  int b = a.has("b") ? small("b") : 0;
+  int m = a.has("m") ? small("m") : 0;
+  int s = b;
+  if (a.has("s")) {
+    int64_t v = signedFromJson(a.raw("s"), "s");
+    if (v > 62 || v < -62) throw Error("s: " + std::to_string(v) + " is beyond 62 bits");
+    s = static_cast<int>(v);
+  }
+  return {b, m, s};
+}
+
+ref::catalog::CuteLayout layoutArgs(const Args& a) {
+  ref::catalog::CuteLayout l;
+  l.shape = a.numbers("shape");
+  const Json& stride = a.raw("stride");
+  if (!stride.is_array()) throw Error("stride: expected an array");
+  for (size_t i = 0; i < stride.size(); ++i)
+    l.stride.push_back(signedFromJson(stride[i], "stride[" + std::to_string(i) + "]"));
+  return l;
+}
+
+}  // namespace
+
+std::vector<Op> cuteOps() {
+  return {
+      {{"cute_swizzle",
+        {{"b", "BBits of CuTe's Swizzle<B,M,S> (default 0: no swizzle)", false},
+         {"m", "MBase: the low bits kept constant (default 0)", false},
+         {"s", "SShift: YYY's distance from ZZZ, negative shifts left (default b)", false},
+         {"shape", "CuTe's flat shape, one mode per dim (powers of two)"},
+         {"stride", "CuTe's strides, one per mode (integers)"},
+         kDirectionArg},
+        "layout",
+        "Sw<b,m,s> o shape:stride: offset -> dim0.. (or dim0.. -> offset); a layout that is not "
+        "linear over F2 is refused with a witness x, y where L(x xor y) != L(x) xor L(y)"},
+       [](const Args& a) {
+         ref::catalog::CuteSwizzle sw = swizzleArgs(a);
+         ref::catalog::CuteLayout l = layoutArgs(a);
+         return layoutJson(coordinateToOffset(a) ? ref::catalog::cuteToLinear(sw, l)
+                                                 : ref::catalog::cuteMemoryLayout(sw, l));
+       }},
+      {{"linear_to_cute",
+        {{"layout", "dim0.. -> offset, or an invertible offset -> dim0.."}},
+        "{\"b\", \"m\", \"s\", \"shape\", \"stride\"} or null",
+        "the CuTe Swizzle<b,m,s> o shape:stride with the layout's bases (the smallest b, then "
+        "m, then s; s > 0 first), or null when there is none"},
+       [](const Args& a) {
+         std::optional<ref::catalog::CuteSwizzledLayout> c =
+             ref::catalog::linearToCute(a.layout("layout"));
+         if (!c) return Json(nullptr);
+         return Json{{"b", c->swizzle.bits},     {"m", c->swizzle.base},
+                     {"s", c->swizzle.shift},    {"shape", c->layout.shape},
+                     {"stride", c->layout.stride}};
+       }},
+      {{"cutlass_tensorop",
+        {{"element_bits", "CUTLASS's ElementSize: 1, 2, 4, ..., 128"},
+         {"crosswise", "CUTLASS's Crosswise, in elements: 128/element_bits to 8x that"},
+         {"extent", "[contiguous, strided] (powers of two)"},
+         {"ldm", "the stride (default extent[0], CUTLASS's packed(extent))", false},
+         {"row_major", "RowMajorTensorOpMultiplicandCrosswise: dim0 = strided (default false: "
+                       "dim0 = contiguous, pitch-linear and ColumnMajor)",
+          false},
+         kDirectionArg},
+        "layout",
+        "CUTLASS's TensorOpMultiplicand (Crosswise) shared-memory layout: offset -> dim0, dim1 "
+        "(or dim0, dim1 -> offset)"},
+       [](const Args& a) {
+         std::vector<uint64_t> extent = a.numbers("extent");
+         if (extent.size() != 2)
+           throw Error("extent: expected [contiguous, strided], found " +
+                       std::to_string(extent.size()) + " values");
+         ref::catalog::TensorOpMultiplicandParams p{
+             a.number("element_bits"), a.number("crosswise"), extent[0], extent[1],
+             a.has("ldm") ? a.number("ldm") : 0, a.has("row_major") && a.boolean("row_major")};
+         if (a.has("ldm") && p.ldm == 0) throw Error("ldm: 0 is not a stride");
+         return layoutJson(coordinateToOffset(a) ? ref::catalog::tensorOpMultiplicandToOffset(p)
+                                                 : ref::catalog::tensorOpMultiplicand(p));
+       }},
+  };
+}
+
+}  // namespace f2lay::tools
