@@ -193,12 +193,7 @@ TEST(AmdMfma, MatchesAmdInstructionTables) {
 }
 
 std::string errorOf(const AmdMfmaParams& p, const Shape& shape) {
-  try {
-    amdMfma(p, shape);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return errorMessage([&] { amdMfma(p, shape); });
 }
 
 TEST(AmdMfma, ParameterErrors) {

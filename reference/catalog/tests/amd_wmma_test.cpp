@@ -133,12 +133,7 @@ TEST(AmdWmma, MatchesAmdResultTables) {
 }
 
 std::string errorOf(const AmdWmmaParams& p, const Shape& shape) {
-  try {
-    amdWmma(p, shape);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return errorMessage([&] { amdWmma(p, shape); });
 }
 
 TEST(AmdWmma, ParameterErrors) {

@@ -39,14 +39,7 @@ uint64_t cutlassOffset(const Params& p, uint64_t c, uint64_t s) {
   return elementC + vecS * ldm * factor;
 }
 
-std::string message(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "no error";
-}
+
 
 // visualize_layout --vectorize=8 --output-shape=64,4 prints 64 consecutive
 // offsets per line as 8 cells of 8 elements: cell k of line r, "(a..b, s)",
@@ -212,7 +205,7 @@ TEST(CutlassTensorOp, AddressComputationAtEveryElement) {
     bool invertible = std::all_of(hit.begin(), hit.end(), [](bool b) { return b; });
     ASSERT_EQ(toOffset.isInvertible(), invertible);
     if (!invertible) {
-      EXPECT_PRED2(contains, message([&] { tensorOpMultiplicand(p); }),
+      EXPECT_PRED2(contains, errorMessage([&] { tensorOpMultiplicand(p); }),
                    "leaves offsets without an element");
       continue;
     }
@@ -246,25 +239,25 @@ TEST(CutlassTensorOp, RowMajorViewSwapsTheDims) {
 }
 
 TEST(CutlassTensorOp, ParameterErrors) {
-  EXPECT_EQ(message([] { tensorOpMultiplicand({12, 32, 32, 32, 0, false}); }),
+  EXPECT_EQ(errorMessage([] { tensorOpMultiplicand({12, 32, 32, 32, 0, false}); }),
             "cutlass_tensorop: element_bits = 12 must be a power of two from 1 to 128 (CUTLASS "
             "moves 128 bits per access, kElementsPerAccess = 128 / element_bits)");
-  EXPECT_EQ(message([] { tensorOpMultiplicand({16, 128, 128, 32, 0, false}); }),
+  EXPECT_EQ(errorMessage([] { tensorOpMultiplicand({16, 128, 128, 32, 0, false}); }),
             "cutlass_tensorop: crosswise = 128 is more than one 128-byte cache line (64 elements "
             "of 16 bits): CUTLASS's kFactor would be 0");
-  EXPECT_PRED2(contains, message([] { tensorOpMultiplicand({16, 4, 32, 32, 0, false}); }),
+  EXPECT_PRED2(contains, errorMessage([] { tensorOpMultiplicand({16, 4, 32, 32, 0, false}); }),
                "crosswise = 4 is less than one 128-bit access (8 elements of 16 bits)");
-  EXPECT_PRED2(contains, message([] { tensorOpMultiplicand({16, 24, 32, 32, 0, false}); }),
+  EXPECT_PRED2(contains, errorMessage([] { tensorOpMultiplicand({16, 24, 32, 32, 0, false}); }),
                "crosswise = 24 is not a power of two");
-  EXPECT_PRED2(contains, message([] { tensorOpMultiplicand({16, 32, 48, 32, 0, false}); }),
+  EXPECT_PRED2(contains, errorMessage([] { tensorOpMultiplicand({16, 32, 48, 32, 0, false}); }),
                "extent[0] = 48 is not a power of two");
-  EXPECT_PRED2(contains, message([] { tensorOpMultiplicand({16, 32, 32, 0, 0, false}); }),
+  EXPECT_PRED2(contains, errorMessage([] { tensorOpMultiplicand({16, 32, 32, 0, 0, false}); }),
                "extent[1] = 0 is not a power of two");
-  EXPECT_PRED2(contains, message([] { tensorOpMultiplicand({16, 64, 32, 16, 0, false}); }),
+  EXPECT_PRED2(contains, errorMessage([] { tensorOpMultiplicand({16, 64, 32, 16, 0, false}); }),
                "cutlass_tensorop: ldm = 32 is less than crosswise = 64");
-  EXPECT_PRED2(contains, message([] { tensorOpMultiplicand({16, 32, 64, 16, 32, false}); }),
+  EXPECT_PRED2(contains, errorMessage([] { tensorOpMultiplicand({16, 32, 64, 16, 32, false}); }),
                "cutlass_tensorop: ldm = 32 is less than extent[0] = 64");
-  EXPECT_EQ(message([] { tensorOpMultiplicand({16, 64, 64, 16, 128, false}); }),
+  EXPECT_EQ(errorMessage([] { tensorOpMultiplicand({16, 64, 64, 16, 128, false}); }),
             "cutlass_tensorop: extent [64, 16] with ldm = 128 leaves offsets without an element, "
             "so there is no offset -> coordinate layout (there is when ldm = extent[0] >= "
             "crosswise = 64 and extent[1] >= kFactor = 1; or ask for the coordinate -> offset "

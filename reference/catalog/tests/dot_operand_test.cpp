@@ -115,12 +115,7 @@ TEST(DotOperand, MatchesPtxFragmentTables) {
 }
 
 std::string errorOf(const DotOperandParams& p, const Shape& shape) {
-  try {
-    dotOperand(p, shape);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return errorMessage([&] { dotOperand(p, shape); });
 }
 
 TEST(DotOperand, ParameterErrors) {

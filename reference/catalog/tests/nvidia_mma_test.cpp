@@ -144,12 +144,7 @@ TEST(NvidiaMma, WgmmaMatchesPtxFragmentTable) {
 }
 
 std::string errorOf(const NvidiaMmaParams& p, const Shape& shape) {
-  try {
-    nvidiaMma(p, shape);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return errorMessage([&] { nvidiaMma(p, shape); });
 }
 
 TEST(NvidiaMma, ParameterErrors) {

@@ -11,6 +11,7 @@
 #include "../../tests/naive.h"
 #include "nvmma_shared.h"
 #include "shared.h"
+#include "test_support.h"
 
 namespace f2lay::ref::catalog {
 namespace {
@@ -225,14 +226,7 @@ TEST(NvmmaShared, TmaSwizzleFormulaAtEveryElement) {
 }
 
 TEST(SharedErrors, NameTheParameterAndTheRule) {
-  auto message = [](const std::function<void()>& f) {
-    try {
-      f();
-    } catch (const Error& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
+  auto message = errorMessage;
   EXPECT_EQ(message([] { swizzledShared({3, 1, 1, {1, 0}, {}}, {8, 8}); }),
             "swizzled_shared: vec = 3 is not a power of two (at most 2^62); Def 4.11 needs "
             "powers of two for the map to be linear over F2");

@@ -4,12 +4,23 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "linear_layout.h"
 
 namespace f2lay::ref::catalog {
+
+// The message of the f2lay::Error that `f` throws, or "(no error)".
+inline std::string errorMessage(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
 
 // For EXPECT_PRED2(contains, error, part): prints both when it fails.
 inline bool contains(const std::string& text, const std::string& part) {
