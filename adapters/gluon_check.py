@@ -175,7 +175,20 @@ def random_amd_wmma(rng):
     return request, layout, shape
 
 
-FAMILIES = {"blocked": random_blocked, "nvidia_mma": random_nvidia_mma,
+def random_slice(rng):
+    """A slice of a random blocked parent of rank 2 or 3."""
+    while True:
+        parent, gluon_parent, shape = random_blocked(rng)
+        if len(shape) >= 2:
+            break
+    dim = rng.randrange(len(shape))
+    sliced = shape[:dim] + shape[dim + 1:]
+    del parent["op"], parent["shape"]
+    request = {"op": "slice", "dim": dim, "parent": parent, "shape": sliced}
+    return request, ttgl.SliceLayout(dim, gluon_parent), sliced
+
+
+FAMILIES = {"blocked": random_blocked, "slice": random_slice, "nvidia_mma": random_nvidia_mma,
             "dot_operand": random_dot_operand, "amd_mfma": random_amd_mfma,
             "amd_wmma": random_amd_wmma}
 
