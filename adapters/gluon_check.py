@@ -108,7 +108,14 @@ def random_shape(rng, rank):
 def random_nvidia_mma(rng):
     params = random_mma_params(rng)
     shape = random_shape(rng, len(params["warps_per_cta"]))
-    return {"op": "nvidia_mma", **params, "shape": shape}, gluon_mma(params), shape
+    cga = random_cga(rng, len(shape)) if rng.random() < 0.3 else []
+    request = {"op": "nvidia_mma", **params, "shape": shape}
+    if cga:
+        request["cga_layout"] = cga
+    gluon = ttgl.NVMMADistributedLayout(version=params["version"],
+                                        warps_per_cta=params["warps_per_cta"],
+                                        instr_shape=params["instr_shape"], cga_layout=cga)
+    return request, gluon, shape
 
 
 def random_dot_operand(rng):

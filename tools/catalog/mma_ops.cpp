@@ -14,8 +14,11 @@ const OpArg kVersion{"version", "[2, 0] (Ampere mma.sync) or [3, 0] (Hopper wgmm
 const OpArg kWarps{"warps_per_cta", "warps per CTA, per dim (powers of two)"};
 const OpArg kInstr{"instr_shape", "[16, 8] for version 2 ([1, 16, 8] at rank 3), [16, N, K] for 3"};
 
+const OpArg kCga{"cga_layout", "block bases, one value per dim each (default: one CTA)", false};
+
 ref::catalog::NvidiaMmaParams mmaParams(const Args& a) {
-  return {a.numbers("version"), a.numbers("warps_per_cta"), a.numbers("instr_shape"), std::nullopt};
+  std::vector<uint64_t> warps = a.numbers("warps_per_cta");
+  return {a.numbers("version"), warps, a.numbers("instr_shape"), a.cgaLayout(warps.size())};
 }
 
 // dot_operand's "parent": the keys of an nvidia_mma request without "shape"
@@ -49,9 +52,9 @@ ref::catalog::NvidiaMmaParams parentParams(const Args& a) {
 
 std::vector<Op> mmaOps() {
   return {
-      {{"nvidia_mma", {kVersion, kWarps, kInstr, {"shape", "the tensor shape (powers of two)"}},
+      {{"nvidia_mma", {kVersion, kWarps, kInstr, kCga, {"shape", "the tensor shape (powers of two)"}},
         "layout",
-        "Gluon's NVMMADistributedLayout (one CTA) at `shape`: the mma.sync / wgmma accumulator, "
+        "Gluon's NVMMADistributedLayout at `shape`: the mma.sync / wgmma accumulator, "
         "register, lane, warp, block -> dim0.."},
        [](const Args& a) {
          return layoutJson(ref::catalog::nvidiaMma(mmaParams(a), a.numbers("shape")));
