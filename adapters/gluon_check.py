@@ -14,8 +14,9 @@ whole process on parameters it rejects, so only valid ones are drawn.
 import argparse
 import json
 import random
-import subprocess
 import sys
+
+from oracle_client import compare
 
 try:
     from triton._C.libtriton import gluon_ir, ir
@@ -215,25 +216,8 @@ def main():
             request, gluon_layout, shape = draw(rng)
             pairs.append((family, request, gluon.layout(gluon_layout, shape)))
 
-    lines = "".join(json.dumps(r) + "\n" for _, r, _ in pairs)
-    proc = subprocess.run([args.f2lay, "oracle"], input=lines, capture_output=True, text=True)
-    responses = [json.loads(l) for l in proc.stdout.splitlines()]
-    if len(responses) != len(pairs):
-        print(f"gluon_check: {len(pairs)} requests but {len(responses)} responses", file=sys.stderr)
-        return 1
-    agree, problems = {}, []
-    for (family, request, expected), response in zip(pairs, responses):
-        if response.get("ok") and response["result"] == expected:
-            agree[family] = agree.get(family, 0) + 1
-        else:
-            problems.append(f"{family}: Gluon {json.dumps(expected)}\n  f2lay {json.dumps(response)}"
-                            f"\n  request {json.dumps(request)}")
-    counts = ", ".join(f"{family} {agree.get(family, 0)}" for family in FAMILIES)
-    print(f"gluon_check: Triton {__import__('triton').__version__}: agree: {counts}; "
-          f"{len(problems)} disagree")
-    for p in problems[:10]:
-        print("DISAGREE", p)
-    return 1 if problems else 0
+    return compare("gluon_check", f"Triton {__import__('triton').__version__}", args.f2lay, pairs,
+                   FAMILIES)
 
 
 if __name__ == "__main__":

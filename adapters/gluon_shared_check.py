@@ -18,7 +18,9 @@ No cga_layout is drawn: Triton 3.6 aborts inferring the reshaped descriptor's
 layout when the shared layout has one ("Invalid basis ... for in-dim
 'offset'"), so this route cannot read those.
 """
-import argparse, json, math, random, subprocess, sys
+import argparse, json, math, random, sys
+
+from oracle_client import compare
 try:
     import triton
     from triton.experimental import gluon
@@ -175,23 +177,8 @@ def main():
             expected = gluon_answer(req)
             if expected is not None:
                 pairs.append((family, req, expected))
-    lines = "".join(json.dumps(r) + "\n" for _, r, _ in pairs)
-    proc = subprocess.run([args.f2lay, "oracle"], input=lines, capture_output=True, text=True)
-    responses = [json.loads(l) for l in proc.stdout.splitlines()]
-    agree, problems = {}, []
-    for (family, req, expected), response in zip(pairs, responses):
-        if response.get("ok") and response["result"] == expected:
-            agree[family] = agree.get(family, 0) + 1
-        else:
-            problems.append(f"{family}: Gluon {json.dumps(expected)}\n  f2lay {json.dumps(response)}"
-                            f"\n  request {json.dumps(req)}")
-    if len(responses) != len(pairs):
-        problems.append(f"{len(pairs)} requests but {len(responses)} responses")
-    counts = ", ".join(f"{f} {agree.get(f, 0)}" for f in FAMILIES)
-    print(f"gluon_shared_check: Triton {triton.__version__}: agree: {counts}; {len(problems)} disagree")
-    for p in problems[:10]:
-        print("DISAGREE", p)
-    return 1 if problems else 0
+    return compare("gluon_shared_check", f"Triton {triton.__version__}", args.f2lay, pairs,
+                   FAMILIES)
 
 
 if __name__ == "__main__":

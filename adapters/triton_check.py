@@ -19,8 +19,9 @@ import argparse
 import json
 import pathlib
 import random
-import subprocess
 import sys
+
+from oracle_client import ERROR, compare
 
 try:
     from triton._C.libtriton.linear_layout import LinearLayout as TLL
@@ -82,7 +83,6 @@ def with_outs(l, out_dims):
             "out_dims": [{"name": n, "size": s} for n, s in out_dims]}
 
 
-ERROR = object()  # the request must be answered {"ok": false}
 
 
 def f2_rank(columns):
@@ -255,31 +255,8 @@ def main():
             pairs.append(("golden", req, expected))
     pairs += [("random", r, e) for r, e in random_requests(rng, args.cases)]
 
-    lines = "".join(json.dumps(r) + "\n" for _, r, _ in pairs)
-    proc = subprocess.run([args.f2lay, "oracle"], input=lines, capture_output=True, text=True)
-    responses = [json.loads(l) for l in proc.stdout.splitlines()]
-    if len(responses) != len(pairs):
-        print(f"triton_check: {len(pairs)} requests but {len(responses)} responses", file=sys.stderr)
-        return 1
-    agree = {"golden": 0, "random": 0}
-    for (kind, req, expected), resp in zip(pairs, responses):
-        if expected is ERROR:
-            if not resp.get("ok"):
-                agree[kind] += 1
-            else:
-                problems.append(f"{kind} {req['op']}: Triton asserts, f2lay answered "
-                                f"{json.dumps(resp)}\n  request {json.dumps(req)}")
-        elif resp.get("ok") and resp["result"] == expected:
-            agree[kind] += 1
-        else:
-            problems.append(f"{kind} {req['op']}: Triton {json.dumps(expected)}, "
-                            f"f2lay {json.dumps(resp)}\n  request {json.dumps(req)}")
-    print(f"triton_check: Triton {__import__('triton').__version__}: "
-          f"{agree['golden']} golden and {agree['random']} random answers agree, "
-          f"{len(problems)} disagree")
-    for p in problems[:20]:
-        print("DISAGREE", p)
-    return 1 if problems else 0
+    return compare("triton_check", f"Triton {__import__('triton').__version__}", args.f2lay,
+                   pairs, ["golden", "random"], problems)
 
 
 if __name__ == "__main__":
