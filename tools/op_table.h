@@ -52,6 +52,13 @@ class Args {
 Json layoutJson(const Layout& l);
 Json dimValuesJson(const ref::DimValues& values);
 
+// The keys several catalog families share, documented once.
+inline const OpArg kShapeArg{"shape", "the tensor shape (powers of two)"};
+inline const OpArg kCgaArg{"cga_layout", "block bases, one value per dim each (default: one CTA)",
+                           false};
+inline const OpArg kWarpsArg{"warps_per_cta", "warps per CTA, per dim (powers of two)"};
+inline const OpArg kOrderArg{"order", "dims from fastest to slowest, a permutation of 0..rank-1"};
+
 struct Op {
   OpDoc doc;
   std::function<Json(const Args&)> run;

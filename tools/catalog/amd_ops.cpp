@@ -9,10 +9,8 @@ namespace f2lay::tools {
 namespace {
 
 const OpArg kShape{"shape", "the tensor shape (powers of two), rank 2 or 3 (a leading batch dim)"};
-const OpArg kWarps{"warps_per_cta", "warps per CTA, per dim (powers of two)"};
 const OpArg kTransposed{"transposed", "true: each lane holds consecutive columns of a row"};
 const OpArg kTiles{"tiles_per_warp", "instruction tiles per warp, per dim (default all 1)", false};
-const OpArg kCga{"cga_layout", "block bases, one value per dim each (default: one CTA)", false};
 
 std::vector<uint64_t> optionalNumbers(const Args& a, const char* key) {
   return a.has(key) ? a.numbers(key) : std::vector<uint64_t>{};
@@ -26,10 +24,10 @@ std::vector<Op> amdOps() {
         {{"version", "1 (gfx908) to 4 (gfx950)"},
          {"instr_shape", "[M, N, K]: (M, N) one of (32, 32), (16, 16), (4, 64), (64, 4)"},
          kTransposed,
-         kWarps,
+         kWarpsArg,
          {"element_bitwidth", "32 or 64, the result's element width (default 32)", false},
          kTiles,
-         kCga,
+         kCgaArg,
          kShape},
         "layout",
         "Gluon's AMDMFMALayout at `shape` (64-lane wavefronts): register, lane, warp, block -> "
@@ -46,11 +44,11 @@ std::vector<Op> amdOps() {
       {{"amd_wmma",
         {{"version", "1 (RDNA3), 2 (RDNA4) or 3 (gfx1250)"},
          kTransposed,
-         kWarps,
+         kWarpsArg,
          {"instr_shape", "[M, N, K] (default [16, 16, 16]); version 2 also [16, 16, 32], version 3 "
                          "[16, 16, K] with K 4, 32, 64 or 128", false},
          kTiles,
-         kCga,
+         kCgaArg,
          kShape},
         "layout",
         "Gluon's AMDWMMALayout at `shape` (32-lane wavefronts): register, lane, warp, block -> "

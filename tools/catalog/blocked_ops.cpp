@@ -42,13 +42,13 @@ std::vector<Op> blockedOps() {
       {{"blocked",
         {{"size_per_thread", "elements per thread, per dim (powers of two)"},
          {"threads_per_warp", "threads per warp, per dim"},
-         {"warps_per_cta", "warps per CTA, per dim"},
-         {"order", "dims from fastest to slowest, a permutation of 0..rank-1"},
-         {"cga_layout", "block bases, one value per dim each (default: one CTA)", false},
+         kWarpsArg,
+         kOrderArg,
+         kCgaArg,
          {"ctas_per_cga", "legacy CTAsPerCGA, per dim (with cta_split_num, cta_order)", false},
          {"cta_split_num", "legacy CTASplitNum: distinct CTA tiles per dim", false},
          {"cta_order", "legacy CTAOrder: a permutation of 0..rank-1", false},
-         {"shape", "the tensor shape (powers of two)"}},
+         kShapeArg},
         "layout", "Gluon's BlockedLayout at `shape`: register, lane, warp, block -> dim0.."},
        [](const Args& a) {
          ref::catalog::Shape shape = a.numbers("shape");

@@ -11,10 +11,8 @@ namespace f2lay::tools {
 namespace {
 
 const OpArg kVersion{"version", "[2, 0] (Ampere mma.sync) or [3, 0] (Hopper wgmma)"};
-const OpArg kWarps{"warps_per_cta", "warps per CTA, per dim (powers of two)"};
 const OpArg kInstr{"instr_shape", "[16, 8] for version 2 ([1, 16, 8] at rank 3), [16, N, K] for 3"};
 
-const OpArg kCga{"cga_layout", "block bases, one value per dim each (default: one CTA)", false};
 
 ref::catalog::NvidiaMmaParams mmaParams(const Args& a) {
   std::vector<uint64_t> warps = a.numbers("warps_per_cta");
@@ -33,11 +31,11 @@ ref::catalog::NvidiaMmaParams parentParams(const Args& a) {
       if (!value.is_string() || value.get<std::string>() != "nvidia_mma")
         throw Error("dot_operand: parent: \"op\" must be \"nvidia_mma\" (the only parent "
                     "supported)");
-    } else if (key != kVersion.key && key != kWarps.key && key != kInstr.key) {
+    } else if (key != kVersion.key && key != kWarpsArg.key && key != kInstr.key) {
       throw Error("dot_operand: parent: unknown key \"" + key + "\"");
     }
   }
-  for (const OpArg* arg : {&kVersion, &kWarps, &kInstr})
+  for (const OpArg* arg : {&kVersion, &kWarpsArg, &kInstr})
     if (!parent.contains(arg->key))
       throw Error(std::string("dot_operand: parent: missing key \"") + arg->key + "\" (" +
                   arg->description + ")");
@@ -52,7 +50,7 @@ ref::catalog::NvidiaMmaParams parentParams(const Args& a) {
 
 std::vector<Op> mmaOps() {
   return {
-      {{"nvidia_mma", {kVersion, kWarps, kInstr, kCga, {"shape", "the tensor shape (powers of two)"}},
+      {{"nvidia_mma", {kVersion, kWarpsArg, kInstr, kCgaArg, kShapeArg},
         "layout",
         "Gluon's NVMMADistributedLayout at `shape`: the mma.sync / wgmma accumulator, "
         "register, lane, warp, block -> dim0.."},

@@ -10,10 +10,6 @@ namespace f2lay::tools {
 
 namespace {
 
-const OpArg kOrderArg = {"order", "dims from fastest to slowest, a permutation of 0..rank-1"};
-const OpArg kCgaArg = {"cga_layout", "block bases, one value per dim each (default: one CTA)",
-                       false};
-const OpArg kShapeArg = {"shape", "the tensor shape (powers of two)"};
 
 }  // namespace
 
