@@ -1,0 +1,205 @@
+#include "optimal_swizzle.h"
+
+#include <algorithm>
+#include <bit>
+
+#include "error.h"
+
+namespace f2lay::ref::analysis {
+
+namespace {
+
+constexpr uint64_t kBankRowBytes = 128;  // 32 banks of 4 bytes
+constexpr uint64_t kMaxVectorBytes = 16; // ld/st.shared.v4.b32
+
+void checkDistributed(const LinearLayout& l, const char* which) {
+  for (const std::string& d : l.getInDimNames()) {
+    if (d == "register" || d == "lane" || d == "warp") continue;
+    if (d == "block" && l.getInDimSizeLog2(d) == 0) continue;
+    throw Error(std::string("optimal_swizzle: ") + which + " has in dim '" + d +
+                "'; expected register, lane, warp (and a block of size 1)");
+  }
+  if (!l.hasInDim("lane") || l.getInDimSizeLog2("lane") != 5)
+    throw Error(std::string("optimal_swizzle: ") + which +
+                " must have a lane dim of 32 (the measured bank model is for 32-lane warps)");
+  if (!l.isSurjective())
+    throw Error(std::string("optimal_swizzle: ") + which +
+                " does not hold every element of the tensor (not surjective)");
+}
+
+bool contains(const Vecs& v, Vec x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+
+// One side of the transfer: the vectors of its contiguous tile, in offset
+// order, and the vectors that separate the addresses of one phase.
+struct Side {
+  Vecs registers;  // nonzero register vectors
+  Vecs lanes;      // all 5 lane vectors, zeros kept (phases go by lane index)
+  Instruction instruction;
+  const char* name;
+};
+
+Side sideOf(const LinearLayout& l, Instruction instruction, const char* name) {
+  return {nonzero(flatBases(l, "register")), flatBases(l, "lane"), instruction, name};
+}
+
+// ldmatrix/stmatrix tiles (HARDWARE.md ownership): the lane vectors of the
+// 16-byte row, and those that pick one of the 8 rows of a matrix.
+Vecs matrixRowLanes(const Side& s) {
+  return s.instruction == Instruction::kMatrix ? Vecs{s.lanes[0], s.lanes[1]}
+                                               : Vecs{s.lanes[2], s.lanes[3], s.lanes[4]};
+}
+
+// Vec: for two ld/st.shared sides, V = A_Reg ∩ B_Reg cut to 16 bytes. With a
+// matrix side, the row tile: a register bit (non-transposed only; one both
+// sides hold in registers when there is one) then the row's lanes.
+Vecs chooseVec(const Side& a, const Side& b, uint64_t w) {
+  Vecs common = intersectSpans(a.registers, b.registers);
+  const Side* matrix = a.instruction != Instruction::kVector ? &a
+                       : b.instruction != Instruction::kVector ? &b
+                                                               : nullptr;
+  if (!matrix) {
+    size_t maxBits = std::countr_zero(kMaxVectorBytes / w);
+    if (common.size() > maxBits) common.resize(maxBits);
+    return common;
+  }
+  if (w != 2)
+    throw Error("optimal_swizzle: ldmatrix/stmatrix tiles are for 2-byte elements (b16), got " +
+                std::to_string(w));
+  Vecs vec;
+  if (matrix->instruction == Instruction::kMatrix) {
+    Vec reg = 0;
+    for (Vec r : matrix->registers)
+      if (!reg || (contains(common, r) && !contains(common, reg))) reg = r;
+    if (!reg)
+      throw Error(std::string("optimal_swizzle: ") + matrix->name +
+                  " has no register to fill a 32-bit ldmatrix/stmatrix register");
+    vec.push_back(reg);
+  }
+  for (Vec x : matrixRowLanes(*matrix)) vec.push_back(x);
+  if (std::find(vec.begin(), vec.end(), Vec{0}) != vec.end() || rankOf(vec) != 3)
+    throw Error(std::string("optimal_swizzle: ") + matrix->name +
+                "'s ldmatrix/stmatrix row is not 8 distinct elements (a broadcast lane)");
+  const Side& other = matrix == &a ? b : a;
+  if (other.instruction != Instruction::kVector) {
+    Vecs otherVec;
+    if (other.instruction == Instruction::kMatrix) otherVec.push_back(vec[0]);
+    for (Vec x : matrixRowLanes(other)) otherVec.push_back(x);
+    if (otherVec != vec || !(other.instruction == matrix->instruction ||
+                             matrix->instruction == Instruction::kMatrix) ||
+        (other.instruction == Instruction::kMatrix && !contains(other.registers, vec[0])))
+      throw Error(
+          "optimal_swizzle: the stmatrix and ldmatrix tiles of A and B are different rows");
+  }
+  return vec;
+}
+
+// The vectors that separate the accesses of one phase (§9.2's A_Thr after the
+// transaction split; for a matrix instruction, its row addresses).
+Vecs bankThreads(const Side& s, const Vecs& vec, uint64_t w) {
+  if (s.instruction == Instruction::kMatrix) return nonzero({s.lanes[2], s.lanes[3], s.lanes[4]});
+  if (s.instruction == Instruction::kMatrixTrans) {
+    // .trans rows: the register half (the lowest register bit that is not a
+    // duplicate) and lanes 0, 1 (HARDWARE.md).
+    if (s.registers.empty())
+      throw Error(std::string("optimal_swizzle: ") + s.name +
+                  " has no register to fill a 32-bit ldmatrix/stmatrix register");
+    return nonzero({s.registers[0], s.lanes[0], s.lanes[1]});
+  }
+  // The vector this side stores or loads: the leading Vec vectors it holds in
+  // registers (Generalized Vectorization, §5.3).
+  size_t k = 0;
+  while (k < vec.size() && contains(s.registers, vec[k])) ++k;
+  uint64_t bytes = (uint64_t{1} << k) * w;
+  int split = bytes > 4 ? std::countr_zero(bytes / 4) : 0;
+  Vecs lanes(s.lanes.begin(), s.lanes.end() - split);
+  return nonzero(lanes);
+}
+
+LinearLayout memoryLayout(const LinearLayout& a, const Vecs& offsetBits) {
+  LayoutValue v;
+  InDim offset{"offset", {}};
+  for (Vec x : offsetBits) {
+    Basis basis;
+    for (const auto& [name, value] : unflatten(a, x)) basis.push_back(value);
+    offset.bases.push_back(basis);
+  }
+  v.in_dims.push_back(offset);
+  v.out_dims = a.value().out_dims;
+  return LinearLayout(v);
+}
+
+}  // namespace
+
+OptimalSwizzle optimalSwizzle(const LinearLayout& a, const LinearLayout& b, uint64_t w,
+                              const SwizzleOptions& options) {
+  if (w == 0 || w > kMaxVectorBytes || !isPowerOfTwo(w))
+    throw Error("optimal_swizzle: element_bytes must be 1, 2, 4, 8 or 16 (got " +
+                std::to_string(w) + ")");
+  checkDistributed(a, "self (A, the writer)");
+  checkDistributed(b, "other (B, the reader)");
+  if (a.value().out_dims != b.value().out_dims)
+    throw Error("optimal_swizzle: A and B map to different out dims (names, order or sizes)");
+
+  const int d = a.getTotalOutDimSizeLog2();
+  Side sa = sideOf(a, options.write, "A");
+  Side sb = sideOf(b, options.read, "B");
+
+  OptimalSwizzle out;
+  SwizzleSets& s = out.sets;
+  s.V = chooseVec(sa, sb, w);
+  const int v = static_cast<int>(s.V.size());
+  out.vectorBytes = (uint64_t{1} << v) * w;
+  // One wavefront serves a 128-byte row of banks: 8 ldmatrix rows, or 32
+  // lanes of 4 bytes (§9.2: b = log2(128 / (2^v w))).
+  int b0 = std::countr_zero(kBankRowBytes / out.vectorBytes);
+  out.bankBits = std::min(b0, d - v);
+  out.idxBits = d - v - out.bankBits;
+
+  s.ABank = bankThreads(sa, s.V, w);
+  s.BBank = bankThreads(sb, s.V, w);
+  Vecs pa = s.V, pb = s.V;
+  pa.insert(pa.end(), s.ABank.begin(), s.ABank.end());
+  pb.insert(pb.end(), s.BBank.begin(), s.BBank.end());
+  s.I = extendBasis(s.V, intersectSpans(pa, pb));
+  Vecs vi = s.V;
+  vi.insert(vi.end(), s.I.begin(), s.I.end());
+  s.E = extendBasis(vi, s.ABank);
+  s.F = extendBasis(vi, s.BBank);
+  size_t pairs = std::min(s.E.size(), s.F.size());
+  for (size_t i = 0; i < pairs; ++i) s.G.push_back(s.E[i] ^ s.F[i]);
+  Vecs all = pa;
+  all.insert(all.end(), s.BBank.begin(), s.BBank.end());
+  s.C = completeWithUnits(all, d);
+
+  // Idx: the conflict-free vectors first, then the cheapest conflicts.
+  const Vecs& larger = s.E.size() >= s.F.size() ? s.E : s.F;
+  Vecs candidates = s.C;
+  candidates.insert(candidates.end(), s.G.begin(), s.G.end());
+  candidates.insert(candidates.end(), larger.begin() + pairs, larger.end());
+  candidates.insert(candidates.end(), s.E.begin(), s.E.begin() + pairs);
+  for (Vec x : candidates) {
+    if (static_cast<int>(s.Idx.size()) == out.idxBits) break;
+    Vecs base = s.V;
+    base.insert(base.end(), s.Idx.begin(), s.Idx.end());
+    if (!inSpan(base, x)) s.Idx.push_back(x);
+  }
+  // The remaining space (e.g. warp bits when the threads fill less than it).
+  Vecs vIdx = s.V;
+  vIdx.insert(vIdx.end(), s.Idx.begin(), s.Idx.end());
+  for (Vec x : completeWithUnits(vIdx, d)) {
+    if (static_cast<int>(s.Idx.size()) == out.idxBits) break;
+    s.Idx.push_back(x);
+    vIdx.push_back(x);
+  }
+  s.Bank = completeWithUnits(vIdx, d);
+
+  Vecs offsetBits = s.V;
+  offsetBits.insert(offsetBits.end(), s.Bank.begin(), s.Bank.end());
+  offsetBits.insert(offsetBits.end(), s.Idx.begin(), s.Idx.end());
+  out.shared = memoryLayout(a, offsetBits);
+  out.writeConflictBits = static_cast<int>(intersectSpans(vIdx, pa).size()) - v;
+  out.readConflictBits = static_cast<int>(intersectSpans(vIdx, pb).size()) - v;
+  return out;
+}
+
+}  // namespace f2lay::ref::analysis
