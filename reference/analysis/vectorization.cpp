@@ -125,7 +125,7 @@ ReductionStores reductionStores(const LinearLayout& dist, const std::string& axi
   while (v.out_dims[axisIndex].name != axis) ++axisIndex;
 
   // What a partial result is: its output element (the other dims) and, for
-  // warps only, which part of the axis the warp reduced (§5.1).
+  // warps (and CTAs) only, which part of the axis they reduced (§5.1).
   LayoutValue partial;
   for (const OutDim& o : v.out_dims)
     partial.out_dims.push_back(o.name == axis ? OutDim{"warp_part", o.size} : o);
@@ -134,7 +134,7 @@ ReductionStores reductionStores(const LinearLayout& dist, const std::string& axi
     InDim p{d.name, {}};
     for (const Basis& b : d.bases) {
       Basis q = b;
-      if (d.name != "warp") q[axisIndex] = 0;
+      if (d.name != "warp" && d.name != "block") q[axisIndex] = 0;
       if (d.name == "register" && b[axisIndex] == 0) ++keptRegisterBits;
       p.bases.push_back(q);
     }

@@ -64,7 +64,9 @@ Duplication duplication(const LinearLayout& dist);
 // more (§5.1, §6 Table 3).
 struct ReductionStores {
   uint64_t distinctPartials;  // stores needed with duplicates skipped
-  uint64_t naiveStores;       // one store per (warp, lane, register left after the thread's own reduction)
+  // One store per (warp, lane, register left after the thread's own
+  // reduction): what a layout-blind lowering stores.
+  uint64_t naiveStores;
 };
 ReductionStores reductionStores(const LinearLayout& dist, const std::string& axis);
 
