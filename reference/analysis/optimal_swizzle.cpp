@@ -35,11 +35,12 @@ struct Side {
   Vecs registers;  // nonzero register vectors
   Vecs lanes;      // all 5 lane vectors, zeros kept (phases go by lane index)
   Instruction instruction;
+  AccessKind kind;
   const char* name;
 };
 
-Side sideOf(const LinearLayout& l, Instruction instruction, const char* name) {
-  return {nonzero(flatBases(l, "register")), flatBases(l, "lane"), instruction, name};
+Side sideOf(const LinearLayout& l, Instruction instruction, AccessKind kind, const char* name) {
+  return {nonzero(flatBases(l, "register")), flatBases(l, "lane"), instruction, kind, name};
 }
 
 // ldmatrix/stmatrix tiles (HARDWARE.md ownership): the lane vectors of the
@@ -93,6 +94,26 @@ Vecs chooseVec(const Side& a, const Side& b, uint64_t w) {
   return vec;
 }
 
+// The lanes that share one phase of a warp instruction of `bytes` per lane
+// (HARDWARE.md's wavefront rule), as lane positions 0..4 -> vectors:
+//   up to 4 bytes: the whole warp is one phase;
+//   stores of 8 / 16 bytes: fixed phases of 16 / 8 consecutive lanes, so the
+//     low 4 / 3 lane bits (the paper's transaction split, seed §04);
+//   loads of 8 / 16 bytes: lanes of a quad reading the same address (a zero
+//     lane bit 0 or 1) are served once and the rest fill phases of 16 / 8
+//     (16 bytes: per half-warp), so the phase takes the next lane bits.
+Vecs phaseLanes(const Vecs& lanes, uint64_t bytes, AccessKind kind) {
+  if (bytes <= 4) return nonzero(lanes);
+  int phaseBits = bytes == 8 ? 4 : 3;
+  size_t usable = bytes == 8 ? 5 : 4;  // 16-byte loads: each half-warp alone
+  Vecs phase;
+  for (size_t i = 0; i < usable && static_cast<int>(phase.size()) < phaseBits; ++i) {
+    bool mergedInQuad = kind == AccessKind::kLoad && i < 2 && lanes[i] == 0;
+    if (!mergedInQuad) phase.push_back(lanes[i]);
+  }
+  return nonzero(phase);
+}
+
 // The vectors that separate the accesses of one phase (§9.2's A_Thr after the
 // transaction split; for a matrix instruction, its row addresses).
 Vecs bankThreads(const Side& s, const Vecs& vec, uint64_t w) {
@@ -109,10 +130,7 @@ Vecs bankThreads(const Side& s, const Vecs& vec, uint64_t w) {
   // registers (Generalized Vectorization, §5.3).
   size_t k = 0;
   while (k < vec.size() && contains(s.registers, vec[k])) ++k;
-  uint64_t bytes = (uint64_t{1} << k) * w;
-  int split = bytes > 4 ? std::countr_zero(bytes / 4) : 0;
-  Vecs lanes(s.lanes.begin(), s.lanes.end() - split);
-  return nonzero(lanes);
+  return phaseLanes(s.lanes, (uint64_t{1} << k) * w, s.kind);
 }
 
 LinearLayout memoryLayout(const LinearLayout& a, const Vecs& offsetBits) {
@@ -141,8 +159,8 @@ OptimalSwizzle optimalSwizzle(const LinearLayout& a, const LinearLayout& b, uint
     throw Error("optimal_swizzle: A and B map to different out dims (names, order or sizes)");
 
   const int d = a.getTotalOutDimSizeLog2();
-  Side sa = sideOf(a, options.write, "A");
-  Side sb = sideOf(b, options.read, "B");
+  Side sa = sideOf(a, options.write, AccessKind::kStore, "A");
+  Side sb = sideOf(b, options.read, AccessKind::kLoad, "B");
 
   OptimalSwizzle out;
   SwizzleSets& s = out.sets;
@@ -171,26 +189,24 @@ OptimalSwizzle optimalSwizzle(const LinearLayout& a, const LinearLayout& b, uint
   all.insert(all.end(), s.BBank.begin(), s.BBank.end());
   s.C = completeWithUnits(all, d);
 
-  // Idx: the conflict-free vectors first, then the cheapest conflicts.
-  const Vecs& larger = s.E.size() >= s.F.size() ? s.E : s.F;
+  // Idx: l vectors of C ∪ G, which meet neither side's phase (Lemma 9.5).
+  // There are always enough: a phase holds at most b independent lanes (32
+  // lanes of 4 bytes, 16 of 8, 8 of 16, 8 ldmatrix rows: 128 bytes), so
+  // |I| + max(|E|, |F|) <= b and |C| + |G| >= d - v - b = l. Conflicts are
+  // unavoidable only when that fails, which the paper's general algorithm
+  // allows for (wider warps); here it would be a broken invariant.
   Vecs candidates = s.C;
   candidates.insert(candidates.end(), s.G.begin(), s.G.end());
-  candidates.insert(candidates.end(), larger.begin() + pairs, larger.end());
-  candidates.insert(candidates.end(), s.E.begin(), s.E.begin() + pairs);
+  Vecs vIdx = s.V;
   for (Vec x : candidates) {
     if (static_cast<int>(s.Idx.size()) == out.idxBits) break;
-    Vecs base = s.V;
-    base.insert(base.end(), s.Idx.begin(), s.Idx.end());
-    if (!inSpan(base, x)) s.Idx.push_back(x);
-  }
-  // The remaining space (e.g. warp bits when the threads fill less than it).
-  Vecs vIdx = s.V;
-  vIdx.insert(vIdx.end(), s.Idx.begin(), s.Idx.end());
-  for (Vec x : completeWithUnits(vIdx, d)) {
-    if (static_cast<int>(s.Idx.size()) == out.idxBits) break;
+    if (inSpan(vIdx, x)) continue;
     s.Idx.push_back(x);
     vIdx.push_back(x);
   }
+  if (static_cast<int>(s.Idx.size()) != out.idxBits)
+    throw Error("optimal_swizzle: internal: C and G give " + std::to_string(s.Idx.size()) +
+                " index vectors, " + std::to_string(out.idxBits) + " needed");
   s.Bank = completeWithUnits(vIdx, d);
 
   Vecs offsetBits = s.V;

@@ -8,25 +8,27 @@
 //           ld/st.shared; v = |V|.
 //   b       log2(128 / (2^v w)) bank bits (one 128-byte row of 32 banks),
 //           at most d - v; l = d - v - b index (segment) bits.
-//   A_Bank  A's lane vectors without the last log2(max(1, 2^v w / 4)): a
-//           wider vector is served in half- or quarter-warp phases, so lanes
-//           of different phases never conflict (seed "Transaction split").
-//           Zero vectors (broadcast lanes) are dropped. B_Bank likewise.
+//   A_Bank  the lane vectors that share one phase of A's stores: all 32
+//           lanes up to 4 bytes; a wider vector is served in half- or
+//           quarter-warp phases, so lanes of different phases never conflict
+//           (seed "Transaction split": drop the last log2(2^v w / 4) lanes).
+//           B_Bank likewise for B's loads, where HARDWARE.md's rule serves
+//           lanes of a quad reading one address once (a zero lane bit 0 or
+//           1), so the phase reaches one lane bit further. Zero vectors
+//           (broadcast lanes) are dropped.
 //   P       span(V ∪ A_Bank) ∪ span(V ∪ B_Bank): reported as its two bases.
 //   I       span(V ∪ A_Bank) ∩ span(V ∪ B_Bank), beyond V.
 //   E, F    A_Bank's and B_Bank's vectors that extend V ∪ I, in lane order.
 //   G       e_i ^ f_i for i < min(|E|, |F|) (the paper's H in §5.4, G in §9.2).
 //   C       unit vectors completing span(V ∪ A_Bank ∪ B_Bank) to F2^d.
-//   Idx     l vectors: C, then G (both meet neither side's threads); when
-//           that is not enough, conflicts are unavoidable (Lemma 9.5) and
-//           the rest is chosen to cost as little as possible:
-//             1. unpaired vectors of the larger of E and F: each doubles the
-//                wavefronts of one side only;
-//             2. then e_i of a pair (with g_i already in, f_i is too): each
-//                doubles both sides.
-//           The paper adds "vectors from A_Thr" directly; that is the same
-//           when |E| = |F| and worse otherwise (step 1 is free for A), which
-//           the exhaustive test of optimality catches.
+//   Idx     l vectors: C, then G (both meet neither side's phase). With
+//           32-lane warps they always suffice: a phase never has more than b
+//           independent lanes, so conflict-free accesses are always possible
+//           in Lemma 9.4's regime (the paper's fallback, adding vectors of
+//           A_Thr, is for wider warps and is not needed here).
+//           For accesses narrower than a bank (2^v w < 4) the lemma is not
+//           exact and this construction is not optimal: the exhaustive test
+//           found 1-byte pairs where another Idx gives 12 wavefronts, not 16.
 //   Bank    unit vectors completing V ∪ Idx (lowest bits first).
 // The memory layout S maps offset bits, lowest first, to V, Bank, Idx.
 //

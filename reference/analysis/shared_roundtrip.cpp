@@ -44,28 +44,44 @@ struct Grouping {
 
 Grouping groupRegisters(const LinearLayout& l, const std::map<Coordinate, uint64_t>& offsetOf,
                         uint64_t elementBytes) {
-  auto offsetAt = [&](uint64_t reg) {
-    return offsetOf.at(elementAt(l, reg, 0, 0));
+  auto offsetAt = [&](uint64_t reg, uint64_t lane, uint64_t warp) {
+    return offsetOf.at(elementAt(l, reg, lane, warp));
   };
   int bits = l.hasInDim("register") ? l.getInDimSizeLog2("register") : 0;
-  uint64_t base = offsetAt(0);
-  Grouping g;
+  uint64_t base = offsetAt(0, 0, 0);
+  std::vector<int> vectorBits;
   uint64_t used = 0;
-  while ((uint64_t{2} << g.vectorRegisterMasks.size()) * elementBytes <= 16) {
-    uint64_t want = base ^ (uint64_t{1} << g.vectorRegisterMasks.size());
-    bool found = false;
-    for (int j = 0; j < bits && !found; ++j) {
-      if ((used >> j & 1) || offsetAt(uint64_t{1} << j) != want) continue;
-      g.vectorRegisterMasks.push_back(uint64_t{1} << j);
-      used |= uint64_t{1} << j;
-      found = true;
-    }
-    if (!found) break;
+  while ((uint64_t{2} << vectorBits.size()) * elementBytes <= 16) {
+    uint64_t want = base ^ (uint64_t{1} << vectorBits.size());
+    int found = -1;
+    for (int j = 0; j < bits && found < 0; ++j)
+      if (!(used >> j & 1) && offsetAt(uint64_t{1} << j, 0, 0) == want) found = j;
+    if (found < 0) break;
+    vectorBits.push_back(found);
+    used |= uint64_t{1} << found;
   }
   uint64_t zero = 0;
-  for (int j = 0; j < bits; ++j) {
-    if (elementAt(l, uint64_t{1} << j, 0, 0) == elementAt(l, 0, 0, 0)) zero |= uint64_t{1} << j;
+  for (int j = 0; j < bits; ++j)
+    if (offsetAt(uint64_t{1} << j, 0, 0) == base) zero |= uint64_t{1} << j;
+  // A vector instruction moves one aligned block: every other register, lane
+  // and warp must start at a multiple of the vector, or the vector shrinks.
+  std::vector<uint64_t> starts;
+  for (int j = 0; j < bits; ++j)
+    if (!((used | zero) >> j & 1)) starts.push_back(offsetAt(uint64_t{1} << j, 0, 0) ^ base);
+  for (uint64_t x = 1; x < sizeOf(l, "lane"); x *= 2) starts.push_back(offsetAt(0, x, 0) ^ base);
+  for (uint64_t x = 1; x < sizeOf(l, "warp"); x *= 2) starts.push_back(offsetAt(0, 0, x) ^ base);
+  starts.push_back(base);
+  auto aligned = [&](size_t k) {
+    for (uint64_t o : starts)
+      if (o & ((uint64_t{1} << k) - 1)) return false;
+    return true;
+  };
+  while (!vectorBits.empty() && !aligned(vectorBits.size())) {
+    used &= ~(uint64_t{1} << vectorBits.back());
+    vectorBits.pop_back();
   }
+  Grouping g;
+  for (int j : vectorBits) g.vectorRegisterMasks.push_back(uint64_t{1} << j);
   for (uint64_t r = 0; r < sizeOf(l, "register"); ++r)
     if ((r & (used | zero)) == 0) g.groupStarts.push_back(r);
   return g;
