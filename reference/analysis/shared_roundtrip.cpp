@@ -1,6 +1,6 @@
 #include "shared_roundtrip.h"
 
-#include <map>
+#include <bit>
 #include <vector>
 
 #include "error.h"
@@ -11,66 +11,85 @@ namespace {
 
 constexpr uint64_t kPoison = ~uint64_t{0};
 
-// Tensor coordinates as one key: the out values in out-dim order.
-using Coordinate = std::vector<uint64_t>;
+// A layout evaluated by apply on each input bit alone; any input is then the
+// XOR of the images of its bits (Def 4.1). Elements are packed tensor
+// coordinates: the out values side by side, first out dim lowest.
+class Evaluated {
+ public:
+  Evaluated(const LinearLayout& l, const std::vector<std::string>& dims) {
+    for (size_t k = 0; k < dims.size(); ++k) {
+      int bits = l.hasInDim(dims[k]) ? l.getInDimSizeLog2(dims[k]) : 0;
+      for (int i = 0; i < bits; ++i) images_[k].push_back(pack(l, l.apply(input(l, dims[k], i))));
+    }
+  }
+  uint64_t size(int k) const { return uint64_t{1} << images_[k].size(); }
+  int bits(int k) const { return static_cast<int>(images_[k].size()); }
+  uint64_t image(int k, int bit) const { return images_[k][bit]; }
+  uint64_t at(uint64_t x0, uint64_t x1 = 0, uint64_t x2 = 0) const {
+    uint64_t xs[3] = {x0, x1, x2}, out = 0;
+    for (int k = 0; k < 3; ++k)
+      for (size_t i = 0; i < images_[k].size(); ++i)
+        if (xs[k] >> i & 1) out ^= images_[k][i];
+    return out;
+  }
 
-Coordinate coordinate(const DimValues& values) {
-  Coordinate c;
-  for (const auto& [name, value] : values) c.push_back(value);
-  return c;
-}
+ private:
+  static DimValues input(const LinearLayout& l, const std::string& dim, int bit) {
+    DimValues in;
+    for (const std::string& d : l.getInDimNames()) in.emplace_back(d, d == dim ? uint64_t{1} << bit : 0);
+    return in;
+  }
+  static uint64_t pack(const LinearLayout& l, const DimValues& values) {
+    uint64_t x = 0;
+    int shift = 0;
+    for (const auto& [name, value] : values) {
+      x |= value << shift;
+      shift += l.getOutDimSizeLog2(name);
+    }
+    return x;
+  }
+  std::vector<uint64_t> images_[3];
+};
 
-uint64_t sizeOf(const LinearLayout& l, const char* dim) {
-  return l.hasInDim(dim) ? uint64_t{1} << l.getInDimSizeLog2(dim) : 1;
-}
-
-// The element held by (register, lane, warp); a block dim, if any, is 0.
-Coordinate elementAt(const LinearLayout& l, uint64_t reg, uint64_t lane, uint64_t warp) {
-  DimValues in;
-  for (const std::string& d : l.getInDimNames())
-    in.emplace_back(d, d == "register" ? reg : d == "lane" ? lane : d == "warp" ? warp : 0);
-  return coordinate(l.apply(in));
-}
+const std::vector<std::string> kDistributedDims = {"register", "lane", "warp"};
+enum { kReg, kLane, kWarp };
 
 // One side's warp instructions, found by evaluation: register bits j whose
 // element sits 2^k offsets after register 0's, for k = 0, 1, ... in turn
-// (Generalized Vectorization, §5.3), as long as the vector stays within 16
-// bytes. Registers are grouped by the other bits; zero-basis registers hold
-// duplicates and are skipped.
+// (Generalized Vectorization, §5.3), within 16 bytes and while every other
+// register, lane and warp starts at a multiple of the vector (one aligned
+// block per lane). Registers are grouped by the other bits; zero-basis
+// registers hold duplicates of a register that is moved, and are skipped.
 struct Grouping {
   std::vector<uint64_t> vectorRegisterMasks;  // register of the k-th element bit
   std::vector<uint64_t> groupStarts;          // first register of each instruction
 };
 
-Grouping groupRegisters(const LinearLayout& l, const std::map<Coordinate, uint64_t>& offsetOf,
+Grouping groupRegisters(const Evaluated& l, const std::vector<uint64_t>& offsetOf,
                         uint64_t elementBytes) {
   auto offsetAt = [&](uint64_t reg, uint64_t lane, uint64_t warp) {
-    return offsetOf.at(elementAt(l, reg, lane, warp));
+    return offsetOf[l.at(reg, lane, warp)];
   };
-  int bits = l.hasInDim("register") ? l.getInDimSizeLog2("register") : 0;
   uint64_t base = offsetAt(0, 0, 0);
   std::vector<int> vectorBits;
   uint64_t used = 0;
   while ((uint64_t{2} << vectorBits.size()) * elementBytes <= 16) {
     uint64_t want = base ^ (uint64_t{1} << vectorBits.size());
     int found = -1;
-    for (int j = 0; j < bits && found < 0; ++j)
+    for (int j = 0; j < l.bits(kReg) && found < 0; ++j)
       if (!(used >> j & 1) && offsetAt(uint64_t{1} << j, 0, 0) == want) found = j;
     if (found < 0) break;
     vectorBits.push_back(found);
     used |= uint64_t{1} << found;
   }
   uint64_t zero = 0;
-  for (int j = 0; j < bits; ++j)
-    if (offsetAt(uint64_t{1} << j, 0, 0) == base) zero |= uint64_t{1} << j;
-  // A vector instruction moves one aligned block: every other register, lane
-  // and warp must start at a multiple of the vector, or the vector shrinks.
-  std::vector<uint64_t> starts;
-  for (int j = 0; j < bits; ++j)
+  for (int j = 0; j < l.bits(kReg); ++j)
+    if (l.image(kReg, j) == 0) zero |= uint64_t{1} << j;
+  std::vector<uint64_t> starts{base};
+  for (int j = 0; j < l.bits(kReg); ++j)
     if (!((used | zero) >> j & 1)) starts.push_back(offsetAt(uint64_t{1} << j, 0, 0) ^ base);
-  for (uint64_t x = 1; x < sizeOf(l, "lane"); x *= 2) starts.push_back(offsetAt(0, x, 0) ^ base);
-  for (uint64_t x = 1; x < sizeOf(l, "warp"); x *= 2) starts.push_back(offsetAt(0, 0, x) ^ base);
-  starts.push_back(base);
+  for (int j = 0; j < l.bits(kLane); ++j) starts.push_back(offsetAt(0, uint64_t{1} << j, 0) ^ base);
+  for (int j = 0; j < l.bits(kWarp); ++j) starts.push_back(offsetAt(0, 0, uint64_t{1} << j) ^ base);
   auto aligned = [&](size_t k) {
     for (uint64_t o : starts)
       if (o & ((uint64_t{1} << k) - 1)) return false;
@@ -82,7 +101,7 @@ Grouping groupRegisters(const LinearLayout& l, const std::map<Coordinate, uint64
   }
   Grouping g;
   for (int j : vectorBits) g.vectorRegisterMasks.push_back(uint64_t{1} << j);
-  for (uint64_t r = 0; r < sizeOf(l, "register"); ++r)
+  for (uint64_t r = 0; r < l.size(kReg); ++r)
     if ((r & (used | zero)) == 0) g.groupStarts.push_back(r);
   return g;
 }
@@ -103,43 +122,47 @@ std::vector<uint64_t> vectorRegisters(const Grouping& g, uint64_t start) {
 
 RoundTrip simulateSharedRoundTrip(const LinearLayout& a, const LinearLayout& b,
                                   const LinearLayout& shared, uint64_t elementBytes) {
+  if (a.value().out_dims != shared.value().out_dims || b.value().out_dims != shared.value().out_dims)
+    throw Error("shared round trip: the layouts map to different out dims");
   if (!shared.isInvertible())
     throw Error("shared round trip: the memory layout is not invertible");
-  uint64_t size = uint64_t{1} << shared.getTotalInDimSizeLog2();
-  if (size > (uint64_t{1} << 24))
+  if (!shared.hasInDim("offset") ||
+      shared.getInDimSizeLog2("offset") != shared.getTotalInDimSizeLog2())
+    throw Error("shared round trip: the memory layout must map offset (and a block of size 1)");
+  if (shared.getTotalInDimSizeLog2() > 24)
     throw Error("shared round trip: more than 2^24 offsets to simulate");
-  std::map<Coordinate, uint64_t> offsetOf;
-  for (uint64_t o = 0; o < size; ++o) offsetOf[coordinate(shared.apply({{"offset", o}}))] = o;
+  Evaluated memory(shared, {"offset"}), ea(a, kDistributedDims), eb(b, kDistributedDims);
+  uint64_t size = memory.size(0);
+  std::vector<uint64_t> offsetOf(size);  // packed coordinate -> offset
+  for (uint64_t o = 0; o < size; ++o) offsetOf[memory.at(o)] = o;
 
-  // Memory holds the offset of the element each write claims to put there,
-  // checked against the element's true offset; poison where none was written.
-  std::vector<uint64_t> memory(size, kPoison);
+  // The memory holds, at each offset, the element a store claims to put
+  // there (its packed coordinate); poison where none was written.
+  std::vector<uint64_t> cells(size, kPoison);
   RoundTrip out;
-  Grouping ga = groupRegisters(a, offsetOf, elementBytes);
-  Grouping gb = groupRegisters(b, offsetOf, elementBytes);
+  Grouping ga = groupRegisters(ea, offsetOf, elementBytes);
+  Grouping gb = groupRegisters(eb, offsetOf, elementBytes);
   out.storeVectorElements = uint64_t{1} << ga.vectorRegisterMasks.size();
   out.loadVectorElements = uint64_t{1} << gb.vectorRegisterMasks.size();
 
-  for (uint64_t w = 0; w < sizeOf(a, "warp"); ++w)
+  for (uint64_t w = 0; w < ea.size(kWarp); ++w)
     for (uint64_t start : ga.groupStarts) {
       ++out.storeInstructions;
-      for (uint64_t lane = 0; lane < sizeOf(a, "lane"); ++lane) {
-        std::vector<uint64_t> regs = vectorRegisters(ga, start);
-        uint64_t address = offsetOf.at(elementAt(a, regs[0], lane, w));
-        for (size_t k = 0; k < regs.size(); ++k)  // the value: which element it is
-          memory[address + k] = offsetOf.at(elementAt(a, regs[k], lane, w));
+      std::vector<uint64_t> regs = vectorRegisters(ga, start);
+      for (uint64_t lane = 0; lane < ea.size(kLane); ++lane) {
+        uint64_t address = offsetOf[ea.at(regs[0], lane, w)];
+        for (size_t k = 0; k < regs.size(); ++k) cells[address + k] = ea.at(regs[k], lane, w);
       }
     }
 
-  for (uint64_t w = 0; w < sizeOf(b, "warp"); ++w)
+  for (uint64_t w = 0; w < eb.size(kWarp); ++w)
     for (uint64_t start : gb.groupStarts) {
       ++out.loadInstructions;
-      for (uint64_t lane = 0; lane < sizeOf(b, "lane"); ++lane) {
-        std::vector<uint64_t> regs = vectorRegisters(gb, start);
-        uint64_t address = offsetOf.at(elementAt(b, regs[0], lane, w));
+      std::vector<uint64_t> regs = vectorRegisters(gb, start);
+      for (uint64_t lane = 0; lane < eb.size(kLane); ++lane) {
+        uint64_t address = offsetOf[eb.at(regs[0], lane, w)];
         for (size_t k = 0; k < regs.size(); ++k) {
-          uint64_t want = offsetOf.at(elementAt(b, regs[k], lane, w));
-          if (memory[address + k] == want) continue;
+          if (cells[address + k] == eb.at(regs[k], lane, w)) continue;
           if (out.wrongElements++ == 0)
             out.firstWrong = "warp " + std::to_string(w) + " lane " + std::to_string(lane) +
                              " register " + std::to_string(regs[k]) + " read offset " +
