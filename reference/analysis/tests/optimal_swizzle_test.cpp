@@ -9,6 +9,10 @@
 #include <random>
 
 #include "bank_conflicts.h"
+#include "blocked.h"
+#include "dot_operand.h"
+#include "shared.h"
+#include "vectorization.h"
 #include "optimal_swizzle.h"
 #include "random_layouts.h"
 #include "seed_transpose.h"
@@ -198,6 +202,77 @@ TEST(OptimalSwizzle, RefusesWhatItCannotModel) {
                  optimalSwizzle(a, seed::readColumnPairs(), 4, {Instruction::kVector, Instruction::kMatrix});
                }),
                "2-byte");
+}
+
+}  // namespace
+}  // namespace f2lay::ref::analysis
+
+namespace f2lay::ref::analysis {
+namespace {
+
+// The ldmatrix extension (Triton's later GenericSwizzling): a blocked fp16
+// tile with 8 contiguous elements per thread written with st.shared.v4, read
+// as an mma v2 A operand with ldmatrix.x4.
+TEST(OptimalSwizzleLdmatrix, BlockedToDotOperandIsConflictFreeBothWays) {
+  catalog::Shape shape{64, 64};
+  LinearLayout a = catalog::blocked({{1, 8}, {8, 4}, {4, 1}, {1, 0}, std::nullopt}, shape);
+  LinearLayout b = catalog::dotOperand({0, {{2, 0}, {4, 1}, {16, 8}, std::nullopt}, 2}, shape);
+  OptimalSwizzle s = optimalSwizzle(a, b, 2, {Instruction::kVector, Instruction::kMatrix});
+  // Vec is ldmatrix's 16-byte row: B's register bit 0 and lanes 0, 1, which
+  // are columns 1, 2, 4 ([dim0, dim1] = row, column; flattened dim0 lowest).
+  EXPECT_EQ(s.sets.V, (Vecs{64, 128, 256}));
+  EXPECT_EQ(s.vectorBytes, 16u);
+  EXPECT_EQ(s.bankBits, 3);
+  // Theorem 5.1: B divides by the ldmatrix tile on the result.
+  EXPECT_TRUE(divideByTile(offsetsOf(b, s.shared), matrixTile(2)).has_value());
+  RoundTrip trip = simulateSharedRoundTrip(a, b, s.shared, 2);
+  EXPECT_EQ(trip.wrongElements, 0u) << trip.firstWrong;
+  EXPECT_EQ(trip.storeVectorElements, 8u);
+
+  WavefrontReport store =
+      simulateBankConflicts(a, s.shared, {AccessKind::kStore, 2, std::nullopt, Instruction::kVector});
+  WavefrontReport load =
+      simulateBankConflicts(b, s.shared, {AccessKind::kLoad, 2, std::nullopt, Instruction::kMatrix});
+  EXPECT_EQ(store.conflicts, 0u);
+  EXPECT_EQ(load.conflicts, 0u);
+  EXPECT_EQ(load.wavefronts, 4 * load.instructions);  // .x4: 4 phases, HARDWARE.md
+
+  // Unswizzled row-major, a row is 128 bytes: HARDWARE.md's "LDSM.x4 row
+  // pitch 128 B" case, 32 wavefronts per instruction.
+  WavefrontReport unswizzled = simulateBankConflicts(
+      b, catalog::unswizzledShared({1, 0}, shape),
+      {AccessKind::kLoad, 2, std::nullopt, Instruction::kMatrix});
+  EXPECT_EQ(unswizzled.wavefronts, 32 * unswizzled.instructions);
+}
+
+TEST(OptimalSwizzleLdmatrix, MmaAccumulatorThroughStmatrixToBlocked) {
+  catalog::Shape shape{64, 64};
+  LinearLayout a = catalog::nvidiaMma({{2, 0}, {4, 1}, {16, 8}, std::nullopt}, shape);
+  LinearLayout b = catalog::blocked({{1, 8}, {8, 4}, {4, 1}, {1, 0}, std::nullopt}, shape);
+  OptimalSwizzle s = optimalSwizzle(a, b, 2, {Instruction::kMatrix, Instruction::kVector});
+  EXPECT_EQ(s.sets.V, (Vecs{64, 128, 256}));  // the accumulator's columns 1, 2, 4
+  EXPECT_TRUE(divideByTile(offsetsOf(a, s.shared), matrixTile(2)).has_value());
+  RoundTrip trip = simulateSharedRoundTrip(a, b, s.shared, 2);
+  EXPECT_EQ(trip.wrongElements, 0u) << trip.firstWrong;
+  WavefrontReport store =
+      simulateBankConflicts(a, s.shared, {AccessKind::kStore, 2, std::nullopt, Instruction::kMatrix});
+  WavefrontReport load =
+      simulateBankConflicts(b, s.shared, {AccessKind::kLoad, 2, std::nullopt, Instruction::kVector});
+  EXPECT_EQ(store.wavefronts, 4 * store.instructions);
+  EXPECT_EQ(store.conflicts, 0u);
+  EXPECT_EQ(load.conflicts, 0u);
+}
+
+TEST(OptimalSwizzleLdmatrix, RefusesTilesThatDoNotMatch) {
+  // stmatrix and ldmatrix.trans rows are different element sets of a
+  // blocked tile (columns vs rows).
+  catalog::Shape shape{64, 64};
+  LinearLayout a = catalog::blocked({{1, 8}, {8, 4}, {4, 1}, {1, 0}, std::nullopt}, shape);
+  EXPECT_PRED2(contains,
+               errorMessage([&] {
+                 optimalSwizzle(a, a, 2, {Instruction::kMatrix, Instruction::kMatrixTrans});
+               }),
+               "different rows");
 }
 
 }  // namespace
