@@ -70,7 +70,8 @@ std::vector<CaseResult> runCases(const CaseFile& file) {
   return results;
 }
 
-size_t verifyAndReport(const std::vector<CaseFile>& files, std::ostream& out) {
+size_t verifyAndReport(const std::vector<CaseFile>& files, std::ostream& out,
+                       const std::vector<CaseResult>& extraChecks) {
   size_t total = 0, failed = 0;
   std::vector<CaseResult> failures;
   out << std::left << std::setw(36) << "case file" << std::right << std::setw(8)
@@ -85,6 +86,21 @@ size_t verifyAndReport(const std::vector<CaseFile>& files, std::ostream& out) {
       }
     }
     out << std::left << std::setw(36) << file.name << std::right << std::setw(8) << n
+        << std::setw(8) << n - bad << std::setw(8) << bad << '\n';
+    total += n;
+    failed += bad;
+  }
+  // Checks that are not case files (e.g. the catalog pairs through the
+  // analyses), one row per group of results.
+  for (size_t i = 0; i < extraChecks.size();) {
+    const std::string& group = extraChecks[i].file;
+    size_t n = 0, bad = 0;
+    for (; i < extraChecks.size() && extraChecks[i].file == group; ++i, ++n) {
+      if (extraChecks[i].passed) continue;
+      ++bad;
+      failures.push_back(extraChecks[i]);
+    }
+    out << std::left << std::setw(36) << group << std::right << std::setw(8) << n
         << std::setw(8) << n - bad << std::setw(8) << bad << '\n';
     total += n;
     failed += bad;

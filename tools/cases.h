@@ -36,8 +36,10 @@ const std::vector<CaseFile>& builtinCaseFiles();
 // f2lay::Error naming the file and line.
 std::vector<CaseResult> runCases(const CaseFile& file);
 
-// Runs the files, prints a summary table (and every failure) to `out`, and
-// returns the number of failed cases.
-size_t verifyAndReport(const std::vector<CaseFile>& files, std::ostream& out);
+// Runs the files, prints a summary table (and every failure) to `out`, with
+// a row per group (CaseResult::file) of `extraChecks`, results of checks
+// already run (analysis/pair_checks.h), and returns the number of failures.
+size_t verifyAndReport(const std::vector<CaseFile>& files, std::ostream& out,
+                       const std::vector<CaseResult>& extraChecks = {});
 
 }  // namespace f2lay::tools

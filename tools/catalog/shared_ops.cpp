@@ -8,11 +8,6 @@
 
 namespace f2lay::tools {
 
-namespace {
-
-
-}  // namespace
-
 std::vector<Op> sharedOps() {
   return {
       {{"unswizzled_shared",

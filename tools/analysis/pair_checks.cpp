@@ -1,0 +1,151 @@
+#include "pair_checks.h"
+
+#include "bank_conflicts.h"
+#include "op_table.h"
+#include "optimal_swizzle.h"
+#include "shared.h"
+#include "shared_roundtrip.h"
+#include "vectorization.h"
+
+namespace f2lay::tools {
+
+namespace {
+
+using ref::analysis::AccessKind;
+using ref::analysis::Instruction;
+
+struct Pair {
+  const char* name;
+  const char* a;  // catalog requests (oracle JSON)
+  const char* b;
+  uint64_t elementBytes;
+  Instruction write = Instruction::kVector, read = Instruction::kVector;
+};
+
+const char* kBlocked14 =
+    R"({"op":"blocked","size_per_thread":[1,4],"threads_per_warp":[4,8],"warps_per_cta":[4,1],"order":[1,0],"shape":[64,64]})";
+const char* kBlocked41 =
+    R"({"op":"blocked","size_per_thread":[4,1],"threads_per_warp":[8,4],"warps_per_cta":[1,4],"order":[0,1],"shape":[64,64]})";
+const char* kBlocked18 =
+    R"({"op":"blocked","size_per_thread":[1,8],"threads_per_warp":[8,4],"warps_per_cta":[4,1],"order":[1,0],"shape":[64,64]})";
+const char* kBlocked18Warps14 =
+    R"({"op":"blocked","size_per_thread":[1,8],"threads_per_warp":[8,4],"warps_per_cta":[1,4],"order":[1,0],"shape":[64,64]})";
+const char* kRows =
+    R"({"op":"blocked","size_per_thread":[1,1],"threads_per_warp":[1,32],"warps_per_cta":[4,1],"order":[1,0],"shape":[64,64]})";
+const char* kColumns =
+    R"({"op":"blocked","size_per_thread":[1,1],"threads_per_warp":[32,1],"warps_per_cta":[4,1],"order":[0,1],"shape":[64,64]})";
+const char* kMmaV2 =
+    R"({"op":"nvidia_mma","version":[2,0],"warps_per_cta":[4,1],"instr_shape":[16,8],"shape":[64,64]})";
+const char* kMmaV3 =
+    R"({"op":"nvidia_mma","version":[3,0],"warps_per_cta":[4,1],"instr_shape":[16,64,16],"shape":[64,64]})";
+const char* kDotA =
+    R"({"op":"dot_operand","operand_index":0,"k_width":2,"parent":{"version":[2,0],"warps_per_cta":[4,1],"instr_shape":[16,8]},"shape":[64,64]})";
+const char* kDotB =
+    R"({"op":"dot_operand","operand_index":1,"k_width":2,"parent":{"version":[2,0],"warps_per_cta":[4,1],"instr_shape":[16,8]},"shape":[64,64]})";
+
+const std::vector<Pair>& pairs() {
+  static const std::vector<Pair> list = {
+      {"blocked [1,4] -> blocked [4,1] (transpose), fp16", kBlocked14, kBlocked41, 2},
+      {"blocked [1,4] -> blocked [4,1] (transpose), fp32", kBlocked14, kBlocked41, 4},
+      {"rows -> columns (the seed's transpose at 64x64), fp32", kRows, kColumns, 4},
+      {"blocked [1,8] -> dot operand A, ldmatrix, fp16", kBlocked18, kDotA, 2, Instruction::kVector,
+       Instruction::kMatrix},
+      {"blocked [1,8] -> dot operand B, fp16", kBlocked18, kDotB, 2},
+      {"mma v2 -> blocked [1,8], stmatrix, fp16", kMmaV2, kBlocked18, 2, Instruction::kMatrix},
+      {"mma v2 -> blocked [1,4], fp32", kMmaV2, kBlocked14, 4},
+      {"mma v3 -> blocked [1,4], fp16 (HARDWARE.md's calibration tile)", kMmaV3, kBlocked14, 2},
+      {"mma v2 -> dot operand A, fp16", kMmaV2, kDotA, 2},
+      {"blocked [1,8] warps [4,1] -> warps [1,4], fp8", kBlocked18, kBlocked18Warps14, 1},
+      {"mma v2 -> mma v2, fp64", kMmaV2, kMmaV2, 8},
+  };
+  return list;
+}
+
+Layout catalogLayout(const char* request) {
+  Json response = answer(parseJson(request));
+  if (!response["ok"].get<bool>())
+    throw Error(std::string("catalog request failed: ") + response["error"].get<std::string>());
+  return Layout(layoutFromJson(response["result"], "result"));
+}
+
+// Each check appends a failure description, or nothing.
+using Failures = std::vector<std::string>;
+
+void checkSwizzle(const Pair& p, const Layout& a, const Layout& b, Failures& f) {
+  ref::analysis::OptimalSwizzle s =
+      ref::analysis::optimalSwizzle(a, b, p.elementBytes, {p.write, p.read});
+  ref::analysis::RoundTrip trip =
+      ref::analysis::simulateSharedRoundTrip(a, b, s.shared, p.elementBytes);
+  if (trip.wrongElements != 0)
+    f.push_back("optimal_swizzle: " + std::to_string(trip.wrongElements) +
+                " elements wrong through shared memory; first: " + trip.firstWrong);
+  if (s.vectorBytes < 4) return;  // Lemma 9.4 is exact only from 4 bytes
+  auto side = [&](const Layout& l, AccessKind kind, Instruction instruction, int bits,
+                  const char* what) {
+    std::optional<uint64_t> bytes;
+    if (instruction == Instruction::kVector) bytes = s.vectorBytes;
+    ref::analysis::WavefrontReport r = ref::analysis::simulateBankConflicts(
+        l, s.shared, {kind, p.elementBytes, bytes, instruction});
+    // Each phase (ideal wavefront) costs 2^bits wavefronts.
+    if (r.wavefronts != r.idealWavefronts << bits)
+      f.push_back(std::string("optimal_swizzle: ") + what + " takes " +
+                  std::to_string(r.wavefronts) + " wavefronts in " +
+                  std::to_string(r.idealWavefronts) + " phases; the construction predicts " +
+                  std::to_string(uint64_t{1} << bits) + " per phase");
+  };
+  side(a, AccessKind::kStore, p.write, s.writeConflictBits, "the store");
+  side(b, AccessKind::kLoad, p.read, s.readConflictBits, "the load");
+}
+
+void checkLemma(const Pair& p, const Layout& a, const Layout& b, Failures& f) {
+  std::vector<unsigned> order{1, 0};
+  Layout unswizzled = ref::catalog::unswizzledShared(order, {64, 64});
+  Layout optimal = ref::analysis::optimalSwizzle(a, b, p.elementBytes).shared;
+  for (const Layout* shared : {&unswizzled, &optimal})
+    for (const Layout* l : {&a, &b})
+      for (AccessKind kind : {AccessKind::kLoad, AccessKind::kStore}) {
+        ref::analysis::AccessSpec spec{kind, p.elementBytes, std::nullopt, Instruction::kVector};
+        auto closed = ref::analysis::lemma94(*l, *shared, spec);
+        if (!closed) continue;
+        auto simulated = ref::analysis::simulateBankConflicts(*l, *shared, spec);
+        if (!(*closed == simulated))
+          f.push_back("bank_conflicts: Lemma 9.4 gives " + std::to_string(closed->wavefronts) +
+                      " wavefronts, the simulator " + std::to_string(simulated.wavefronts) +
+                      (shared == &optimal ? " (optimal layout)" : " (unswizzled)"));
+      }
+}
+
+void checkVectorization(const Pair& p, const Layout& a, Failures& f) {
+  std::vector<unsigned> order{1, 0};
+  Layout offsets = ref::analysis::offsetsOf(a, ref::catalog::unswizzledShared(order, {64, 64}));
+  uint64_t elements = uint64_t{1} << ref::analysis::vectorRegisterBits(offsets).size();
+  if (!ref::analysis::divideByTile(offsets, ref::analysis::vectorTile(elements)))
+    f.push_back("vectorization: " + std::to_string(elements) +
+                " elements found, but the layout does not divide by that tile");
+  (void)p;
+}
+
+}  // namespace
+
+std::vector<CaseResult> runCatalogPairChecks() {
+  std::vector<CaseResult> results;
+  for (const Pair& p : pairs()) {
+    CaseResult r{"catalog pairs (analyses)", p.name, "consistency with the simulators", false, ""};
+    Failures failures;
+    try {
+      Layout a = catalogLayout(p.a), b = catalogLayout(p.b);
+      checkSwizzle(p, a, b, failures);
+      checkLemma(p, a, b, failures);
+      checkVectorization(p, a, failures);
+      checkVectorization(p, b, failures);
+    } catch (const Error& e) {
+      failures.push_back(std::string("error: ") + e.what());
+    }
+    r.passed = failures.empty();
+    for (const std::string& s : failures) r.detail += (r.detail.empty() ? "" : "; ") + s;
+    results.push_back(r);
+  }
+  return results;
+}
+
+}  // namespace f2lay::tools

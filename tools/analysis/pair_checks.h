@@ -1,0 +1,24 @@
+// `f2lay verify` runs catalog layout pairs through every analysis and checks
+// each answer against a simulator that shares no code with it (paper §5):
+//   optimal_swizzle   the conversion through the result is correct (store per
+//                     A, load per B, every element where B says), and the
+//                     simulated wavefronts are those the construction
+//                     predicts (Lemma 9.4), on both sides;
+//   bank_conflicts    the simulator and Lemma 9.4 agree wherever the lemma is
+//                     exact, on the optimal and the unswizzled layout;
+//   classify / shuffle  an intra-warp conversion's plan, run on a virtual
+//                     warp, delivers every element;
+//   vectorization     the vector found divides by its ld/st tile.
+// These are consistency checks between independent implementations, not
+// golden values: the golden values are in tools/cases.
+#pragma once
+
+#include <vector>
+
+#include "cases.h"
+
+namespace f2lay::tools {
+
+std::vector<CaseResult> runCatalogPairChecks();
+
+}  // namespace f2lay::tools

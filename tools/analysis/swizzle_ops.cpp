@@ -1,0 +1,157 @@
+// Oracle ops for optimal swizzling (paper §5.4, §9.2), vectorization and
+// instruction tiles (§5.1, §5.3) and duplicated data (§5.1 "Broadcasting").
+#include "bank_conflicts.h"
+#include "op_table.h"
+#include "optimal_swizzle.h"
+#include "vectorization.h"
+
+namespace f2lay::tools {
+
+namespace {
+
+using ref::analysis::Instruction;
+
+// A flattened tensor vector as a basis: one value per out dim of `like`.
+Json vecsJson(const Layout& like, const ref::analysis::Vecs& vecs) {
+  Json out = Json::array();
+  for (ref::analysis::Vec x : vecs) {
+    Json basis = Json::array();
+    for (const auto& [name, value] : ref::analysis::unflatten(like, x)) basis.push_back(value);
+    out.push_back(basis);
+  }
+  return out;
+}
+
+Instruction instructionArg(const Args& a, const char* key, const char* matrix) {
+  if (!a.has(key)) return Instruction::kVector;
+  std::string name = a.name(key);
+  if (name == "vector") return Instruction::kVector;
+  if (name == matrix) return Instruction::kMatrix;
+  if (name == std::string(matrix) + "_trans") return Instruction::kMatrixTrans;
+  throw Error(std::string("\"") + key + "\" must be \"vector\", \"" + matrix + "\" or \"" + matrix +
+              "_trans\" (got \"" + name + "\")");
+}
+
+Json optimalSwizzleJson(const Args& a) {
+  Layout self = a.layout("self"), other = a.layout("other");
+  uint64_t w = a.number("element_bytes");
+  ref::analysis::SwizzleOptions options{instructionArg(a, "write", "stmatrix"),
+                                        instructionArg(a, "read", "ldmatrix")};
+  ref::analysis::OptimalSwizzle s = ref::analysis::optimalSwizzle(self, other, w, options);
+  const ref::analysis::SwizzleSets& sets = s.sets;
+  ref::analysis::Vecs pa = sets.V, pb = sets.V;
+  pa.insert(pa.end(), sets.ABank.begin(), sets.ABank.end());
+  pb.insert(pb.end(), sets.BBank.begin(), sets.BBank.end());
+  auto report = [&](const Layout& l, ref::analysis::AccessKind kind, Instruction instruction) {
+    return wavefrontReportJson(ref::analysis::simulateBankConflicts(
+        l, s.shared, {kind, w, std::nullopt, instruction}));
+  };
+  return {{"shared", layoutJson(s.shared)},
+          {"vector_bytes", s.vectorBytes},
+          {"bank_bits", s.bankBits},
+          {"idx_bits", s.idxBits},
+          {"sets",
+           {{"V", vecsJson(self, sets.V)},
+            {"A_bank", vecsJson(self, sets.ABank)},
+            {"B_bank", vecsJson(self, sets.BBank)},
+            {"P", {vecsJson(self, pa), vecsJson(self, pb)}},
+            {"I", vecsJson(self, sets.I)},
+            {"E", vecsJson(self, sets.E)},
+            {"F", vecsJson(self, sets.F)},
+            {"G", vecsJson(self, sets.G)},
+            {"C", vecsJson(self, sets.C)},
+            {"Idx", vecsJson(self, sets.Idx)},
+            {"Bank", vecsJson(self, sets.Bank)}}},
+          {"predicted_conflict_bits",
+           {{"store", s.writeConflictBits}, {"load", s.readConflictBits}}},
+          {"store", report(self, ref::analysis::AccessKind::kStore, options.write)},
+          {"load", report(other, ref::analysis::AccessKind::kLoad, options.read)}};
+}
+
+Json registerOrderJson(const std::vector<int>& order) {
+  Json out = Json::array();
+  for (int i : order) out.push_back(i);
+  return out;
+}
+
+}  // namespace
+
+std::vector<Op> swizzleOps() {
+  return {
+      {{"optimal_swizzle",
+        {{"self", "A, the distributed layout that writes"},
+         {"other", "B, the distributed layout that reads (same tensor)"},
+         {"element_bytes", "1, 2, 4, 8 or 16"},
+         {"write", "\"vector\" (st.shared, default), \"stmatrix\" or \"stmatrix_trans\"", false},
+         {"read", "\"vector\" (ld.shared, default), \"ldmatrix\" or \"ldmatrix_trans\"", false}},
+        "{shared, vector_bytes, bank_bits, idx_bits, sets: {V, A_bank, B_bank, P, I, E, F, G, C, "
+        "Idx, Bank}, predicted_conflict_bits: {store, load}, store, load}",
+        "the memory layout (offset -> tensor) with maximal vectorization and the fewest bank "
+        "conflicts for both accesses (§5.4, §9.2); sets are tensor vectors (one value per out "
+        "dim); store and load are the simulated wavefronts (as bank_conflicts)"},
+       optimalSwizzleJson},
+      {{"vectorization",
+        {{"layout", "a distributed layout"},
+         {"shared", "an invertible memory layout of the same tensor (for global memory: the "
+                    "tensor's row-major map, e.g. unswizzled_shared)"}},
+        "{contiguous_elements, vector_elements, register_order}",
+        "§5.1: registers 0..contiguous_elements-1 are consecutive offsets; §5.3: with the "
+        "registers permuted (register_order: register bits landing on offsets 1, 2, 4, ...), "
+        "vector_elements are"},
+       [](const Args& a) {
+         Layout offsets = ref::analysis::offsetsOf(a.layout("layout"), a.layout("shared"));
+         std::vector<int> order = ref::analysis::vectorRegisterBits(offsets);
+         return Json{{"contiguous_elements",
+                      uint64_t{1} << ref::analysis::contiguousRegisterBits(offsets)},
+                     {"vector_elements", uint64_t{1} << order.size()},
+                     {"register_order", registerOrderJson(order)}};
+       }},
+      {{"divide_by_tile",
+        {{"layout", "a distributed layout"},
+         {"shared", "an invertible memory layout of the same tensor"},
+         {"tile", "\"vector\" (ld/st.shared) or \"matrix\" (ldmatrix/stmatrix rows)"},
+         {"elements", "for \"vector\": elements per access (power of two)", false},
+         {"element_bytes", "for \"matrix\": 1, 2 or 4", false}},
+        "{register_order, quotient} or null",
+        "Theorem 5.1: (shared^-1 o layout) / tile, with the registers permuted as Generalized "
+        "Vectorization allows (§5.3); null when no register order makes it divisible"},
+       [](const Args& a) {
+         Layout offsets = ref::analysis::offsetsOf(a.layout("layout"), a.layout("shared"));
+         std::string tile = a.name("tile");
+         Layout t;
+         if (tile == "vector")
+           t = ref::analysis::vectorTile(a.number("elements"));
+         else if (tile == "matrix")
+           t = ref::analysis::matrixTile(a.number("element_bytes"));
+         else
+           throw Error("\"tile\" must be \"vector\" or \"matrix\" (got \"" + tile + "\")");
+         auto division = ref::analysis::divideByTile(offsets, t);
+         if (!division) return Json(nullptr);
+         return Json{{"register_order", registerOrderJson(division->registerOrder)},
+                     {"quotient", layoutJson(division->quotient)}};
+       }},
+      {{"duplication",
+        {{"layout", "a distributed layout"},
+         {"axis", "an out dim to reduce along (optional)", false}},
+        "{zero_bits, held_elements, distinct_elements, reduction?: {distinct_partials, "
+        "naive_stores}}",
+        "§5.1 Broadcasting: per in dim, the mask of bits with a zero basis; with axis, the "
+        "partial results a cross-warp reduction must store with duplicates skipped, and one per "
+        "(warp, lane, register left)"},
+       [](const Args& a) {
+         Layout l = a.layout("layout");
+         ref::analysis::Duplication dup = ref::analysis::duplication(l);
+         Json out{{"zero_bits", dimValuesJson(dup.zeroBits)},
+                  {"held_elements", dup.heldElements},
+                  {"distinct_elements", dup.distinctElements}};
+         if (a.has("axis")) {
+           ref::analysis::ReductionStores r = ref::analysis::reductionStores(l, a.name("axis"));
+           out["reduction"] = {{"distinct_partials", r.distinctPartials},
+                               {"naive_stores", r.naiveStores}};
+         }
+         return out;
+       }},
+  };
+}
+
+}  // namespace f2lay::tools
