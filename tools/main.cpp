@@ -4,6 +4,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "analysis/pair_checks.h"
 #include "cases.h"
 #include "error.h"
 #include "formats.h"
@@ -112,6 +113,12 @@ int main(int argc, char** argv) {
       ->required();
   show->add_option("--from", showFrom, "Input format (default: detected)")
       ->check(CLI::IsMember({"json", "triton", "mlir"}));
+  bool showBanksFlag = false;
+  uint64_t showWarp = 0;
+  show->add_flag("--banks", showBanksFlag,
+                 "FILE is a bank_conflicts request: draw the bank each lane of each instruction "
+                 "hits, like the seed's bank scope");
+  show->add_option("--warp", showWarp, "With --banks: the warp to draw (default 0)");
 
   auto* convert = app.add_subcommand("convert", "Convert a layout between formats");
   std::string convertPath, convertFrom, convertTo;
@@ -141,7 +148,20 @@ int main(int argc, char** argv) {
     if (verify->parsed()) {
       std::vector<f2lay::tools::CaseFile> files = f2lay::tools::builtinCaseFiles();
       for (const std::string& path : caseFiles) files.push_back({path, readInput(path)});
-      return f2lay::tools::verifyAndReport(files, std::cout) == 0 ? kOk : kCheckFailed;
+      return f2lay::tools::verifyAndReport(files, std::cout,
+                                           f2lay::tools::runCatalogPairChecks()) == 0
+                 ? kOk
+                 : kCheckFailed;
+    }
+    if (show->parsed() && showBanksFlag) {
+      f2lay::Json request;
+      try {
+        request = f2lay::parseJson(readInput(showPath));
+      } catch (const f2lay::Error& e) {
+        throw f2lay::Error(showPath + ": JSON: " + e.what());
+      }
+      f2lay::tools::showBanks(request, showWarp, std::cout);
+      return kOk;
     }
     if (show->parsed()) {
       f2lay::tools::showLayout(f2lay::ref::LinearLayout(readShowInput(showPath, showFrom)),

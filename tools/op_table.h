@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "bank_conflicts.h"
 #include "error.h"
 #include "json_format.h"
 #include "linear_layout.h"
@@ -73,5 +74,13 @@ std::vector<Op> sliceOps();    // tools/catalog/slice_ops.cpp (and is_distribute
 std::vector<Op> shapeOps();    // tools/catalog/shape_ops.cpp (trans, reshape, join, ...)
 std::vector<Op> amdOps();      // tools/catalog/amd_ops.cpp (amd_mfma, amd_wmma)
 std::vector<Op> cuteOps();     // tools/catalog/cute_ops.cpp (cute_swizzle, cutlass_tensorop)
+std::vector<Op> bankOps();     // tools/analysis/bank_ops.cpp (bank_conflicts)
+std::vector<Op> swizzleOps();  // tools/analysis/swizzle_ops.cpp (optimal_swizzle, vectorization, ...)
+std::vector<Op> conversionOps();  // tools/analysis/conversion_ops.cpp (classify_conversion, shuffle_plan, gather_plan)
+// The access keys of a bank_conflicts request (element_bytes, access,
+// vector_bytes), read once for the op and for `f2lay show --banks`.
+ref::analysis::AccessSpec bankAccessSpec(const Args& a);
+// {instructions, wavefronts, ideal_wavefronts, conflicts}.
+Json wavefrontReportJson(const ref::analysis::WavefrontReport& r);
 
 }  // namespace f2lay::tools

@@ -134,7 +134,8 @@ const std::vector<Op>& ops() {
   static const std::vector<Op> table = [] {
     std::vector<Op> all = algebraOps();
     for (std::vector<Op> (*family)() :
-         {blockedOps, sliceOps, sharedOps, mmaOps, shapeOps, amdOps, cuteOps}) {
+         {blockedOps, sliceOps, sharedOps, mmaOps, shapeOps, amdOps, cuteOps, bankOps, swizzleOps,
+          conversionOps}) {
       std::vector<Op> more = family();
       all.insert(all.end(), more.begin(), more.end());
     }

@@ -4,6 +4,10 @@
 #include <iomanip>
 #include <map>
 #include <ostream>
+#include <set>
+
+#include "bank_conflicts.h"
+#include "op_table.h"
 
 namespace f2lay::tools {
 
@@ -127,7 +131,81 @@ void printOwnership(const ref::LinearLayout& l, std::ostream& out) {
   }
 }
 
+// One lane's access for the bank picture: where it starts and how many
+// 4-byte words it covers.
+struct BankHit {
+  uint64_t address, words;
+};
+
+std::vector<BankHit> bankHits(const ref::analysis::InstructionAccess& in) {
+  std::vector<BankHit> hits;
+  for (const ref::analysis::LaneAccess& l : in.lanes)
+    hits.push_back({l.address, std::max<uint64_t>(1, in.bytes / 4)});
+  for (const ref::analysis::MatrixRows& rows : in.matrices)
+    for (uint64_t a : rows) hits.push_back({a, 4});
+  return hits;
+}
+
+void printRow(const char* label, const std::vector<uint64_t>& cells, std::ostream& out) {
+  out << "  " << std::left << std::setw(6) << label << std::right;
+  for (uint64_t c : cells) out << std::setw(4) << c;
+  out << '\n';
+}
+
+void printInstruction(const ref::analysis::InstructionAccess& in, size_t index,
+                      std::ostream& out) {
+  out << "instruction " << index << " (registers";
+  for (uint64_t r : in.registers) out << ' ' << r;
+  out << "): " << in.cost.wavefronts << " wavefront" << (in.cost.wavefronts == 1 ? "" : "s")
+      << ", " << in.cost.phases << " phase" << (in.cost.phases == 1 ? "" : "s") << " (ideal), "
+      << in.cost.wavefronts - in.cost.phases << " conflicts\n";
+  std::vector<BankHit> hits = bankHits(in);
+  std::vector<uint64_t> lanes, banks, rows, lanesPerBank(32, 0), wordsPerBank(32, 0);
+  std::vector<std::set<uint64_t>> words(32);
+  for (size_t l = 0; l < hits.size(); ++l) {
+    lanes.push_back(l);
+    banks.push_back(hits[l].address / 4 % 32);
+    rows.push_back(hits[l].address / 128);
+    for (uint64_t w = hits[l].address / 4; w < hits[l].address / 4 + hits[l].words; ++w) {
+      ++lanesPerBank[w % 32];
+      words[w % 32].insert(w);
+    }
+  }
+  for (size_t b = 0; b < 32; ++b) wordsPerBank[b] = words[b].size();
+  printRow("lane", lanes, out);
+  printRow("bank", banks, out);
+  printRow("row", rows, out);
+  std::vector<uint64_t> bankIds;
+  for (uint64_t b = 0; b < 32; ++b) bankIds.push_back(b);
+  printRow("bank", bankIds, out);
+  printRow("lanes", lanesPerBank, out);
+  printRow("words", wordsPerBank, out);
+}
+
 }  // namespace
+
+void showBanks(const Json& request, uint64_t warp, std::ostream& out) {
+  if (!request.is_object()) throw Error("--banks: the request must be a JSON object");
+  if (request.contains("op") && request["op"] != "bank_conflicts")
+    throw Error("--banks: the request's op must be bank_conflicts, not " + request["op"].dump());
+  Args a(request);
+  ref::LinearLayout dist = a.layout("layout"), shared = a.layout("shared");
+  ref::analysis::AccessSpec access = bankAccessSpec(a);
+  std::vector<ref::analysis::InstructionAccess> all =
+      ref::analysis::warpAccesses(dist, shared, access, warp);
+  uint64_t total = 0;
+  for (const auto& in : all) total += in.cost.wavefronts;
+  out << request["access"].get<std::string>() << " of " << (all.empty() ? 0 : all[0].bytes)
+      << " bytes per " << (access.instruction == ref::analysis::Instruction::kVector ? "lane" : "row")
+      << ", warp " << warp << ": " << all.size() << " instructions, " << total
+      << " wavefronts\n"
+         "bank = byte address / 4 mod 32 (first bank of the access); row = byte address / 128; "
+         "lanes, words: per bank, the lanes touching it and the distinct words they touch\n";
+  for (size_t i = 0; i < all.size(); ++i) {
+    out << '\n';
+    printInstruction(all[i], i, out);
+  }
+}
 
 void showLayout(const ref::LinearLayout& l, std::ostream& out) {
   const LayoutValue& v = l.value();

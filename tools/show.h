@@ -3,6 +3,7 @@
 
 #include <iosfwd>
 
+#include "json_format.h"
 #include "linear_layout.h"
 
 namespace f2lay::tools {
@@ -11,5 +12,14 @@ namespace f2lay::tools {
 // a layout over register/lane/warp/block with at most 2^12 elements and 2^20
 // inputs, a grid of which (warp, thread, register) holds each tensor element.
 void showLayout(const ref::LinearLayout& layout, std::ostream& out);
+
+// `f2lay show --banks`: a bank_conflicts request (its "op" may be left out)
+// drawn like the seed's "bank scope", for every instruction of warp `warp`:
+// per lane the bank its access starts in and its 128-byte row of shared
+// memory (word / 32), then per bank how many lanes touch it and how many
+// distinct words they touch, and the instruction's wavefronts (HARDWARE.md's
+// rule). For ldmatrix/stmatrix the "lanes" are the row-giving threads 8i + r.
+// Throws f2lay::Error as the op does.
+void showBanks(const Json& request, uint64_t warp, std::ostream& out);
 
 }  // namespace f2lay::tools

@@ -33,38 +33,72 @@ enum class ConversionKind {
 std::string toString(ConversionKind kind);  // "no_op", "register_permutation", ...
 
 struct Classification {
-  ConversionKind kind;
+  ConversionKind kind;  // read from pull, as Triton's minimalCvtLayout does
   LinearLayout bInvA;
   LinearLayout pull;
   std::string reason;  // one sentence: which bit moves data across which level
+  // The least movement any choice of sources allows: for each location of B,
+  // the element is looked for in its own lane (then its own warp) among all
+  // of A's locations, not only where pull reads it. pull's minimum-norm
+  // choice sets free bits to zero, so where A broadcasts (a zero lane basis
+  // that B uses for distinct data) pull reads lane t ^ 1 from lane t although
+  // lane t ^ 1 holds the element too: then minimalKind < kind. It is never
+  // more (pull's source is one of the choices).
+  ConversionKind minimalKind;
 };
 
 // Throws f2lay::Error when the layouts are not over the same tensor, have
-// other in dims, or are not surjective.
+// other in dims, other lane/warp/block counts, or are not surjective.
 Classification classifyConversion(const LinearLayout& a, const LinearLayout& b);
 
+// The flattened tensor vector that l holds at (register, lane, warp, block);
+// dims that l lacks count as size 1 (their value must be 0).
+Vec elementAt(const LinearLayout& l, uint64_t reg, uint64_t lane, uint64_t warp,
+              uint64_t block);
+
 // The warp-shuffle plan of §5.4 ("Intra-warp Data Exchange"), for element
-// width elementBytes. Sets are flattened tensor vectors (f2_space.h):
-//   V: a basis of A_Reg ∩ B_Reg, cut to at most 32 bits per shuffle;
-//   I = A_Thr ∩ B_Thr; E = A_Thr \ I; F = B_Thr \ I; G = {e_i ^ f_i};
-//   R: a basis completing V ∪ I ∪ G to the warp's space.
-// Round i covers the coset R(i) ^ span(V ∪ I ∪ G): in it each lane sends one
-// vector of A's registers and receives one vector of B's registers.
+// width elementBytes (1, 2, 4 or 8). Sets are flattened tensor vectors
+// (f2_space.h), inside the warp space span(A_Reg ∪ A_Thr):
+//   V: A register vectors that are also B register vectors (one register bit
+//      in each, so a vector of registers packs in the same order on both
+//      sides), cut to 2^|V| * elementBytes <= 4 bytes; 8-byte elements give
+//      V = {} and one 64-bit shuffle (HARDWARE.md: 4- or 8-byte payloads);
+//   I = a basis of span(A_Thr) ∩ span(B_Thr); E, F: the A_Thr (B_Thr) vectors
+//      extending I, in lane order; G = {e_i ^ f_i};
+//   R: extendBasis(V ∪ I ∪ G, A_Reg then B_Reg), so the choice is fixed.
+// Round i covers the coset R(i) ^ span(V ∪ I ∪ G): in it each lane sends its
+// one vector of A's registers there and receives its one vector of B's
+// registers there. The plan is the same for every warp (and CTA): warp and
+// block bases must be equal in A and B.
 struct ShuffleStep {
   uint32_t lane;
   uint64_t sendRegister;  // A register (first of the vector) the lane offers
   uint32_t srcLane;       // the lane it reads from
   uint64_t recvRegister;  // B register (first of the vector) it fills
 };
+// After the rounds, B's duplicated registers (zero register bases) are filled
+// from the register with those bits clear, in every lane.
+struct RegisterCopy {
+  uint64_t dstRegister;
+  uint64_t srcRegister;
+};
 struct ShufflePlan {
+  ConversionKind kind;  // of the classification the plan was made for
   Vecs V, I, E, F, G, R;
   uint64_t vectorElements;  // 2^|V|
+  // Element k of a vector sits in register first ^ sendOffsets[k] in A and
+  // first ^ recvOffsets[k] in B (k < vectorElements).
+  std::vector<uint64_t> sendOffsets, recvOffsets;
   std::vector<std::vector<ShuffleStep>> rounds;  // rounds[i][lane]
+  std::vector<RegisterCopy> copies;
 };
 
-// Throws f2lay::Error with the reason when the conversion is not an
-// intra-warp shuffle or the plan does not apply (e.g. broadcasting that the
-// paper's construction cannot pair up).
+// The plan for a conversion whose kind is no-op, register permutation or
+// warp shuffle: for the first two, the same construction gives rounds in
+// which every lane reads from itself (a backend emits register moves, or
+// nothing), so one simulator checks all three. Throws f2lay::Error with the
+// reason when data crosses warps, or when the construction does not apply
+// (broadcasting it cannot pair up, non-zero dependent bases, limits).
 ShufflePlan shufflePlan(const LinearLayout& a, const LinearLayout& b, uint64_t elementBytes);
 
 }  // namespace f2lay::ref::analysis

@@ -340,6 +340,119 @@ std::map<std::string, OpCase> validRequests() {
       parse(R"({"in_dims": [{"name": "offset",
                              "bases": [[1, 0], [2, 0], [4, 0], [8, 0], [2, 1], [4, 2], [8, 4]]}],
                 "out_dims": [{"name": "dim0", "size": 16}, {"name": "dim1", "size": 8}]})")};
+  // The seed transpose's read (lane bits 0-3 -> m, lane bit 4 -> n0,
+  // registers -> n1..n4; bases [n, m]) on offset = 32m + (n xor m):
+  // HARDWARE.md measures 32 read wavefronts and 16 bank conflicts over the 16
+  // register steps; 4-byte scalars, where Lemma 9.4 is exact.
+  c["bank_conflicts"] = {
+      {{"layout", parse(R"({"in_dims": [{"name": "register", "bases": [[2,0],[4,0],[8,0],[16,0]]},
+                                        {"name": "lane", "bases": [[0,1],[0,2],[0,4],[0,8],[1,0]]},
+                                        {"name": "warp", "bases": []}],
+                           "out_dims": [{"name": "n", "size": 32}, {"name": "m", "size": 16}]})")},
+       {"shared", parse(R"({"in_dims": [{"name": "offset", "bases": [[1,0],[2,0],[4,0],[8,0],[16,0],
+                                                                    [1,1],[2,2],[4,4],[8,8]]}],
+                           "out_dims": [{"name": "n", "size": 32}, {"name": "m", "size": 16}]})")},
+       {"element_bytes", 4},
+       {"access", "load"}},
+      parse(R"({"instructions": 16, "wavefronts": 32, "ideal_wavefronts": 16, "conflicts": 16,
+                "vector_bytes": 4, "lemma_9_4": {"instructions": 16, "wavefronts": 32,
+                "ideal_wavefronts": 16, "conflicts": 16}})")};
+  // The seed's walkthrough (seeds/one-bit-off-swizzle.txt §04-§05): every
+  // set, the map offset = 32m + (n xor 2m), and 16 + 16 wavefronts.
+  c["optimal_swizzle"] = {
+      {{"self", parse(R"({"in_dims": [{"name": "register", "bases": [[0, 1], [0, 2], [0, 4], [0, 8]]}, {"name": "lane", "bases": [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]]}, {"name": "warp", "bases": []}], "out_dims": [{"name": "n", "size": 32}, {"name": "m", "size": 16}]})")},
+       {"other", parse(R"({"in_dims": [{"name": "register", "bases": [[2, 0], [4, 0], [8, 0], [16, 0]]}, {"name": "lane", "bases": [[0, 1], [0, 2], [0, 4], [0, 8], [1, 0]]}, {"name": "warp", "bases": []}], "out_dims": [{"name": "n", "size": 32}, {"name": "m", "size": 16}]})")},
+       {"element_bytes", 4}},
+      parse(R"({"shared": {"in_dims": [{"name": "offset", "bases": [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [2, 1], [4, 2], [8, 4], [16, 8]]}], "out_dims": [{"name": "n", "size": 32}, {"name": "m", "size": 16}]}, "vector_bytes": 4, "bank_bits": 5, "idx_bits": 4, "sets": {"V": [], "A_bank": [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], "B_bank": [[0, 1], [0, 2], [0, 4], [0, 8], [1, 0]], "P": [[[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], [[0, 1], [0, 2], [0, 4], [0, 8], [1, 0]]], "I": [[1, 0]], "E": [[2, 0], [4, 0], [8, 0], [16, 0]], "F": [[0, 1], [0, 2], [0, 4], [0, 8]], "G": [[2, 1], [4, 2], [8, 4], [16, 8]], "C": [], "Idx": [[2, 1], [4, 2], [8, 4], [16, 8]], "Bank": [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]]}, "predicted_conflict_bits": {"store": 0, "load": 0}, "store": {"instructions": 16, "wavefronts": 16, "ideal_wavefronts": 16, "conflicts": 0}, "load": {"instructions": 16, "wavefronts": 16, "ideal_wavefronts": 16, "conflicts": 0}})")};
+  // HARDWARE.md's BlockedLayout([1,4],[4,8],[4,1],[1,0]) at 64x64 over the
+  // row-major tile: registers 0, 1 hold columns +1, +2, register 2 column +32.
+  const Json blocked64 = parse(R"({"in_dims": [{"name": "register", "bases": [[0,1],[0,2],[0,32],[16,0],[32,0]]},
+                         {"name": "lane", "bases": [[0,4],[0,8],[0,16],[1,0],[2,0]]},
+                         {"name": "warp", "bases": [[4,0],[8,0]]}],
+            "out_dims": [{"name": "dim0", "size": 64}, {"name": "dim1", "size": 64}]})");
+  const Json rowMajor64 = parse(R"({"in_dims": [{"name": "offset", "bases": [[0,1],[0,2],[0,4],[0,8],[0,16],[0,32],
+                                                 [1,0],[2,0],[4,0],[8,0],[16,0],[32,0]]}],
+            "out_dims": [{"name": "dim0", "size": 64}, {"name": "dim1", "size": 64}]})");
+  c["vectorization"] = {{{"layout", blocked64}, {"shared", rowMajor64}},
+                        parse(R"({"contiguous_elements": 4, "vector_elements": 4,
+                                  "register_order": [0, 1]})")};
+  // Offsets / 4: registers 2..4 at 32, 1024, 2048; lanes at 4, 8, 16, 64,
+  // 128; warps at 256, 512.
+  c["divide_by_tile"] = {
+      {{"layout", blocked64}, {"shared", rowMajor64}, {"tile", "vector"}, {"elements", 4}},
+      parse(R"({"register_order": [0, 1, 2, 3, 4],
+                "quotient": {"in_dims": [{"name": "register", "bases": [[8], [256], [512]]},
+                                         {"name": "lane", "bases": [[1], [2], [4], [16], [32]]},
+                                         {"name": "warp", "bases": [[64], [128]]}],
+                             "out_dims": [{"name": "offset", "size": 1024}]}})")};
+  // The paper's §5.1: a zero register column of Figure 1's layout A makes
+  // registers 4-7 duplicates. Reduced along dim1, the partials are the 16
+  // rows; naively 4 registers (bits 1, 2) x 32 lanes x 2 warps store.
+  c["duplication"] = {
+      {{"layout", parse(R"({"in_dims": [{"name": "register", "bases": [[0,1],[1,0],[0,0]]},
+                                        {"name": "lane", "bases": [[0,2],[0,4],[0,8],[2,0],[4,0]]},
+                                        {"name": "warp", "bases": [[8,0]]}],
+                           "out_dims": [{"name": "dim0", "size": 16}, {"name": "dim1", "size": 16}]})")},
+       {"axis", "dim1"}},
+      parse(R"({"zero_bits": {"register": 4, "lane": 0, "warp": 0}, "held_elements": 512,
+                "distinct_elements": 256,
+                "reduction": {"distinct_partials": 16, "naive_stores": 256}})")};
+  // §5.4: B swaps A's two register bits; pull sends B's register bit 0
+  // (element 1) to A's register 2 and bit 1 to register 1, lanes to
+  // themselves; B^-1 A is the same swap.
+  const Json regSwapA = parse(R"({"in_dims": [{"name": "register", "bases": [[1], [2]]},
+                                              {"name": "lane", "bases": [[4]]}],
+                                 "out_dims": [{"name": "dim0", "size": 8}]})");
+  const Json regSwapB = parse(R"({"in_dims": [{"name": "register", "bases": [[2], [1]]},
+                                              {"name": "lane", "bases": [[4]]}],
+                                 "out_dims": [{"name": "dim0", "size": 8}]})");
+  const Json swap = parse(R"({"in_dims": [{"name": "register", "bases": [[2, 0], [1, 0]]},
+                                          {"name": "lane", "bases": [[0, 1]]}],
+                             "out_dims": [{"name": "register", "size": 4},
+                                          {"name": "lane", "size": 2}]})");
+  c["classify_conversion"] = {
+      {{"self", regSwapA}, {"other", regSwapB}},
+      {{"kind", "register_permutation"},
+       {"minimal_kind", "register_permutation"},
+       {"reason", "register bit 0 of B reads from register 2 of A instead of register 1: data "
+                  "moves between registers of a lane"},
+       {"b_inv_a", swap},
+       {"pull", swap}}};
+  // Figure 3, reconstructed (see reference/analysis/tests/shuffle_plan_test):
+  // A: register e1, lane e0; B: register e0, lane e1; a warp bit e2.
+  // G = {e0 ^ e1}, R = {e1}: round 0 keeps elements 0 and 3 in place, round
+  // 1 swaps element 1 (lane 1, register 0) and 2 (lane 0, register 1).
+  c["shuffle_plan"] = {
+      {{"self", parse(R"({"in_dims": [{"name": "register", "bases": [[2]]},
+                                      {"name": "lane", "bases": [[1]]},
+                                      {"name": "warp", "bases": [[4]]}],
+                         "out_dims": [{"name": "dim0", "size": 8}]})")},
+       {"other", parse(R"({"in_dims": [{"name": "register", "bases": [[1]]},
+                                       {"name": "lane", "bases": [[2]]},
+                                       {"name": "warp", "bases": [[4]]}],
+                          "out_dims": [{"name": "dim0", "size": 8}]})")},
+       {"element_bytes", 4}},
+      parse(R"({"kind": "warp_shuffle", "V": [], "I": [], "E": [[1]], "F": [[2]], "G": [[3]],
+                "R": [[2]], "vector_elements": 1, "send_offsets": [0], "recv_offsets": [0],
+                "rounds": [[{"lane": 0, "send_register": 0, "src_lane": 0, "recv_register": 0},
+                            {"lane": 1, "send_register": 1, "src_lane": 1, "recv_register": 1}],
+                           [{"lane": 0, "send_register": 1, "src_lane": 1, "recv_register": 1},
+                            {"lane": 1, "send_register": 0, "src_lane": 0, "recv_register": 0}]],
+                "copies": []})")};
+  // §5.5 on Triton's #trivial_layout_wider_reg_stride_1 (register 1, lanes
+  // 2..32): one register bit along the axis, so 2 shuffles per index
+  // register; the paper's formula counts the 5 lane bits.
+  c["gather_plan"] = {
+      {{"layout", parse(R"({"in_dims": [{"name": "register", "bases": [[1]]},
+                                        {"name": "lane", "bases": [[2], [4], [8], [16], [32]]}],
+                           "out_dims": [{"name": "dim0", "size": 64}]})")},
+       {"axis", 0}},
+      parse(R"({"warp_local": true, "lane_bits_along_axis": 5, "register_bits_along_axis": 1,
+                "paper_rounds": 32, "rounds": 2,
+                "axis_sources": [{"register": 1, "lane": 0}, {"register": 0, "lane": 1},
+                                 {"register": 0, "lane": 2}, {"register": 0, "lane": 4},
+                                 {"register": 0, "lane": 8}, {"register": 0, "lane": 16}],
+                "send_registers": [[0, 1], [1, 0]]})")};
   return c;
 }
 

@@ -1,0 +1,64 @@
+// The warp-shuffle gather of paper §5.5: out[pos] = src[pos with its `axis`
+// coordinate replaced by index[pos]], where src, index and out share the
+// distributed layout L.
+//
+// Warp-local (§5.5): no warp or block basis of L has a nonzero component
+// along the axis, so every element a position can read is in its own warp.
+// For layouts beyond Def 4.10 (bases that are not unit vectors) that is not
+// enough, so the axis' unit vectors must also lie in span(L_Reg ∪ L_Thr).
+//
+// The rounds. Moving bit j along the axis moves a location by a fixed
+// (register, lane) XOR, axisSources[j]. So the element index[pos] names sits
+// in register r ^ dr and lane t ^ dt of the reading location (r, t), with
+// (dr, dt) the XOR of the axisSources of the bits of pos[axis] ^ index[pos].
+// The register offsets dr span a space K; a lane reads register r's source
+// in 2^|K| shuffles: in round i every lane sends its register r ^ K(i), reads
+// from its own source lane t ^ dt, and keeps the value when r ^ K(i) is the
+// register it needs. What a lane sends does not depend on the lane (it is one
+// shfl instruction per round), only on the index register r.
+//
+// The paper writes n = 2^|L_Thr^axis| rounds. The register a round sends
+// ranges over the registers a column holds, though, and those are counted by
+// the register bits along the axis: 2^|L_Reg^axis| for Def 4.10 layouts (as
+// Triton's emitWarpLocalGather emits, one shuffle per source register of the
+// column). Both numbers are reported; the simulator checks `rounds`.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "linear_layout.h"
+
+namespace f2lay::ref::analysis {
+
+struct GatherLocality {
+  bool warpLocal;
+  std::string reason;  // why not (empty when warp-local)
+};
+
+// Throws f2lay::Error when L is not a surjective distributed layout
+// (register, lane, warp, block) or axis is not one of its out dims.
+GatherLocality gatherLocality(const LinearLayout& l, size_t axis);
+
+struct AxisSource {
+  uint64_t registerMask;  // L(r ^ registerMask, t ^ laneMask) =
+  uint64_t laneMask;      //   L(r, t) ^ (1 << j along the axis)
+};
+
+struct GatherPlan {
+  int laneBitsAlongAxis;      // |L_Thr^axis|: lane bases with a nonzero axis part
+  int registerBitsAlongAxis;  // |L_Reg^axis|
+  uint64_t paperRounds;       // 2^|L_Thr^axis|, §5.5 as printed
+  uint64_t rounds;            // shuffles per index register, 2^|K|
+  std::vector<AxisSource> axisSources;  // one per bit of the axis
+  // sendRegisters[r][i]: the register every lane sends in round i while it
+  // fills its index register r.
+  std::vector<std::vector<uint64_t>> sendRegisters;
+};
+
+// Throws f2lay::Error (with gatherLocality's reason) when the gather is not
+// warp-local, or when the table would exceed 2^20 entries.
+GatherPlan gatherPlan(const LinearLayout& l, size_t axis);
+
+}  // namespace f2lay::ref::analysis

@@ -1,0 +1,169 @@
+// The §5.5 gather plan: golden cases by hand, and a simulation of the rounds
+// on random layouts and random index tensors against the gather's definition.
+#include <gtest/gtest.h>
+
+#include <iostream>
+#include <map>
+#include <random>
+
+#include "gather.h"
+#include "layout_literals.h"
+#include "random_layouts.h"
+#include "test_support.h"
+
+namespace f2lay::ref::analysis {
+namespace {
+
+using catalog::contains;
+using catalog::errorMessage;
+using catalog::testing::distributed;
+
+TEST(GatherPlan, OneRegisterBitAlongTheAxis) {
+  // Triton's #trivial_layout_wider_reg_stride_1: register 1, lanes 2..32.
+  LinearLayout l(LayoutValue{{{"register", {{1}}}, {"lane", {{2}, {4}, {8}, {16}, {32}}},
+                              {"warp", {}}, {"block", {}}},
+                             {{"dim0", 64}}});
+  GatherPlan p = gatherPlan(l, 0);
+  EXPECT_EQ(p.laneBitsAlongAxis, 5);
+  EXPECT_EQ(p.registerBitsAlongAxis, 1);
+  EXPECT_EQ(p.paperRounds, 32u);
+  EXPECT_EQ(p.rounds, 2u);  // the column's two registers, one shuffle each
+  ASSERT_EQ(p.axisSources.size(), 6u);
+  EXPECT_EQ(p.axisSources[0].registerMask, 1u);
+  EXPECT_EQ(p.axisSources[0].laneMask, 0u);
+  EXPECT_EQ(p.axisSources[1].registerMask, 0u);
+  EXPECT_EQ(p.axisSources[1].laneMask, 1u);
+  EXPECT_EQ(p.axisSources[5].laneMask, 16u);
+  EXPECT_EQ(p.sendRegisters, (std::vector<std::vector<uint64_t>>{{0, 1}, {1, 0}}));
+}
+
+TEST(GatherPlan, AlongLanesOnlyOneRound) {
+  // 32x4: register (0,1), lanes along dim0, warp (0,2). Along dim0 every
+  // column lies in one register of 32 lanes: one shuffle per index register.
+  LinearLayout l = distributed({{0, 1}}, {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}}, {{0, 2}}, {},
+                               {32, 4});
+  GatherPlan p = gatherPlan(l, 0);
+  EXPECT_EQ(p.laneBitsAlongAxis, 5);
+  EXPECT_EQ(p.registerBitsAlongAxis, 0);
+  EXPECT_EQ(p.rounds, 1u);
+  EXPECT_EQ(p.sendRegisters, (std::vector<std::vector<uint64_t>>{{0}, {1}}));
+  // Along dim1 the warp bit moves: not warp-local.
+  GatherLocality across = gatherLocality(l, 1);
+  EXPECT_FALSE(across.warpLocal);
+  EXPECT_EQ(across.reason,
+            "warp bit 0 maps to [0, 2], which moves along dim1: the elements of a column lie in "
+            "several warps");
+  EXPECT_EQ(errorMessage([&] { gatherPlan(l, 1); }),
+            "gather plan: not warp-local: warp bit 0 maps to [0, 2], which moves along dim1: the "
+            "elements of a column lie in several warps");
+}
+
+TEST(GatherPlan, Span2dCols) {
+  // Triton's #span_2d_cols: register (1,0), lanes (2,0) (4,0) (8,0) (16,0)
+  // (0,1); along dim0 one register bit and four lane bits.
+  LinearLayout l = distributed({{1, 0}}, {{2, 0}, {4, 0}, {8, 0}, {16, 0}, {0, 1}}, {}, {},
+                               {32, 2});
+  GatherPlan p = gatherPlan(l, 0);
+  EXPECT_EQ(p.laneBitsAlongAxis, 4);
+  EXPECT_EQ(p.paperRounds, 16u);
+  EXPECT_EQ(p.rounds, 2u);
+}
+
+TEST(GatherPlan, ZeroAxisPartIsNotEnoughBeyondDef410) {
+  // The warp basis (0,1) has no dim0 part, but (1,0) = lane (1,1) ^ warp
+  // (0,1): moving one step along dim0 changes the warp.
+  LinearLayout l = distributed({}, {{1, 1}, {2, 0}, {4, 0}, {8, 0}, {16, 0}}, {{0, 1}}, {},
+                               {32, 2});
+  GatherLocality g = gatherLocality(l, 0);
+  EXPECT_FALSE(g.warpLocal);
+  EXPECT_EQ(g.reason,
+            "bit 0 of dim0 is reached only with warp or block bits: moving along the axis "
+            "crosses warps");
+  EXPECT_PRED2(contains, errorMessage([&] { gatherPlan(l, 2); }), "axis 2 is not an out dim");
+}
+
+// The rounds run on a virtual warp: each lane computes its source lane and
+// register from the plan's axisSources, sends sendRegisters[r][i] each round
+// (the value lane srcLane holds there, by L.apply) and keeps it when it is
+// the register it needs.
+struct Simulated {
+  bool ok = true;
+  std::string detail;
+};
+
+Simulated simulateGather(const LinearLayout& l, size_t axis, const GatherPlan& plan,
+                         std::mt19937_64& rng) {
+  auto count = [&l](const char* dim) {
+    return l.hasInDim(dim) ? uint64_t{1} << l.getInDimSizeLog2(dim) : 1;
+  };
+  uint64_t axisSize = l.value().out_dims[axis].size;
+  std::map<DimValues, uint64_t> src, index;  // tensor position -> value
+  auto valueAt = [&rng](std::map<DimValues, uint64_t>& m, const DimValues& p, uint64_t bound) {
+    auto it = m.find(p);
+    if (it == m.end()) it = m.emplace(p, rng() % bound).first;
+    return it->second;
+  };
+  for (uint64_t w = 0; w < count("warp"); ++w)
+    for (uint64_t t = 0; t < count("lane"); ++t)
+      for (uint64_t r = 0; r < count("register"); ++r) {
+        DimValues where = {{"register", r}, {"lane", t}, {"warp", w}};
+        DimValues pos = l.apply(where);
+        uint64_t v = valueAt(index, pos, axisSize);
+        uint64_t move = pos[axis].second ^ v;
+        uint64_t srcLane = t, srcReg = r;
+        for (size_t j = 0; j < plan.axisSources.size(); ++j)
+          if (move >> j & 1) {
+            srcLane ^= plan.axisSources[j].laneMask;
+            srcReg ^= plan.axisSources[j].registerMask;
+          }
+        std::optional<uint64_t> got;
+        for (uint64_t sent : plan.sendRegisters.at(r)) {
+          uint64_t value = valueAt(src, l.apply({{"register", sent}, {"lane", srcLane},
+                                                 {"warp", w}}),
+                                   uint64_t{1} << 32);
+          if (sent == srcReg) got = value;
+        }
+        DimValues q = pos;
+        q[axis].second = v;
+        uint64_t want = valueAt(src, q, uint64_t{1} << 32);
+        if (got != want)
+          return {false, "warp " + std::to_string(w) + " lane " + std::to_string(t) +
+                             " register " + std::to_string(r) + (got ? " got a wrong value"
+                                                                     : " got nothing")};
+      }
+  return {};
+}
+
+TEST(GatherPlan, RandomLayoutsAndIndicesMatchTheDefinition) {
+  std::mt19937_64 rng(55);
+  int simulated = 0, refused = 0;
+  for (int trial = 0; trial < 120; ++trial) {
+    testing::TensorShape t{3 + static_cast<int>(rng() % 3), 2 + static_cast<int>(rng() % 3)};
+    int zeroLanes = static_cast<int>(rng() % 2);
+    int warpBits = static_cast<int>(rng() % 2);
+    int zeroRegs = static_cast<int>(rng() % 2);
+    LinearLayout l = testing::randomDistributed(rng, t, warpBits, zeroLanes, zeroRegs);
+    for (size_t axis = 0; axis < 2; ++axis) {
+      GatherLocality where = gatherLocality(l, axis);
+      if (!where.warpLocal) {
+        EXPECT_PRED2(contains, errorMessage([&] { gatherPlan(l, axis); }), "not warp-local");
+        ++refused;
+        continue;
+      }
+      GatherPlan plan = gatherPlan(l, axis);
+      EXPECT_EQ(plan.rounds, uint64_t{1} << plan.registerBitsAlongAxis) << l;
+      for (int indices = 0; indices < 3; ++indices) {
+        Simulated s = simulateGather(l, axis, plan, rng);
+        ASSERT_TRUE(s.ok) << l << "axis " << axis << ": " << s.detail;
+        ++simulated;
+      }
+    }
+  }
+  EXPECT_GT(simulated, 300);
+  EXPECT_GT(refused, 10);
+  std::cout << "gather: simulated " << simulated << " random index tensors, refused " << refused
+            << " layouts that are not warp-local\n";
+}
+
+}  // namespace
+}  // namespace f2lay::ref::analysis

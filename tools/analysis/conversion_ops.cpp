@@ -1,0 +1,119 @@
+// The oracle ops of paper §5.4 and §5.5: classify_conversion, shuffle_plan
+// (with the sets V, I, E, F, G, R and the table of rounds) and gather_plan.
+#include "conversion.h"
+#include "gather.h"
+#include "op_table.h"
+
+namespace f2lay::tools {
+
+namespace {
+
+using ref::analysis::Vecs;
+
+// Flattened tensor vectors as out-dim value lists, like a layout's bases.
+Json vectorsJson(const Layout& l, const Vecs& vs) {
+  Json out = Json::array();
+  for (ref::analysis::Vec x : vs) {
+    Json coordinate = Json::array();
+    for (const auto& [dim, value] : ref::analysis::unflatten(l, x)) coordinate.push_back(value);
+    out.push_back(coordinate);
+  }
+  return out;
+}
+
+Json classifyJson(const Args& a) {
+  ref::analysis::Classification c =
+      ref::analysis::classifyConversion(a.layout("self"), a.layout("other"));
+  return {{"kind", toString(c.kind)},
+          {"minimal_kind", toString(c.minimalKind)},
+          {"reason", c.reason},
+          {"b_inv_a", layoutJson(c.bInvA)},
+          {"pull", layoutJson(c.pull)}};
+}
+
+Json shufflePlanJson(const Args& a) {
+  Layout self = a.layout("self"), other = a.layout("other");
+  ref::analysis::ShufflePlan p =
+      ref::analysis::shufflePlan(self, other, a.number("element_bytes"));
+  Json rounds = Json::array();
+  for (const auto& round : p.rounds) {
+    Json steps = Json::array();
+    for (const ref::analysis::ShuffleStep& s : round)
+      steps.push_back({{"lane", s.lane},
+                       {"send_register", s.sendRegister},
+                       {"src_lane", s.srcLane},
+                       {"recv_register", s.recvRegister}});
+    rounds.push_back(steps);
+  }
+  Json copies = Json::array();
+  for (const ref::analysis::RegisterCopy& c : p.copies)
+    copies.push_back({{"dst_register", c.dstRegister}, {"src_register", c.srcRegister}});
+  return {{"kind", toString(p.kind)},
+          {"V", vectorsJson(self, p.V)},
+          {"I", vectorsJson(self, p.I)},
+          {"E", vectorsJson(self, p.E)},
+          {"F", vectorsJson(self, p.F)},
+          {"G", vectorsJson(self, p.G)},
+          {"R", vectorsJson(self, p.R)},
+          {"vector_elements", p.vectorElements},
+          {"send_offsets", p.sendOffsets},
+          {"recv_offsets", p.recvOffsets},
+          {"rounds", rounds},
+          {"copies", copies}};
+}
+
+Json gatherPlanJson(const Args& a) {
+  Layout l = a.layout("layout");
+  size_t axis = a.number("axis");
+  ref::analysis::GatherLocality where = ref::analysis::gatherLocality(l, axis);
+  if (!where.warpLocal) return {{"warp_local", false}, {"reason", where.reason}};
+  ref::analysis::GatherPlan p = ref::analysis::gatherPlan(l, axis);
+  Json sources = Json::array();
+  for (const ref::analysis::AxisSource& s : p.axisSources)
+    sources.push_back({{"register", s.registerMask}, {"lane", s.laneMask}});
+  return {{"warp_local", true},
+          {"lane_bits_along_axis", p.laneBitsAlongAxis},
+          {"register_bits_along_axis", p.registerBitsAlongAxis},
+          {"paper_rounds", p.paperRounds},
+          {"rounds", p.rounds},
+          {"axis_sources", sources},
+          {"send_registers", p.sendRegisters}};
+}
+
+}  // namespace
+
+std::vector<Op> conversionOps() {
+  const OpArg self{"self", "layout A, converted from: register, lane, warp, block -> tensor"};
+  const OpArg other{"other", "layout B, converted to: the same in dims' counts and tensor"};
+  return {
+      {{"classify_conversion", {self, other},
+        "{kind, minimal_kind, reason, b_inv_a, pull}",
+        "§5.4: kind is no_op, register_permutation, warp_shuffle or shared_memory, read from "
+        "pull = B.invertAndCompose(A) (each location of B -> the location of A it reads); "
+        "b_inv_a = A.invertAndCompose(B) (the paper's B^-1 A); minimal_kind is the least "
+        "movement any source allows (less than kind only where A broadcasts)"},
+       classifyJson},
+      {{"shuffle_plan",
+        {self, other, {"element_bytes", "bytes per element: 1, 2, 4 or 8"}},
+        "{kind, V, I, E, F, G, R, vector_elements, send_offsets, recv_offsets, rounds, copies}",
+        "§5.4 intra-warp exchange: the sets as tensor coordinates; rounds[i][lane] = {lane, "
+        "send_register, src_lane, recv_register} (first registers of 2^|V|-element vectors, "
+        "element k at first ^ send_offsets[k] / recv_offsets[k]); copies fill B's duplicated "
+        "registers after the rounds. For no_op and register_permutation every src_lane is the "
+        "lane itself. Errors name broadcasts the construction cannot pair"},
+       shufflePlanJson},
+      {{"gather_plan",
+        {{"layout", "L, the layout of src, index and out"},
+         {"axis", "the gather axis: an out dim's position"}},
+        "{warp_local, reason} or {warp_local, lane_bits_along_axis, register_bits_along_axis, "
+        "paper_rounds, rounds, axis_sources, send_registers}",
+        "§5.5: warp-local when no warp/block bit moves along the axis; rounds = shuffles per "
+        "index register (2^|L_Reg^axis| for Def 4.10 layouts; the paper prints 2^|L_Thr^axis|, "
+        "paper_rounds); send_registers[r][i]: what every lane sends in round i for index "
+        "register r; axis_sources[j]: the register and lane XOR that moves bit j along the "
+        "axis"},
+       gatherPlanJson},
+  };
+}
+
+}  // namespace f2lay::tools
