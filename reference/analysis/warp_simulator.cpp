@@ -41,7 +41,7 @@ class VirtualWarp {
  public:
   VirtualWarp(const LinearLayout& a, const LinearLayout& b, uint64_t warp, uint64_t block,
               WarpSimulation& report)
-      : a_(a), b_(b), warp_(warp), block_(block), report_(report),
+      : b_(b), warp_(warp), block_(block), report_(report),
         lanes_(countOf(a, "lane")), aRegs_(countOf(a, "register")),
         bRegs_(countOf(b, "register")),
         aFile_(lanes_, std::vector<uint64_t>(aRegs_)),
@@ -113,7 +113,6 @@ class VirtualWarp {
       report_.mismatches.push_back("...");
   }
 
-  const LinearLayout& a_;
   const LinearLayout& b_;
   uint64_t warp_, block_;
   WarpSimulation& report_;
