@@ -10,6 +10,7 @@
 #include "bank_access_checks.h"
 #include "bank_conflicts.h"
 #include "error.h"
+#include "evaluated_layout.h"
 
 namespace f2lay::ref::analysis {
 
@@ -21,60 +22,25 @@ int bitsOf(const LinearLayout& l, const char* dim) {
   return l.hasInDim(dim) ? l.getInDimSizeLog2(dim) : 0;
 }
 
-// The offset of each element (register, lane, warp) of `dist` holds. Both
-// layouts are evaluated by apply on each input bit alone; other inputs are
-// the XOR of those images (Def 4.1), which keeps the enumeration fast.
+// The offset of each element (register, lane, warp) of `dist` holds: `dist`
+// evaluated (evaluated_layout.h), and shared^-1 as a table built from its
+// values at every offset.
 class Addresser {
  public:
-  Addresser(const LinearLayout& dist, const LinearLayout& shared) {
-    outs_ = dist.getOutDimNames();
-    for (const std::string& d : outs_) outBits_.push_back(dist.getOutDimSizeLog2(d));
-    const char* dims[3] = {"register", "lane", "warp"};
-    for (int k = 0; k < 3; ++k)
-      for (int j = 0; j < bitsOf(dist, dims[k]); ++j)
-        images_[k].push_back(index(dist.apply(singleBit(dist, dims[k], j))));
-    // shared^-1 as a table (checkBankAccess has made sure it is invertible
-    // and small enough).
-    std::vector<uint64_t> offsetImages;
-    for (int j = 0; j < bitsOf(shared, "offset"); ++j)
-      offsetImages.push_back(index(shared.apply(singleBit(shared, "offset", j))));
-    offsetOf_.assign(uint64_t{1} << offsetImages.size(), kUnset);
-    for (uint64_t o = 0; o < offsetOf_.size(); ++o) offsetOf_[combine(offsetImages, o)] = o;
+  Addresser(const LinearLayout& dist, const LinearLayout& shared)
+      : dist_(dist, {"register", "lane", "warp"}) {
+    // checkBankAccess has made sure `shared` is invertible and small enough.
+    EvaluatedLayout memory(shared, {"offset"}, dist.getOutDimNames());
+    offsetOf_.assign(memory.size(0), kUnset);
+    for (uint64_t o = 0; o < offsetOf_.size(); ++o) offsetOf_[memory.at(o)] = o;
   }
 
   uint64_t offset(uint64_t reg, uint64_t lane, uint64_t warp) const {
-    return offsetOf_[combine(images_[0], reg) ^ combine(images_[1], lane) ^
-                     combine(images_[2], warp)];
+    return offsetOf_[dist_.at(reg, lane, warp)];
   }
 
  private:
-  static DimValues singleBit(const LinearLayout& l, const std::string& dim, int bit) {
-    DimValues in;
-    for (const std::string& d : l.getInDimNames()) in.push_back({d, d == dim ? uint64_t{1} << bit : 0});
-    return in;
-  }
-  static uint64_t combine(const std::vector<uint64_t>& images, uint64_t x) {
-    uint64_t out = 0;
-    for (size_t j = 0; j < images.size(); ++j)
-      if (x >> j & 1) out ^= images[j];
-    return out;
-  }
-  // The tensor coordinate as one number, dist's out dims from the low bits;
-  // `values` may come in another out-dim order (shared's).
-  uint64_t index(const DimValues& values) const {
-    uint64_t x = 0;
-    int shift = 0;
-    for (size_t k = 0; k < outs_.size(); ++k) {
-      for (const auto& nv : values)
-        if (nv.first == outs_[k]) x |= nv.second << shift;
-      shift += outBits_[k];
-    }
-    return x;
-  }
-
-  std::vector<std::string> outs_;
-  std::vector<int> outBits_;
-  std::vector<uint64_t> images_[3];
+  EvaluatedLayout dist_;
   std::vector<uint64_t> offsetOf_;
 };
 

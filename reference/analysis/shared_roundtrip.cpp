@@ -4,52 +4,13 @@
 #include <vector>
 
 #include "error.h"
+#include "evaluated_layout.h"
 
 namespace f2lay::ref::analysis {
 
 namespace {
 
 constexpr uint64_t kPoison = ~uint64_t{0};
-
-// A layout evaluated by apply on each input bit alone; any input is then the
-// XOR of the images of its bits (Def 4.1). Elements are packed tensor
-// coordinates: the out values side by side, first out dim lowest.
-class Evaluated {
- public:
-  Evaluated(const LinearLayout& l, const std::vector<std::string>& dims) {
-    for (size_t k = 0; k < dims.size(); ++k) {
-      int bits = l.hasInDim(dims[k]) ? l.getInDimSizeLog2(dims[k]) : 0;
-      for (int i = 0; i < bits; ++i) images_[k].push_back(pack(l, l.apply(input(l, dims[k], i))));
-    }
-  }
-  uint64_t size(int k) const { return uint64_t{1} << images_[k].size(); }
-  int bits(int k) const { return static_cast<int>(images_[k].size()); }
-  uint64_t image(int k, int bit) const { return images_[k][bit]; }
-  uint64_t at(uint64_t x0, uint64_t x1 = 0, uint64_t x2 = 0) const {
-    uint64_t xs[3] = {x0, x1, x2}, out = 0;
-    for (int k = 0; k < 3; ++k)
-      for (size_t i = 0; i < images_[k].size(); ++i)
-        if (xs[k] >> i & 1) out ^= images_[k][i];
-    return out;
-  }
-
- private:
-  static DimValues input(const LinearLayout& l, const std::string& dim, int bit) {
-    DimValues in;
-    for (const std::string& d : l.getInDimNames()) in.emplace_back(d, d == dim ? uint64_t{1} << bit : 0);
-    return in;
-  }
-  static uint64_t pack(const LinearLayout& l, const DimValues& values) {
-    uint64_t x = 0;
-    int shift = 0;
-    for (const auto& [name, value] : values) {
-      x |= value << shift;
-      shift += l.getOutDimSizeLog2(name);
-    }
-    return x;
-  }
-  std::vector<uint64_t> images_[3];
-};
 
 const std::vector<std::string> kDistributedDims = {"register", "lane", "warp"};
 enum { kReg, kLane, kWarp };
@@ -65,7 +26,7 @@ struct Grouping {
   std::vector<uint64_t> groupStarts;          // first register of each instruction
 };
 
-Grouping groupRegisters(const Evaluated& l, const std::vector<uint64_t>& offsetOf,
+Grouping groupRegisters(const EvaluatedLayout& l, const std::vector<uint64_t>& offsetOf,
                         uint64_t elementBytes) {
   auto offsetAt = [&](uint64_t reg, uint64_t lane, uint64_t warp) {
     return offsetOf[l.at(reg, lane, warp)];
@@ -131,7 +92,7 @@ RoundTrip simulateSharedRoundTrip(const LinearLayout& a, const LinearLayout& b,
     throw Error("shared round trip: the memory layout must map offset (and a block of size 1)");
   if (shared.getTotalInDimSizeLog2() > 24)
     throw Error("shared round trip: more than 2^24 offsets to simulate");
-  Evaluated memory(shared, {"offset"}), ea(a, kDistributedDims), eb(b, kDistributedDims);
+  EvaluatedLayout memory(shared, {"offset"}), ea(a, kDistributedDims), eb(b, kDistributedDims);
   uint64_t size = memory.size(0);
   std::vector<uint64_t> offsetOf(size);  // packed coordinate -> offset
   for (uint64_t o = 0; o < size; ++o) offsetOf[memory.at(o)] = o;

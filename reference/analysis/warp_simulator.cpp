@@ -3,6 +3,7 @@
 #include <bit>
 
 #include "error.h"
+#include "evaluated_layout.h"
 
 namespace f2lay::ref::analysis {
 
@@ -14,40 +15,24 @@ constexpr uint64_t kPoison = ~uint64_t{0};
 constexpr int kMaxWarpBits = 10;
 constexpr int kMaxLocationBits = 22;
 constexpr size_t kMaxReported = 5;
+const std::vector<std::string> kDims = {"register", "lane", "warp", "block"};
 
 uint64_t countOf(const LinearLayout& l, const char* dim) {
   return l.hasInDim(dim) ? uint64_t{1} << l.getInDimSizeLog2(dim) : 1;
-}
-
-// The element at a location, as one number: out dims packed low to high.
-uint64_t coordinate(const LinearLayout& l, uint64_t reg, uint64_t lane, uint64_t warp,
-                    uint64_t block) {
-  DimValues in;
-  for (const std::string& dim : l.getInDimNames())
-    in.emplace_back(dim, dim == "register" ? reg
-                         : dim == "lane"   ? lane
-                         : dim == "warp"   ? warp
-                                           : block);
-  uint64_t packed = 0;
-  int shift = 0;
-  for (const auto& [dim, value] : l.apply(in)) {
-    packed |= value << shift;
-    shift += l.getOutDimSizeLog2(dim);
-  }
-  return packed;
 }
 
 class VirtualWarp {
  public:
   VirtualWarp(const LinearLayout& a, const LinearLayout& b, uint64_t warp, uint64_t block,
               WarpSimulation& report)
-      : b_(b), warp_(warp), block_(block), report_(report),
+      : eb_(b, kDims), warp_(warp), block_(block), report_(report),
         lanes_(countOf(a, "lane")), aRegs_(countOf(a, "register")),
         bRegs_(countOf(b, "register")),
         aFile_(lanes_, std::vector<uint64_t>(aRegs_)),
         bFile_(lanes_, std::vector<uint64_t>(bRegs_, kPoison)) {
+    EvaluatedLayout ea(a, kDims, b.getOutDimNames());
     for (uint64_t t = 0; t < lanes_; ++t)
-      for (uint64_t r = 0; r < aRegs_; ++r) aFile_[t][r] = coordinate(a, r, t, warp, block);
+      for (uint64_t r = 0; r < aRegs_; ++r) aFile_[t][r] = ea.at(r, t, warp, block);
   }
 
   void run(const ShufflePlan& plan) {
@@ -67,7 +52,7 @@ class VirtualWarp {
     for (uint64_t t = 0; t < lanes_; ++t)
       for (uint64_t r = 0; r < bRegs_; ++r) {
         ++report_.locations;
-        uint64_t want = coordinate(b_, r, t, warp_, block_);
+        uint64_t want = eb_.at(r, t, warp_, block_);
         if (bFile_[t][r] != want)
           fail("lane " + std::to_string(t) + " register " + std::to_string(r) + " holds " +
                (bFile_[t][r] == kPoison ? std::string("nothing")
@@ -113,7 +98,7 @@ class VirtualWarp {
       report_.mismatches.push_back("...");
   }
 
-  const LinearLayout& b_;
+  EvaluatedLayout eb_;
   uint64_t warp_, block_;
   WarpSimulation& report_;
   uint64_t lanes_, aRegs_, bRegs_;

@@ -1,11 +1,15 @@
 #include "pair_checks.h"
 
 #include "bank_conflicts.h"
+#include "conversion.h"
+#include "gather.h"
+#include "gather_simulator.h"
 #include "op_table.h"
 #include "optimal_swizzle.h"
 #include "shared.h"
 #include "shared_roundtrip.h"
 #include "vectorization.h"
+#include "warp_simulator.h"
 
 namespace f2lay::tools {
 
@@ -16,7 +20,7 @@ using ref::analysis::Instruction;
 
 struct Pair {
   const char* name;
-  const char* a;  // catalog requests (oracle JSON)
+  const char* a;  // catalog requests (oracle JSON), or layouts written out
   const char* b;
   uint64_t elementBytes;
   Instruction write = Instruction::kVector, read = Instruction::kVector;
@@ -43,6 +47,17 @@ const char* kDotA =
 const char* kDotB =
     R"({"op":"dot_operand","operand_index":1,"k_width":2,"parent":{"version":[2,0],"warps_per_cta":[4,1],"instr_shape":[16,8]},"shape":[64,64]})";
 
+// mma v2 with its n-repetition registers in reverse order: the same lanes and
+// warps, so converting to it only renames registers.
+const char* kMmaV2RegistersReversed =
+    R"({"in_dims":[{"name":"register","bases":[[0,1],[8,0],[0,32],[0,16],[0,8]]},)"
+    R"({"name":"lane","bases":[[0,2],[0,4],[1,0],[2,0],[4,0]]},{"name":"warp","bases":[[16,0],[32,0]]},)"
+    R"({"name":"block","bases":[]}],"out_dims":[{"name":"dim0","size":64},{"name":"dim1","size":64}]})";
+const char* kBlocked18Threads48 =
+    R"({"op":"blocked","size_per_thread":[1,8],"threads_per_warp":[4,8],"warps_per_cta":[4,1],"order":[1,0],"shape":[64,64]})";
+const char* kBlocked22 =
+    R"({"op":"blocked","size_per_thread":[2,2],"threads_per_warp":[8,4],"warps_per_cta":[4,1],"order":[1,0],"shape":[64,64]})";
+
 const std::vector<Pair>& pairs() {
   static const std::vector<Pair> list = {
       {"blocked [1,4] -> blocked [4,1] (transpose), fp16", kBlocked14, kBlocked41, 2},
@@ -54,15 +69,22 @@ const std::vector<Pair>& pairs() {
       {"mma v2 -> blocked [1,8], stmatrix, fp16", kMmaV2, kBlocked18, 2, Instruction::kMatrix},
       {"mma v2 -> blocked [1,4], fp32", kMmaV2, kBlocked14, 4},
       {"mma v3 -> blocked [1,4], fp16 (HARDWARE.md's calibration tile)", kMmaV3, kBlocked14, 2},
-      {"mma v2 -> dot operand A, fp16", kMmaV2, kDotA, 2},
+      {"mma v2 -> dot operand A, fp16 (no-op: the same map)", kMmaV2, kDotA, 2},
       {"blocked [1,8] warps [4,1] -> warps [1,4], fp8", kBlocked18, kBlocked18Warps14, 1},
-      {"mma v2 -> mma v2, fp64", kMmaV2, kMmaV2, 8},
+      {"mma v2 -> mma v2, fp64 (no-op)", kMmaV2, kMmaV2, 8},
+      {"mma v2 -> its registers reversed, fp32 (register permutation)", kMmaV2,
+       kMmaV2RegistersReversed, 4},
+      {"blocked [1,4] -> blocked [1,8], threads [4,8], fp16 (warp shuffle)", kBlocked14,
+       kBlocked18Threads48, 2},
+      {"mma v2 -> blocked [2,2], fp32 (warp shuffle)", kMmaV2, kBlocked22, 4},
   };
   return list;
 }
 
 Layout catalogLayout(const char* request) {
-  Json response = answer(parseJson(request));
+  Json json = parseJson(request);
+  if (json.contains("in_dims")) return Layout(layoutFromJson(json, "layout"));
+  Json response = answer(json);
   if (!response["ok"].get<bool>())
     throw Error(std::string("catalog request failed: ") + response["error"].get<std::string>());
   return Layout(layoutFromJson(response["result"], "result"));
@@ -125,6 +147,35 @@ void checkVectorization(const Pair& p, const Layout& a, Failures& f) {
   (void)p;
 }
 
+// Within a warp, the shuffle plan runs on a virtual warp; across warps the
+// data goes through shared memory, which checkSwizzle simulates.
+void checkConversion(const Pair& p, const Layout& a, const Layout& b, Failures& f) {
+  ref::analysis::Classification c = ref::analysis::classifyConversion(a, b);
+  if (c.kind == ref::analysis::ConversionKind::kSharedMemory) return;
+  ref::analysis::ShufflePlan plan = ref::analysis::shufflePlan(a, b, p.elementBytes);
+  if (plan.kind != c.kind)
+    f.push_back("shuffle_plan: made for " + toString(plan.kind) + ", classified " +
+                toString(c.kind));
+  bool crossesLanes = false;
+  for (const auto& round : plan.rounds)
+    for (const ref::analysis::ShuffleStep& s : round) crossesLanes |= s.srcLane != s.lane;
+  if (crossesLanes != (c.kind == ref::analysis::ConversionKind::kWarpShuffle))
+    f.push_back("shuffle_plan: a " + toString(c.kind) + (crossesLanes ? " reads" : " never reads") +
+                " from other lanes");
+  ref::analysis::WarpSimulation run = ref::analysis::simulateShufflePlan(a, b, plan);
+  for (const std::string& m : run.mismatches) f.push_back("shuffle_plan: " + m);
+}
+
+// Every axis along which the gather stays in a warp is run on a virtual warp.
+void checkGather(const Layout& l, Failures& f) {
+  for (size_t axis = 0; axis < l.value().out_dims.size(); ++axis) {
+    if (!ref::analysis::gatherLocality(l, axis).warpLocal) continue;
+    ref::analysis::GatherPlan plan = ref::analysis::gatherPlan(l, axis);
+    ref::analysis::GatherSimulation run = ref::analysis::simulateGather(l, axis, plan, axis + 1);
+    if (!run.ok) f.push_back("gather_plan along axis " + std::to_string(axis) + ": " + run.detail);
+  }
+}
+
 }  // namespace
 
 std::vector<CaseResult> runCatalogPairChecks() {
@@ -138,6 +189,9 @@ std::vector<CaseResult> runCatalogPairChecks() {
       checkLemma(p, a, b, failures);
       checkVectorization(p, a, failures);
       checkVectorization(p, b, failures);
+      checkConversion(p, a, b, failures);
+      checkGather(a, failures);
+      checkGather(b, failures);
     } catch (const Error& e) {
       failures.push_back(std::string("error: ") + e.what());
     }

@@ -7,7 +7,10 @@
 //   bank_conflicts    the simulator and Lemma 9.4 agree wherever the lemma is
 //                     exact, on the optimal and the unswizzled layout;
 //   classify / shuffle  an intra-warp conversion's plan, run on a virtual
-//                     warp, delivers every element;
+//                     warp, delivers every element, and it reads from other
+//                     lanes exactly when the kind is warp_shuffle;
+//   gather_plan       along every warp-local axis of either layout, the
+//                     rounds run on a virtual warp give the gather's result;
 //   vectorization     the vector found divides by its ld/st tile.
 // These are consistency checks between independent implementations, not
 // golden values: the golden values are in tools/cases.

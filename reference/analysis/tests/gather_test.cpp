@@ -3,10 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <iostream>
-#include <map>
 #include <random>
 
 #include "gather.h"
+#include "gather_simulator.h"
 #include "layout_literals.h"
 #include "random_layouts.h"
 #include "test_support.h"
@@ -82,58 +82,6 @@ TEST(GatherPlan, ZeroAxisPartIsNotEnoughBeyondDef410) {
   EXPECT_PRED2(contains, errorMessage([&] { gatherPlan(l, 2); }), "axis 2 is not an out dim");
 }
 
-// The rounds run on a virtual warp: each lane computes its source lane and
-// register from the plan's axisSources, sends sendRegisters[r][i] each round
-// (the value lane srcLane holds there, by L.apply) and keeps it when it is
-// the register it needs.
-struct Simulated {
-  bool ok = true;
-  std::string detail;
-};
-
-Simulated simulateGather(const LinearLayout& l, size_t axis, const GatherPlan& plan,
-                         std::mt19937_64& rng) {
-  auto count = [&l](const char* dim) {
-    return l.hasInDim(dim) ? uint64_t{1} << l.getInDimSizeLog2(dim) : 1;
-  };
-  uint64_t axisSize = l.value().out_dims[axis].size;
-  std::map<DimValues, uint64_t> src, index;  // tensor position -> value
-  auto valueAt = [&rng](std::map<DimValues, uint64_t>& m, const DimValues& p, uint64_t bound) {
-    auto it = m.find(p);
-    if (it == m.end()) it = m.emplace(p, rng() % bound).first;
-    return it->second;
-  };
-  for (uint64_t w = 0; w < count("warp"); ++w)
-    for (uint64_t t = 0; t < count("lane"); ++t)
-      for (uint64_t r = 0; r < count("register"); ++r) {
-        DimValues where = {{"register", r}, {"lane", t}, {"warp", w}};
-        DimValues pos = l.apply(where);
-        uint64_t v = valueAt(index, pos, axisSize);
-        uint64_t move = pos[axis].second ^ v;
-        uint64_t srcLane = t, srcReg = r;
-        for (size_t j = 0; j < plan.axisSources.size(); ++j)
-          if (move >> j & 1) {
-            srcLane ^= plan.axisSources[j].laneMask;
-            srcReg ^= plan.axisSources[j].registerMask;
-          }
-        std::optional<uint64_t> got;
-        for (uint64_t sent : plan.sendRegisters.at(r)) {
-          uint64_t value = valueAt(src, l.apply({{"register", sent}, {"lane", srcLane},
-                                                 {"warp", w}}),
-                                   uint64_t{1} << 32);
-          if (sent == srcReg) got = value;
-        }
-        DimValues q = pos;
-        q[axis].second = v;
-        uint64_t want = valueAt(src, q, uint64_t{1} << 32);
-        if (got != want)
-          return {false, "warp " + std::to_string(w) + " lane " + std::to_string(t) +
-                             " register " + std::to_string(r) + (got ? " got a wrong value"
-                                                                     : " got nothing")};
-      }
-  return {};
-}
-
 TEST(GatherPlan, RandomLayoutsAndIndicesMatchTheDefinition) {
   std::mt19937_64 rng(55);
   int simulated = 0, refused = 0;
@@ -153,7 +101,7 @@ TEST(GatherPlan, RandomLayoutsAndIndicesMatchTheDefinition) {
       GatherPlan plan = gatherPlan(l, axis);
       EXPECT_EQ(plan.rounds, uint64_t{1} << plan.registerBitsAlongAxis) << l;
       for (int indices = 0; indices < 3; ++indices) {
-        Simulated s = simulateGather(l, axis, plan, rng);
+        GatherSimulation s = simulateGather(l, axis, plan, rng());
         ASSERT_TRUE(s.ok) << l << "axis " << axis << ": " << s.detail;
         ++simulated;
       }
