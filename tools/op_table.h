@@ -10,6 +10,7 @@
 
 #include "bank_conflicts.h"
 #include "error.h"
+#include "f2_space.h"
 #include "json_format.h"
 #include "linear_layout.h"
 #include "oracle.h"
@@ -82,5 +83,8 @@ std::vector<Op> conversionOps();  // tools/analysis/conversion_ops.cpp (classify
 ref::analysis::AccessSpec bankAccessSpec(const Args& a);
 // {instructions, wavefronts, ideal_wavefronts, conflicts}.
 Json wavefrontReportJson(const ref::analysis::WavefrontReport& r);
+// Flattened tensor vectors (the §5 sets) written like bases: one value per
+// out dim of `like` each (tools/analysis/swizzle_ops.cpp).
+Json vectorsJson(const Layout& like, const ref::analysis::Vecs& vecs);
 
 }  // namespace f2lay::tools

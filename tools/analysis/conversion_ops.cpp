@@ -8,19 +8,6 @@ namespace f2lay::tools {
 
 namespace {
 
-using ref::analysis::Vecs;
-
-// Flattened tensor vectors as out-dim value lists, like a layout's bases.
-Json vectorsJson(const Layout& l, const Vecs& vs) {
-  Json out = Json::array();
-  for (ref::analysis::Vec x : vs) {
-    Json coordinate = Json::array();
-    for (const auto& [dim, value] : ref::analysis::unflatten(l, x)) coordinate.push_back(value);
-    out.push_back(coordinate);
-  }
-  return out;
-}
-
 Json classifyJson(const Args& a) {
   ref::analysis::Classification c =
       ref::analysis::classifyConversion(a.layout("self"), a.layout("other"));

@@ -11,17 +11,6 @@ namespace {
 
 using ref::analysis::Instruction;
 
-// A flattened tensor vector as a basis: one value per out dim of `like`.
-Json vecsJson(const Layout& like, const ref::analysis::Vecs& vecs) {
-  Json out = Json::array();
-  for (ref::analysis::Vec x : vecs) {
-    Json basis = Json::array();
-    for (const auto& [name, value] : ref::analysis::unflatten(like, x)) basis.push_back(value);
-    out.push_back(basis);
-  }
-  return out;
-}
-
 Instruction instructionArg(const Args& a, const char* key, const char* matrix) {
   if (!a.has(key)) return Instruction::kVector;
   std::string name = a.name(key);
@@ -51,17 +40,17 @@ Json optimalSwizzleJson(const Args& a) {
           {"bank_bits", s.bankBits},
           {"idx_bits", s.idxBits},
           {"sets",
-           {{"V", vecsJson(self, sets.V)},
-            {"A_bank", vecsJson(self, sets.ABank)},
-            {"B_bank", vecsJson(self, sets.BBank)},
-            {"P", {vecsJson(self, pa), vecsJson(self, pb)}},
-            {"I", vecsJson(self, sets.I)},
-            {"E", vecsJson(self, sets.E)},
-            {"F", vecsJson(self, sets.F)},
-            {"G", vecsJson(self, sets.G)},
-            {"C", vecsJson(self, sets.C)},
-            {"Idx", vecsJson(self, sets.Idx)},
-            {"Bank", vecsJson(self, sets.Bank)}}},
+           {{"V", vectorsJson(self, sets.V)},
+            {"A_bank", vectorsJson(self, sets.ABank)},
+            {"B_bank", vectorsJson(self, sets.BBank)},
+            {"P", {vectorsJson(self, pa), vectorsJson(self, pb)}},
+            {"I", vectorsJson(self, sets.I)},
+            {"E", vectorsJson(self, sets.E)},
+            {"F", vectorsJson(self, sets.F)},
+            {"G", vectorsJson(self, sets.G)},
+            {"C", vectorsJson(self, sets.C)},
+            {"Idx", vectorsJson(self, sets.Idx)},
+            {"Bank", vectorsJson(self, sets.Bank)}}},
           {"predicted_conflict_bits",
            {{"store", s.writeConflictBits}, {"load", s.readConflictBits}}},
           {"store", report(self, ref::analysis::AccessKind::kStore, options.write)},
@@ -75,6 +64,16 @@ Json registerOrderJson(const std::vector<int>& order) {
 }
 
 }  // namespace
+
+Json vectorsJson(const Layout& like, const ref::analysis::Vecs& vecs) {
+  Json out = Json::array();
+  for (ref::analysis::Vec x : vecs) {
+    Json basis = Json::array();
+    for (const auto& [name, value] : ref::analysis::unflatten(like, x)) basis.push_back(value);
+    out.push_back(basis);
+  }
+  return out;
+}
 
 std::vector<Op> swizzleOps() {
   return {
