@@ -50,6 +50,10 @@ void inferOutDimSizes(LayoutValue& layout) {
 }
 
 void validate(const LayoutValue& layout) {
+  if (layout.out_dims.size() > kMaxDims || layout.in_dims.size() > kMaxDims)
+    throw Error("the layout has " + std::to_string(layout.in_dims.size()) + " in dims and " +
+                std::to_string(layout.out_dims.size()) + " out dims; the limit is " +
+                std::to_string(kMaxDims) + " on each side");
   std::set<std::string> seen;
   for (const OutDim& d : layout.out_dims) {
     if (!isIdentifier(d.name))

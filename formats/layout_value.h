@@ -7,8 +7,8 @@
 // implementations (f2lay::ref, later f2lay::opt) are built from it and turn
 // back into it.
 //
-// Limits, checked by validate(): at most kMaxInBits input bits and kMaxOutBits
-// output bits in total; one dim, in or out, has at most 63 bits (so every size
+// Limits, checked by validate(): at most kMaxDims dims on each side; at most
+// kMaxInBits input bits and kMaxOutBits output bits in total; one dim, in or out, has at most 63 bits (so every size
 // is a power of two below 2^64 and fits a uint64_t); every basis value is below its out-dim size;
 // names are identifiers ([A-Za-z_][A-Za-z0-9_.]*) and unique on their side, so
 // that every format can write them back unchanged.
@@ -22,6 +22,9 @@ namespace f2lay {
 
 inline constexpr int kMaxInBits = 64;
 inline constexpr int kMaxOutBits = 64;
+// Dims per side: Triton's layouts have at most 5 in dims and a few out dims;
+// the bound lets f2lay::opt keep dims inline, without allocation.
+inline constexpr size_t kMaxDims = 16;
 
 using Basis = std::vector<uint64_t>;
 

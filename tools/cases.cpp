@@ -12,7 +12,7 @@ namespace f2lay::tools {
 
 namespace {
 
-CaseResult runCase(const std::string& file, size_t lineNo, const Json& c) {
+CaseResult runCase(const std::string& file, size_t lineNo, const Json& c, Impl impl) {
   std::string where = file + ":" + std::to_string(lineNo);
   if (!c.is_object() || !c.contains("name") || !c["name"].is_string() ||
       !c.contains("request") || !c.contains("expect") || !c["expect"].is_object() ||
@@ -33,7 +33,7 @@ CaseResult runCase(const std::string& file, size_t lineNo, const Json& c) {
                 "\"error_contains\": \"...\"}");
   CaseResult r{file, c["name"].get<std::string>(),
                c.value("source", std::string()), false, ""};
-  Json got = answer(c["request"]);
+  Json got = answer(c["request"], impl);
   bool ok = got["ok"].get<bool>();
   if (ok != expectOk) {
     r.detail = "expected ok=" + std::string(expectOk ? "true" : "false") +
@@ -53,7 +53,7 @@ CaseResult runCase(const std::string& file, size_t lineNo, const Json& c) {
 
 }  // namespace
 
-std::vector<CaseResult> runCases(const CaseFile& file) {
+std::vector<CaseResult> runCases(const CaseFile& file, Impl impl) {
   std::vector<CaseResult> results;
   std::istringstream in(file.text);
   std::string line;
@@ -65,20 +65,20 @@ std::vector<CaseResult> runCases(const CaseFile& file) {
     } catch (const Error& e) {
       throw Error(file.name + ":" + std::to_string(lineNo) + ": bad JSON: " + e.what());
     }
-    results.push_back(runCase(file.name, lineNo, c));
+    results.push_back(runCase(file.name, lineNo, c, impl));
   }
   return results;
 }
 
 size_t verifyAndReport(const std::vector<CaseFile>& files, std::ostream& out,
-                       const std::vector<CaseResult>& extraChecks) {
+                       const std::vector<CaseResult>& extraChecks, Impl impl) {
   size_t total = 0, failed = 0;
   std::vector<CaseResult> failures;
   out << std::left << std::setw(36) << "case file" << std::right << std::setw(8)
       << "cases" << std::setw(8) << "passed" << std::setw(8) << "failed" << '\n';
   for (const CaseFile& file : files) {
     size_t n = 0, bad = 0;
-    for (CaseResult& r : runCases(file)) {
+    for (CaseResult& r : runCases(file, impl)) {
       ++n;
       if (!r.passed) {
         ++bad;

@@ -14,6 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include "oracle.h"
+
 namespace f2lay::tools {
 
 struct CaseFile {
@@ -34,12 +36,12 @@ const std::vector<CaseFile>& builtinCaseFiles();
 
 // Runs every case of a file through the oracle. A malformed case line throws
 // f2lay::Error naming the file and line.
-std::vector<CaseResult> runCases(const CaseFile& file);
+std::vector<CaseResult> runCases(const CaseFile& file, Impl impl = Impl::kOpt);
 
 // Runs the files, prints a summary table (and every failure) to `out`, with
 // a row per group (CaseResult::file) of `extraChecks`, results of checks
 // already run (analysis/pair_checks.h), and returns the number of failures.
 size_t verifyAndReport(const std::vector<CaseFile>& files, std::ostream& out,
-                       const std::vector<CaseResult>& extraChecks = {});
+                       const std::vector<CaseResult>& extraChecks = {}, Impl impl = Impl::kOpt);
 
 }  // namespace f2lay::tools

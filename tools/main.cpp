@@ -78,7 +78,8 @@ std::string opsHelp() {
        "{\"ok\": false, \"error\": \"...\"}. Blank lines are skipped. Layouts are JSON:\n"
        "{\"in_dims\":[{\"name\":\"register\",\"bases\":[[0,1]]}],"
        "\"out_dims\":[{\"name\":\"dim0\",\"size\":2},...]}.\n"
-       "Exit status: 0 when every request succeeded, 2 when any failed.\n\nOps:\n";
+       "Exit status: 0 when every request succeeded, 2 when any failed, 1 when --check\n"
+       "found ref and opt answering differently.\n\nOps:\n";
   for (const auto& op : f2lay::tools::oracleOps()) {
     s << "  " << op.name << "(";
     for (size_t i = 0; i < op.args.size(); ++i)
@@ -97,13 +98,25 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "f2lay 0.1.0");
   app.require_subcommand(1);
 
+  // Which implementation answers (oracle and verify): f2lay::opt by default.
+  std::string implName = "opt";
+  bool check = false;
+  auto addImplOptions = [&](CLI::App* sub) {
+    sub->add_option("--impl", implName, "Implementation: opt (bit-packed, default) or ref")
+        ->check(CLI::IsMember({"opt", "ref"}));
+    sub->add_flag("--check", check,
+                  "Answer with both implementations and fail on any difference (exit 1)");
+  };
+
   auto* oracle = app.add_subcommand("oracle", "Answer JSON Lines requests on stdin");
   oracle->footer(opsHelp());
+  addImplOptions(oracle);
 
   auto* verify = app.add_subcommand(
       "verify", "Run every built-in golden case (and any given case files); print a summary");
   std::vector<std::string> caseFiles;
   verify->add_option("--cases", caseFiles, "Extra JSON Lines case files to run");
+  addImplOptions(verify);
 
   auto* show = app.add_subcommand("show", "Print a layout readably");
   std::string showPath, showFrom;
@@ -142,14 +155,18 @@ int main(int argc, char** argv) {
     return kBadInput;
   }
 
+  using f2lay::tools::Impl;
+  Impl impl = check ? Impl::kCheck : implName == "ref" ? Impl::kRef : Impl::kOpt;
   try {
-    if (oracle->parsed())
-      return f2lay::tools::serve(std::cin, std::cout) == 0 ? kOk : kBadInput;
+    if (oracle->parsed()) {
+      f2lay::tools::Served served = f2lay::tools::serve(std::cin, std::cout, impl);
+      return served.differences ? kCheckFailed : served.failures ? kBadInput : kOk;
+    }
     if (verify->parsed()) {
       std::vector<f2lay::tools::CaseFile> files = f2lay::tools::builtinCaseFiles();
       for (const std::string& path : caseFiles) files.push_back({path, readInput(path)});
       return f2lay::tools::verifyAndReport(files, std::cout,
-                                           f2lay::tools::runCatalogPairChecks()) == 0
+                                           f2lay::tools::runCatalogPairChecks(), impl) == 0
                  ? kOk
                  : kCheckFailed;
     }

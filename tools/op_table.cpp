@@ -16,8 +16,6 @@ std::string at(const char* key, size_t i) { return std::string(key) + "[" + std:
 
 }  // namespace
 
-Layout Args::layout(const char* key) const { return Layout(layoutFromJson(request_.at(key), key)); }
-
 std::string Args::name(const char* key) const { return nameFromJson(request_.at(key), key); }
 
 uint64_t Args::number(const char* key) const { return unsignedFromJson(request_.at(key), key); }
@@ -109,6 +107,7 @@ std::optional<Layout> Args::cgaLayout(size_t rank) const {
 }
 
 Json layoutJson(const Layout& l) { return layoutToJson(l.value()); }
+Json layoutJson(const opt::LinearLayout& l) { return layoutToJson(l.value()); }
 
 Json dimValuesJson(const ref::DimValues& values) {
   Json o = Json::object();

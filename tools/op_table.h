@@ -13,6 +13,7 @@
 #include "f2_space.h"
 #include "json_format.h"
 #include "linear_layout.h"
+#include "opt_linear_layout.h"
 #include "oracle.h"
 
 namespace f2lay::tools {
@@ -25,7 +26,12 @@ class Args {
  public:
   explicit Args(const Json& request) : request_(request) {}
   bool has(const char* key) const { return request_.contains(key); }
-  Layout layout(const char* key) const;
+  Layout layout(const char* key) const { return layoutAs<Layout>(key); }
+  // The layout under `key` as an implementation's LinearLayout (ref or opt).
+  template <class L>
+  L layoutAs(const char* key) const {
+    return L(layoutFromJson(request_.at(key), key));
+  }
   std::string name(const char* key) const;
   uint64_t number(const char* key) const;
   bool boolean(const char* key) const;
@@ -52,6 +58,7 @@ class Args {
 };
 
 Json layoutJson(const Layout& l);
+Json layoutJson(const opt::LinearLayout& l);
 Json dimValuesJson(const ref::DimValues& values);
 
 // The keys several catalog families share, documented once.
@@ -61,9 +68,13 @@ inline const OpArg kCgaArg{"cga_layout", "block bases, one value per dim each (d
 inline const OpArg kWarpsArg{"warps_per_cta", "warps per CTA, per dim (powers of two)"};
 inline const OpArg kOrderArg{"order", "dims from fastest to slowest, a permutation of 0..rank-1"};
 
+// run answers with f2lay::ref; runOpt, where the op has it, with f2lay::opt
+// (the same answer: `--check` compares them). Catalog layouts are built by
+// the reference's constructors only, as are analyses opt does not have yet.
 struct Op {
   OpDoc doc;
   std::function<Json(const Args&)> run;
+  std::function<Json(const Args&)> runOpt = nullptr;
 };
 
 // The ops of each part, concatenated in this order by oracle.cpp.

@@ -17,13 +17,16 @@ const OpArg kLayout{"layout", "the layout"};
 const OpArg kSelf{"self", "the layout the method is called on"};
 const OpArg kOther{"other", "the second layout"};
 
+// The algebra ops, written once for both implementations: L is
+// ref::LinearLayout or opt::LinearLayout (the same API).
+template <class L>
 std::vector<Op> algebraOps() {
   return {
       {{"identity_1d", {{"size", "a power of two, or 0 for the empty layout"},
                         {"in_dim", "in dim name"}, {"out_dim", "out dim name"}},
         "layout", "in=2^i -> out=2^i"},
        [](const Args& a) {
-         return layoutJson(Layout::identity1D(a.number("size"), a.name("in_dim"),
+         return layoutJson(L::identity1D(a.number("size"), a.name("in_dim"),
                                               a.name("out_dim")));
        }},
       {{"zeros_1d", {{"size", "a power of two, or 0"}, {"in_dim", "in dim name"},
@@ -31,7 +34,7 @@ std::vector<Op> algebraOps() {
                      {"out_dim_size", "size of the out dim (default 1)", false}},
         "layout", "every input maps to 0"},
        [](const Args& a) {
-         return layoutJson(Layout::zeros1D(a.number("size"), a.name("in_dim"),
+         return layoutJson(L::zeros1D(a.number("size"), a.name("in_dim"),
                                            a.name("out_dim"),
                                            a.has("out_dim_size") ? a.number("out_dim_size") : 1));
        }},
@@ -39,100 +42,102 @@ std::vector<Op> algebraOps() {
                        {"in_dim", "in dim name"}, {"out_dim", "out dim name"}},
         "layout", "in=2^i -> out=stride*2^i, out dim of size size*stride"},
        [](const Args& a) {
-         return layoutJson(Layout::strided1D(a.number("size"), a.number("stride"),
+         return layoutJson(L::strided1D(a.number("size"), a.number("stride"),
                                              a.name("in_dim"), a.name("out_dim")));
        }},
       {{"apply", {kLayout, {"input", "{in dim: value} for every in dim"}},
         "{out dim: value}", "L(x): the XOR of the bases of the set input bits"},
        [](const Args& a) {
-         return dimValuesJson(a.layout("layout").apply(a.dimValues("input")));
+         return dimValuesJson(a.layoutAs<L>("layout").apply(a.dimValues("input")));
        }},
       {{"compose", {kSelf, kOther}, "layout",
         "x -> other(self(x)) (Def 4.2); self's out dims are other's in dims"},
-       [](const Args& a) { return layoutJson(a.layout("self").compose(a.layout("other"))); }},
+       [](const Args& a) { return layoutJson(a.layoutAs<L>("self").compose(a.layoutAs<L>("other"))); }},
       {{"product", {{"self", "the inner layout"}, {"other", "the outer layout"}}, "layout",
         "self * other (Def 4.3): block-diagonal, self in the low bits"},
-       [](const Args& a) { return layoutJson(a.layout("self") * a.layout("other")); }},
+       [](const Args& a) { return layoutJson(a.layoutAs<L>("self") * a.layoutAs<L>("other")); }},
       {{"divide_left", {{"self", "the dividend A"}, {"other", "the divisor B"}},
         "layout or null", "C with B * C == A (Def 4.4); null when A is not divisible by B"},
        [](const Args& a) {
-         auto c = divideLeft(a.layout("self"), a.layout("other"));
+         auto c = divideLeft(a.layoutAs<L>("self"), a.layoutAs<L>("other"));
          return c ? layoutJson(*c) : Json(nullptr);
        }},
       {{"invert", {kLayout}, "layout", "the inverse of an invertible layout"},
-       [](const Args& a) { return layoutJson(a.layout("layout").invert()); }},
+       [](const Args& a) { return layoutJson(a.layoutAs<L>("layout").invert()); }},
       {{"pseudoinvert", {kLayout}, "layout",
         "the right inverse of a surjective layout (Def 4.5), free input bits zero"},
-       [](const Args& a) { return layoutJson(a.layout("layout").pseudoinvert()); }},
+       [](const Args& a) { return layoutJson(a.layoutAs<L>("layout").pseudoinvert()); }},
       {{"invert_and_compose", {kSelf, kOther}, "layout",
         "C with other(C(x)) == self(x): self then other's pseudoinverse"},
        [](const Args& a) {
-         return layoutJson(a.layout("self").invertAndCompose(a.layout("other")));
+         return layoutJson(a.layoutAs<L>("self").invertAndCompose(a.layoutAs<L>("other")));
        }},
       {{"transpose_ins", {kLayout, {"new_in_dims", "the in dim names, reordered"}}, "layout",
         "the same map with the in dims reordered"},
        [](const Args& a) {
-         return layoutJson(a.layout("layout").transposeIns(a.names("new_in_dims")));
+         return layoutJson(a.layoutAs<L>("layout").transposeIns(a.names("new_in_dims")));
        }},
       {{"transpose_outs", {kLayout, {"new_out_dims", "the out dim names, reordered"}}, "layout",
         "the same map with the out dims reordered"},
        [](const Args& a) {
-         return layoutJson(a.layout("layout").transposeOuts(a.names("new_out_dims")));
+         return layoutJson(a.layoutAs<L>("layout").transposeOuts(a.names("new_out_dims")));
        }},
       {{"reshape_ins", {kLayout, {"new_in_dims", "[{\"name\": ..., \"size\": ...}]"}}, "layout",
         "flatten the in dims (first is minor), then split them into the new dims"},
        [](const Args& a) {
-         return layoutJson(a.layout("layout").reshapeIns(a.dimSizes("new_in_dims")));
+         return layoutJson(a.layoutAs<L>("layout").reshapeIns(a.dimSizes("new_in_dims")));
        }},
       {{"reshape_outs", {kLayout, {"new_out_dims", "[{\"name\": ..., \"size\": ...}]"}}, "layout",
         "flatten the out dims (first is minor), then split them into the new dims"},
        [](const Args& a) {
-         return layoutJson(a.layout("layout").reshapeOuts(a.dimSizes("new_out_dims")));
+         return layoutJson(a.layoutAs<L>("layout").reshapeOuts(a.dimSizes("new_out_dims")));
        }},
       {{"flatten_ins", {kLayout}, "layout", "one in dim, named as the first"},
-       [](const Args& a) { return layoutJson(a.layout("layout").flattenIns()); }},
+       [](const Args& a) { return layoutJson(a.layoutAs<L>("layout").flattenIns()); }},
       {{"flatten_outs", {kLayout}, "layout", "one out dim, named as the first"},
-       [](const Args& a) { return layoutJson(a.layout("layout").flattenOuts()); }},
+       [](const Args& a) { return layoutJson(a.layoutAs<L>("layout").flattenOuts()); }},
       {{"sublayout", {kLayout, {"in_dim_names", "in dims to keep"},
                       {"out_dim_names", "out dims to keep"}}, "layout",
         "the restriction to some dims, kept in the layout's order"},
        [](const Args& a) {
-         return layoutJson(a.layout("layout").sublayout(a.names("in_dim_names"),
+         return layoutJson(a.layoutAs<L>("layout").sublayout(a.names("in_dim_names"),
                                                         a.names("out_dim_names")));
        }},
       {{"concat_ins", {kSelf, kOther}, "layout",
         "self's in dims, then other's; the out dims must be equal"},
-       [](const Args& a) { return layoutJson(a.layout("self").concatIns(a.layout("other"))); }},
+       [](const Args& a) { return layoutJson(a.layoutAs<L>("self").concatIns(a.layoutAs<L>("other"))); }},
       {{"concat_outs", {kSelf, kOther}, "layout",
         "self's out dims, then other's; the in dims must be equal"},
-       [](const Args& a) { return layoutJson(a.layout("self").concatOuts(a.layout("other"))); }},
+       [](const Args& a) { return layoutJson(a.layoutAs<L>("self").concatOuts(a.layoutAs<L>("other"))); }},
       {{"is_injective", {kLayout}, "bool", "rank == input bits"},
-       [](const Args& a) { return Json(a.layout("layout").isInjective()); }},
+       [](const Args& a) { return Json(a.layoutAs<L>("layout").isInjective()); }},
       {{"is_surjective", {kLayout}, "bool", "rank == output bits"},
-       [](const Args& a) { return Json(a.layout("layout").isSurjective()); }},
+       [](const Args& a) { return Json(a.layoutAs<L>("layout").isSurjective()); }},
       {{"is_invertible", {kLayout}, "bool", "injective and surjective"},
-       [](const Args& a) { return Json(a.layout("layout").isInvertible()); }},
+       [](const Args& a) { return Json(a.layoutAs<L>("layout").isInvertible()); }},
       {{"free_variable_masks", {kLayout}, "{in dim: mask}",
         "input bits whose basis is a combination of earlier bases"},
        [](const Args& a) {
-         return dimValuesJson(a.layout("layout").getFreeVariableMasks());
+         return dimValuesJson(a.layoutAs<L>("layout").getFreeVariableMasks());
        }},
       {{"num_consecutive_in_out", {kLayout}, "integer",
         "consecutive values of the first in dim that map to consecutive values of "
         "the first out dim"},
-       [](const Args& a) { return Json(a.layout("layout").getNumConsecutiveInOut()); }},
+       [](const Args& a) { return Json(a.layoutAs<L>("layout").getNumConsecutiveInOut()); }},
       {{"matrix_view", {kLayout}, "[[0/1, ...], ...]",
         "rows = output bits, columns = input bits (Triton's get_matrix_view)"},
-       [](const Args& a) { return Json(a.layout("layout").getMatrixView()); }},
+       [](const Args& a) { return Json(a.layoutAs<L>("layout").getMatrixView()); }},
       {{"equal", {kSelf, kOther}, "bool",
         "same dims in the same order, same bases, same out-dim sizes"},
-       [](const Args& a) { return Json(a.layout("self") == a.layout("other")); }},
+       [](const Args& a) { return Json(a.layoutAs<L>("self") == a.layoutAs<L>("other")); }},
   };
 }
 
 const std::vector<Op>& ops() {
   static const std::vector<Op> table = [] {
-    std::vector<Op> all = algebraOps();
+    std::vector<Op> all = algebraOps<ref::LinearLayout>();
+    std::vector<Op> optOps = algebraOps<opt::LinearLayout>();
+    for (size_t i = 0; i < all.size(); ++i) all[i].runOpt = optOps[i].run;
     for (std::vector<Op> (*family)() :
          {blockedOps, sliceOps, sharedOps, mmaOps, shapeOps, amdOps, cuteOps, bankOps, swizzleOps,
           conversionOps}) {
@@ -178,52 +183,77 @@ const std::vector<OpDoc>& oracleOps() {
   return docs;
 }
 
-Json answer(const Json& request) {
-  Json response = Json::object();
-  if (request.is_object() && request.contains("id")) response["id"] = request["id"];
+namespace {
+
+// {"ok": true, "result": ...} or {"ok": false, "error": ...}; never throws.
+Json attempt(const std::function<Json(const Args&)>& run, const Args& args) {
   try {
-    const Op& op = findOp(request);
-    checkKeys(op, request);
-    Json result = op.run(Args(request));
-    response["ok"] = true;
-    response["result"] = std::move(result);
+    return {{"ok", true}, {"result", run(args)}};
   } catch (const Error& e) {
-    response["ok"] = false;
-    response["error"] = e.what();
+    return {{"ok", false}, {"error", e.what()}};
   } catch (const std::exception& e) {
     // Not expected: every rule is checked and reported as f2lay::Error. Kept so
     // that one request can never take the stream down.
-    response["ok"] = false;
-    response["error"] = std::string("internal error: ") + e.what();
+    return {{"ok", false}, {"error", std::string("internal error: ") + e.what()}};
   }
+}
+
+}  // namespace
+
+Json answer(const Json& request, Impl impl) {
+  Json response = Json::object();
+  if (request.is_object() && request.contains("id")) response["id"] = request["id"];
+  Json outcome;
+  try {
+    const Op& op = findOp(request);
+    checkKeys(op, request);
+    Args args(request);
+    if (!op.runOpt || impl == Impl::kRef) {
+      outcome = attempt(op.run, args);
+    } else if (impl == Impl::kOpt) {
+      outcome = attempt(op.runOpt, args);
+    } else {
+      Json byRef = attempt(op.run, args), byOpt = attempt(op.runOpt, args);
+      outcome = byRef;
+      if (byRef != byOpt)
+        outcome = {{"ok", false},
+                   {"check_failed", true},
+                   {"error", "check: f2lay::ref and f2lay::opt differ: ref answered " +
+                                 dumpLine(byRef) + ", opt answered " + dumpLine(byOpt)}};
+    }
+  } catch (const Error& e) {
+    outcome = {{"ok", false}, {"error", e.what()}};
+  }
+  for (auto& [key, value] : outcome.items()) response[key] = value;
   return response;
 }
 
-Json answerLine(std::string_view line) {
+Json answerLine(std::string_view line, Impl impl) {
   Json request;
   try {
     request = parseJson(line);
   } catch (const Error& e) {
     return Json{{"ok", false}, {"error", std::string("bad JSON: ") + e.what()}};
   }
-  return answer(request);
+  return answer(request, impl);
 }
 
 std::string dumpLine(const Json& response) {
   return response.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
-size_t serve(std::istream& in, std::ostream& out) {
-  size_t failures = 0;
+Served serve(std::istream& in, std::ostream& out, Impl impl) {
+  Served counts;
   std::string line;
   while (std::getline(in, line)) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.find_first_not_of(" \t") == std::string::npos) continue;
-    Json response = answerLine(line);
-    if (!response["ok"].get<bool>()) ++failures;
+    Json response = answerLine(line, impl);
+    if (!response["ok"].get<bool>()) ++counts.failures;
+    if (response.contains("check_failed")) ++counts.differences;
     out << dumpLine(response) << '\n' << std::flush;
   }
-  return failures;
+  return counts;
 }
 
 }  // namespace f2lay::tools

@@ -35,14 +35,22 @@ struct OpDoc {
 const std::vector<OpDoc>& oracleOps();
 
 
+// Which implementation answers: f2lay::opt (the default), f2lay::ref, or
+// both (check), where an op has both. Under check a difference is answered
+// as an error that shows both answers, with "check_failed": true.
+enum class Impl { kOpt, kRef, kCheck };
+
 // Answers one request; never throws. The response holds "ok" and either
 // "result" or "error" (and "id" when the request had one).
-Json answer(const Json& request);
+Json answer(const Json& request, Impl impl = Impl::kOpt);
 // Parses one line and answers it; never throws.
-Json answerLine(std::string_view line);
+Json answerLine(std::string_view line, Impl impl = Impl::kOpt);
 // Answers every non-blank line of `in` on `out`, flushing after each.
-// Returns the number of requests answered with "ok": false.
-size_t serve(std::istream& in, std::ostream& out);
+struct Served {
+  size_t failures = 0;     // requests answered with "ok": false
+  size_t differences = 0;  // of those, where ref and opt differed (check)
+};
+Served serve(std::istream& in, std::ostream& out, Impl impl = Impl::kOpt);
 // The response as one line of text (invalid UTF-8 replaced, never throws).
 std::string dumpLine(const Json& response);
 

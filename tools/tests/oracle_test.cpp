@@ -702,7 +702,7 @@ TEST(Oracle, ServeAnswersEachLineAndCountsFailures) {
       "\r\n"
       "{\"op\": \"identity_1d\", \"size\": 4, \"in_dim\": \"a\", \"out_dim\": \"b\", \"id\": 3}");
   std::ostringstream out;
-  EXPECT_EQ(serve(in, out), 3u);
+  EXPECT_EQ(serve(in, out).failures, 3u);
   std::istringstream lines(out.str());
   std::vector<Json> responses;
   for (std::string line; std::getline(lines, line);) responses.push_back(Json::parse(line));
@@ -719,7 +719,7 @@ TEST(Oracle, ServeAnswersEachLineAndCountsFailures) {
 
   std::istringstream empty("");
   std::ostringstream none;
-  EXPECT_EQ(serve(empty, none), 0u);
+  EXPECT_EQ(serve(empty, none).failures, 0u);
   EXPECT_EQ(none.str(), "");
 }
 

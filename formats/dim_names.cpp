@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace f2lay::ref {
+namespace f2lay {
 
 std::string joinNames(const std::vector<std::string>& names) {
   std::string s = "[";
@@ -16,4 +16,4 @@ bool sameNamesIgnoringOrder(std::vector<std::string> a, std::vector<std::string>
   return a == b;
 }
 
-}  // namespace f2lay::ref
+}  // namespace f2lay

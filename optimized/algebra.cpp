@@ -1,0 +1,316 @@
+// The algebra of f2lay::opt::LinearLayout on packed columns: composition
+// (Def 4.2), product (Def 4.3), left division (Def 4.4), right inverse
+// (Def 4.5) and Triton's invertAndCompose. Preconditions and messages follow
+// reference/algebra.cpp, check for check.
+#include <algorithm>
+#include <bit>
+
+#include "dim_names.h"
+#include "opt_linear_layout.h"
+
+namespace f2lay::opt {
+
+namespace {
+
+// Triton's supremum of two dim orders on interned names (the reference's
+// supremum on strings says what it is): x's dims in order, each preceded by
+// the dims y puts before it. Returns false when the shared dims appear in
+// different relative orders.
+bool supremum(const DimList& x, const DimList& y, NameId* merged, int* count) {
+  int n = 0, j = 0;
+  auto has = [&](NameId id) { return std::find(merged, merged + n, id) != merged + n; };
+  for (int i = 0; i < x.count; ++i) {
+    if (y.find(x.id[i]) >= 0) {
+      for (; j < y.count && y.id[j] != x.id[i]; ++j)
+        if (!has(y.id[j])) merged[n++] = y.id[j];
+      if (j < y.count) ++j;
+    }
+    if (!has(x.id[i])) merged[n++] = x.id[i];
+  }
+  for (; j < y.count; ++j)
+    if (!has(y.id[j])) merged[n++] = y.id[j];
+  *count = n;
+  // Both orders are kept exactly when each side, read off the merge, is itself.
+  for (const DimList* side : {&x, &y}) {
+    int next = 0;
+    for (int k = 0; k < n; ++k)
+      if (side->find(merged[k]) >= 0 && merged[k] != side->id[next++]) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+LinearLayout LinearLayout::compose(const LinearLayout& outer) const {
+  bool sameNames = outs_.count == outer.ins_.count;
+  for (int k = 0; sameNames && k < outs_.count; ++k) sameNames = outer.ins_.find(outs_.id[k]) >= 0;
+  if (!sameNames)
+    throw Error("compose: the out dims of self " + joinNames(getOutDimNames()) +
+                " must be the in dims of other " + joinNames(outer.getInDimNames()) +
+                ", in any order");
+  bool aligned = true;  // self's output bits are already outer's input bits
+  for (int k = 0; k < outs_.count; ++k) {
+    int d = outer.ins_.find(outs_.id[k]);
+    if (outs_.bits[k] > outer.ins_.bits[d])
+      throw Error("compose: out dim '" + nameOf(outs_.id[k]) + "' of self has size " +
+                  std::to_string(uint64_t{1} << outs_.bits[k]) + ", larger than in dim '" +
+                  nameOf(outs_.id[k]) + "' of other (2^" + std::to_string(outer.ins_.bits[d]) +
+                  ")");
+    aligned = aligned && d == k && outs_.bits[k] == outer.ins_.bits[d];
+  }
+  LinearLayout l;
+  l.ins_ = ins_;
+  l.inBits_ = inBits_;
+  l.outs_ = outer.outs_;
+  l.outBits_ = outer.outBits_;
+  if (aligned) {
+    core::compose(outer.cols_, outer.inBits_, cols_, inBits_, l.cols_);
+  } else {
+    for (int j = 0; j < inBits_; ++j)
+      l.cols_[j] = core::apply(outer.cols_, outer.inBits_, moveOutBits(cols_[j], outer.ins_));
+  }
+  return l;
+}
+
+LinearLayout operator*(const LinearLayout& inner, const LinearLayout& outer) {
+  NameId inNames[2 * kMaxDims], outNames[2 * kMaxDims];
+  int nIn = 0, nOut = 0;
+  if (!supremum(inner.ins_, outer.ins_, inNames, &nIn))
+    throw Error("product: the dims " + joinNames(inner.getInDimNames()) + " and " +
+                joinNames(outer.getInDimNames()) + " share dims in different relative orders");
+  if (!supremum(inner.outs_, outer.outs_, outNames, &nOut))
+    throw Error("product: the dims " + joinNames(inner.getOutDimNames()) + " and " +
+                joinNames(outer.getOutDimNames()) +
+                " share dims in different relative orders");
+  auto bitsIn = [](const DimList& side, NameId id) {
+    int k = side.find(id);
+    return k < 0 ? 0 : side.bits[k];
+  };
+  std::vector<std::pair<std::string, int>> outs, ins;
+  for (int k = 0; k < nOut; ++k) {
+    int bits = bitsIn(inner.outs_, outNames[k]) + bitsIn(outer.outs_, outNames[k]);
+    if (bits > 63)
+      throw Error("product: out dim '" + nameOf(outNames[k]) + "' would have " +
+                  std::to_string(bits) + " bits; one dim has at most 63");
+    outs.push_back({nameOf(outNames[k]), bits});
+  }
+  int totalIn = 0, totalOut = 0;
+  for (int k = 0; k < nIn; ++k) {
+    ins.push_back({nameOf(inNames[k]),
+                   bitsIn(inner.ins_, inNames[k]) + bitsIn(outer.ins_, inNames[k])});
+    totalIn += ins.back().second;
+  }
+  for (const auto& o : outs) totalOut += o.second;
+  // Def 4.3: block-diagonal. Per in dim, inner's columns, then outer's; each
+  // out dim of the result holds inner's bits low and outer's above them.
+  uint64_t cols[2 * kMaxInBits] = {};
+  if (nIn <= static_cast<int>(kMaxDims) && nOut <= static_cast<int>(kMaxDims) &&
+      totalIn <= kMaxInBits && totalOut <= kMaxOutBits) {
+    DimList resultOuts;
+    for (int k = 0; k < nOut; ++k) resultOuts.push(outNames[k], outs[k].second);
+    // Where each part's out dim k lands in the result.
+    auto placement = [&](const LinearLayout& part, bool high, int* shift) {
+      for (int k = 0; k < part.outs_.count; ++k) {
+        int r = resultOuts.find(part.outs_.id[k]);
+        shift[k] = resultOuts.offset(r) + (high ? bitsIn(inner.outs_, part.outs_.id[k]) : 0);
+      }
+    };
+    int innerShift[kMaxDims], outerShift[kMaxDims];
+    placement(inner, false, innerShift);
+    placement(outer, true, outerShift);
+    auto place = [](const LinearLayout& part, const int* shift, uint64_t x) {
+      uint64_t y = 0;
+      for (int k = 0, from = 0; k < part.outs_.count; from += part.outs_.bits[k++])
+        y |= (x >> from & core::lowMask(part.outs_.bits[k])) << shift[k];
+      return y;
+    };
+    int col = 0;
+    for (int k = 0; k < nIn; ++k) {
+      for (const auto& [part, shift] :
+           {std::pair{&inner, innerShift}, std::pair{&outer, outerShift}}) {
+        int d = part->ins_.find(inNames[k]);
+        if (d < 0) continue;
+        for (int i = 0; i < part->ins_.bits[d]; ++i)
+          cols[col++] = place(*part, shift, part->cols_[part->ins_.offset(d) + i]);
+      }
+    }
+  }
+  // Within the limits this only packs; beyond them validate() says why.
+  if (nIn > static_cast<int>(kMaxDims) || nOut > static_cast<int>(kMaxDims) ||
+      totalIn > kMaxInBits || totalOut > kMaxOutBits) {
+    LayoutValue v;
+    for (const auto& [name, bits] : outs) v.out_dims.push_back({name, uint64_t{1} << bits});
+    for (const auto& [name, bits] : ins) v.in_dims.push_back({name, std::vector<Basis>(bits, Basis(outs.size(), 0))});
+    try {
+      validate(v);
+    } catch (const Error& e) {
+      throw Error(std::string("product: ") + e.what());
+    }
+  }
+  DimList resultIns, resultOuts;
+  for (int k = 0; k < nIn; ++k) resultIns.push(inNames[k], ins[k].second);
+  for (int k = 0; k < nOut; ++k) resultOuts.push(outNames[k], outs[k].second);
+  return LinearLayout::make(resultIns, resultOuts, cols, "product");
+}
+
+LinearLayout LinearLayout::invertAndCompose(const LinearLayout& outer) const {
+  bool sameNames = outs_.count == outer.outs_.count;
+  for (int k = 0; sameNames && k < outs_.count; ++k) sameNames = outer.outs_.find(outs_.id[k]) >= 0;
+  if (!sameNames)
+    throw Error("invert_and_compose: the out dims of self " + joinNames(getOutDimNames()) +
+                " and other " + joinNames(outer.getOutDimNames()) + " must match, in any order");
+  for (int k = 0; k < outs_.count; ++k) {
+    int o = outer.outs_.bits[outer.outs_.find(outs_.id[k])];
+    if (outs_.bits[k] > o)
+      throw Error("invert_and_compose: out dim '" + nameOf(outs_.id[k]) + "' of self has size " +
+                  std::to_string(uint64_t{1} << outs_.bits[k]) + ", larger than in other (" +
+                  std::to_string(uint64_t{1} << o) + ")");
+  }
+  if (!outer.isSurjective())
+    throw Error("invert_and_compose: other is not surjective, so it has no "
+                "right inverse (Def 4.5)");
+  // §5.4 as in the reference: outer's out dims in self's order (outer's
+  // sizes); in dims both layouts map alike (same bits, same out sizes, same
+  // columns) map to themselves; the rest is solved with free bits zero.
+  DimList outs;  // self's order, outer's sizes
+  for (int k = 0; k < outs_.count; ++k)
+    outs.push(outs_.id[k], outer.outs_.bits[outer.outs_.find(outs_.id[k])]);
+  bool sameSizes = outs == outs_;
+  uint64_t other[kMaxInBits], self[kMaxInBits];  // both over `outs`
+  for (int j = 0; j < outer.inBits_; ++j) other[j] = outer.moveOutBits(outer.cols_[j], outs);
+  for (int j = 0; j < inBits_; ++j) self[j] = moveOutBits(cols_[j], outs);
+  uint32_t alike = 0;  // over outer's in dims
+  for (int d = 0; d < outer.ins_.count; ++d) {
+    int s = ins_.find(outer.ins_.id[d]);
+    alike |= uint32_t{sameSizes && s >= 0 && ins_.bits[s] == outer.ins_.bits[d] &&
+                      std::equal(other + outer.ins_.offset(d),
+                                 other + outer.ins_.offset(d) + outer.ins_.bits[d],
+                                 self + ins_.offset(s))}
+             << d;
+  }
+  auto selfAlike = [&](int s) {
+    int d = outer.ins_.find(ins_.id[s]);
+    return d >= 0 && (alike >> d & 1);
+  };
+  std::vector<std::string> otherRest, selfRest;
+  for (int d = 0; d < outer.ins_.count; ++d)
+    if (!(alike >> d & 1)) otherRest.push_back(nameOf(outer.ins_.id[d]));
+  for (int s = 0; s < ins_.count; ++s)
+    if (!selfAlike(s)) selfRest.push_back(nameOf(ins_.id[s]));
+  if (otherRest.empty() != selfRest.empty())
+    throw Error("invert_and_compose: every in dim of " +
+                std::string(otherRest.empty() ? "other" : "self") +
+                " maps like the same-named dim of the other layout, but " +
+                std::string(otherRest.empty() ? "self" : "other") + " has more in dims " +
+                joinNames(otherRest.empty() ? selfRest : otherRest) + " (Triton asserts here)");
+  // Triton's lstsq on the remaining dims: A = outer's rest, B = self's rest.
+  uint64_t a[kMaxInBits], b[kMaxInBits];
+  int aIn = 0, bIn = 0;
+  int aPosition[kMaxInBits];  // A's column -> outer's flattened input bit
+  for (int d = 0; d < outer.ins_.count; ++d)
+    if (!(alike >> d & 1))
+      for (int i = 0; i < outer.ins_.bits[d]; ++i) {
+        aPosition[aIn] = outer.ins_.offset(d) + i;
+        a[aIn++] = other[outer.ins_.offset(d) + i];
+      }
+  for (int s = 0; s < ins_.count; ++s)
+    if (!selfAlike(s))
+      for (int i = 0; i < ins_.bits[s]; ++i) b[bIn++] = self[ins_.offset(s) + i];
+  uint64_t x[kMaxInBits];
+  int bad = 0;
+  if (!otherRest.empty() && !core::solve(a, aIn, b, bIn, x, &bad))
+    throw Error("invert_and_compose: the image of self " + joinNames(selfRest) +
+                " is not inside the image of other " + joinNames(otherRest) +
+                " (Triton asserts here)");
+  // The result maps self's in dims (self's order) to outer's in dims
+  // (outer's order): solved columns spread to outer's input bits, alike dims
+  // to themselves.
+  LinearLayout l;
+  l.ins_ = ins_;
+  l.inBits_ = inBits_;
+  for (int d = 0; d < outer.ins_.count; ++d) l.outs_.push(outer.ins_.id[d], outer.ins_.bits[d]);
+  l.outBits_ = outer.inBits_;
+  int solved = 0;
+  for (int s = 0; s < ins_.count; ++s) {
+    int d = outer.ins_.find(ins_.id[s]);
+    for (int i = 0; i < ins_.bits[s]; ++i) {
+      uint64_t y = 0;
+      if (selfAlike(s)) {
+        y = uint64_t{1} << (outer.ins_.offset(d) + i);
+      } else {
+        for (uint64_t m = x[solved++]; m; m &= m - 1) y |= uint64_t{1} << aPosition[std::countr_zero(m)];
+      }
+      l.cols_[ins_.offset(s) + i] = y;
+    }
+  }
+  return l;
+}
+
+LinearLayout LinearLayout::pseudoinvert() const {
+  if (!isSurjective())
+    throw Error("pseudoinvert: the layout is not surjective (rank " + std::to_string(rank()) +
+                " < " + std::to_string(outBits_) +
+                " output bits); only a surjective layout has a right inverse (Def 4.5)");
+  // As Triton (and the reference): the identity on the out dims, inverted
+  // and composed with this layout.
+  LinearLayout identity;
+  identity.ins_ = outs_;
+  identity.outs_ = outs_;
+  identity.inBits_ = identity.outBits_ = outBits_;
+  for (int j = 0; j < outBits_; ++j) identity.cols_[j] = uint64_t{1} << j;
+  return identity.invertAndCompose(*this);
+}
+
+LinearLayout LinearLayout::invert() const {
+  if (!isInvertible())
+    throw Error("invert: the layout is not invertible (rank " + std::to_string(rank()) + ", " +
+                std::to_string(inBits_) + " input bits, " + std::to_string(outBits_) +
+                " output bits)");
+  return pseudoinvert();
+}
+
+std::optional<LinearLayout> divideLeft(const LinearLayout& a, const LinearLayout& b) {
+  // Def 4.4, as the reference reads it: C off A's bases above B's part, then
+  // B * C == A confirms.
+  for (int d = 0; d < b.ins_.count; ++d)
+    if (a.ins_.find(b.ins_.id[d]) < 0) return std::nullopt;
+  for (int k = 0; k < b.outs_.count; ++k)
+    if (a.outs_.find(b.outs_.id[k]) < 0) return std::nullopt;
+  auto bBits = [](const DimList& side, NameId id) {
+    int k = side.find(id);
+    return k < 0 ? 0 : side.bits[k];
+  };
+  DimList cIns, cOuts;
+  uint64_t lowParts = 0;  // A's output bits that belong to B
+  for (int k = 0; k < a.outs_.count; ++k) {
+    int low = bBits(b.outs_, a.outs_.id[k]);
+    if (a.outs_.bits[k] < low) return std::nullopt;
+    cOuts.push(a.outs_.id[k], a.outs_.bits[k] - low);
+    lowParts |= core::lowMask(low) << a.outs_.offset(k);
+  }
+  uint64_t cols[kMaxInBits];
+  int n = 0;
+  for (int d = 0; d < a.ins_.count; ++d) {
+    int skip = bBits(b.ins_, a.ins_.id[d]);
+    if (a.ins_.bits[d] < skip) return std::nullopt;
+    cIns.push(a.ins_.id[d], a.ins_.bits[d] - skip);
+    for (int i = skip; i < a.ins_.bits[d]; ++i) {
+      uint64_t x = a.cols_[a.ins_.offset(d) + i];
+      if (x & lowParts) return std::nullopt;
+      uint64_t y = 0;  // drop B's bits of every out dim
+      for (int k = 0; k < a.outs_.count; ++k)
+        y |= (x >> a.outs_.offset(k) >> (a.outs_.bits[k] - cOuts.bits[k]) &
+              core::lowMask(cOuts.bits[k]))
+             << cOuts.offset(k);
+      cols[n++] = y;
+    }
+  }
+  try {
+    LinearLayout quotient = LinearLayout::make(cIns, cOuts, cols, nullptr);
+    if (b * quotient == a) return quotient;
+  } catch (const Error&) {
+  }
+  return std::nullopt;
+}
+
+}  // namespace f2lay::opt

@@ -1,0 +1,395 @@
+// Construction, inspection, apply and the shape operations of
+// f2lay::opt::LinearLayout. The algebra is in algebra.cpp. Every check and
+// message follows the reference (reference/linear_layout.cpp,
+// reference/shape_ops.cpp), in the same order, so both fail alike.
+#include "opt_linear_layout.h"
+
+#include <algorithm>
+#include <bit>
+
+#include "dim_names.h"
+#include "triton_text.h"
+
+namespace f2lay::opt {
+
+namespace {
+
+// The reference re-validates every layout it makes. f2lay::opt checks the
+// limits on packed parts, and where they are broken it unpacks the parts and
+// lets validate() say why, so that the message is the reference's.
+using DimBits = std::vector<std::pair<std::string, int>>;  // (name, bits)
+
+DimBits listOf(const DimList& dims) {
+  DimBits out;
+  for (int k = 0; k < dims.count; ++k) out.push_back({nameOf(dims.id[k]), dims.bits[k]});
+  return out;
+}
+
+LayoutValue unpack(const DimBits& ins, const DimBits& outs, const uint64_t* cols) {
+  LayoutValue v;
+  for (const auto& [name, bits] : outs) v.out_dims.push_back({name, uint64_t{1} << bits});
+  size_t col = 0;
+  for (const auto& [name, bits] : ins) {
+    InDim d{name, {}};
+    for (int i = 0; i < bits; ++i, ++col) {
+      Basis b;
+      int shift = 0;
+      for (const auto& [outName, outBits] : outs) {
+        b.push_back(col < kMaxInBits && shift < 64 ? cols[col] >> shift & core::lowMask(outBits)
+                                                   : 0);
+        shift += outBits;
+      }
+      d.bases.push_back(std::move(b));
+    }
+    v.in_dims.push_back(std::move(d));
+  }
+  return v;
+}
+
+// Throws validate()'s error, prefixed with `op` when given; returns when the
+// parts are valid.
+void validateParts(const DimBits& ins, const DimBits& outs, const uint64_t* cols,
+                   const char* op) {
+  try {
+    validate(unpack(ins, outs, cols));
+  } catch (const Error& e) {
+    throw Error(op ? std::string(op) + ": " + e.what() : std::string(e.what()));
+  }
+}
+
+bool withinLimits(const DimList& ins, const DimList& outs) {
+  if (ins.totalBits() > kMaxInBits || outs.totalBits() > kMaxOutBits) return false;
+  for (const DimList* side : {&ins, &outs})
+    for (int k = 0; k < side->count; ++k) {
+      if (side->bits[k] > 63 || !isIdentifier(nameOf(side->id[k]))) return false;
+      for (int i = 0; i < k; ++i)
+        if (side->id[i] == side->id[k]) return false;
+    }
+  return true;
+}
+
+// The first kMaxDims of new dims; callers refuse more with validateParts.
+DimList dimsOf(const DimBits& dims) {
+  DimList out;
+  for (size_t k = 0; k < dims.size() && k < kMaxDims; ++k) out.push(intern(dims[k].first), dims[k].second);
+  return out;
+}
+
+std::vector<int> reshapeBits(const std::string& op, const DimSizes& dims, int totalBits) {
+  std::vector<int> bits;
+  std::vector<std::string> names;
+  int sum = 0;
+  for (const auto& [name, size] : dims) {
+    if (!isIdentifier(name)) throw Error(op + ": '" + name + "' is not a valid dim name");
+    for (const std::string& n : names)
+      if (n == name) throw Error(op + ": dim '" + name + "' is named twice");
+    names.push_back(name);
+    if (!isPowerOfTwo(size))
+      throw Error(op + ": size " + std::to_string(size) + " of dim '" + name +
+                  "' is not a power of two");
+    bits.push_back(log2Exact(size));
+    sum += bits.back();
+  }
+  if (sum != totalBits)
+    throw Error(op + ": the new dims have 2^" + std::to_string(sum) +
+                " elements but the layout has 2^" + std::to_string(totalBits));
+  return bits;
+}
+
+}  // namespace
+
+LinearLayout::LinearLayout(const LayoutValue& value) {
+  validate(value);
+  for (const OutDim& d : value.out_dims) outs_.push(intern(d.name), log2Exact(d.size));
+  for (const InDim& d : value.in_dims) {
+    ins_.push(intern(d.name), static_cast<int>(d.bases.size()));
+    for (const Basis& b : d.bases) {
+      uint64_t packed = 0;
+      for (size_t k = 0; k < b.size(); ++k) packed |= b[k] << outs_.offset(static_cast<int>(k));
+      cols_[inBits_++] = packed;
+    }
+  }
+  outBits_ = outs_.totalBits();
+}
+
+LinearLayout LinearLayout::make(const DimList& ins, const DimList& outs, const uint64_t* cols,
+                                const char* op) {
+  if (!withinLimits(ins, outs)) validateParts(listOf(ins), listOf(outs), cols, op);
+  LinearLayout l;
+  l.ins_ = ins;
+  l.outs_ = outs;
+  l.inBits_ = ins.totalBits();
+  l.outBits_ = outs.totalBits();
+  std::copy(cols, cols + l.inBits_, l.cols_);
+  return l;
+}
+
+LinearLayout LinearLayout::identity1D(uint64_t size, const std::string& inDim,
+                                      const std::string& outDim) {
+  if (size == 0) return empty();
+  if (!isPowerOfTwo(size))
+    throw Error("identity1D: size " + std::to_string(size) + " is not a power of two");
+  InDim in{inDim, {}};
+  for (uint64_t v = 1; v < size; v *= 2) in.bases.push_back({v});
+  return LinearLayout(LayoutValue{{in}, {{outDim, size}}});
+}
+
+LinearLayout LinearLayout::zeros1D(uint64_t size, const std::string& inDim,
+                                   const std::string& outDim, uint64_t outDimSize) {
+  if (size == 0) return empty();
+  if (!isPowerOfTwo(size))
+    throw Error("zeros1D: size " + std::to_string(size) + " is not a power of two");
+  InDim in{inDim, std::vector<Basis>(log2Exact(size), Basis{0})};
+  return LinearLayout(LayoutValue{{in}, {{outDim, outDimSize}}});
+}
+
+LinearLayout LinearLayout::strided1D(uint64_t size, uint64_t stride, const std::string& inDim,
+                                     const std::string& outDim) {
+  if (size == 0) return empty();
+  if (!isPowerOfTwo(size) || !isPowerOfTwo(stride))
+    throw Error("strided1D: size " + std::to_string(size) + " and stride " +
+                std::to_string(stride) + " must both be powers of two");
+  if (log2Exact(size) + log2Exact(stride) > 63)
+    throw Error("strided1D: size * stride exceeds 2^63");
+  InDim in{inDim, {}};
+  for (uint64_t v = 1; v < size; v *= 2) in.bases.push_back({v * stride});
+  return LinearLayout(LayoutValue{{in}, {{outDim, size * stride}}});
+}
+
+LayoutValue LinearLayout::value() const { return unpack(listOf(ins_), listOf(outs_), cols_); }
+
+int LinearLayout::inDimIndex(const std::string& name) const {
+  int k = ins_.find(intern(name));
+  if (k < 0)
+    throw Error("in dim '" + name + "' is not in the layout (in dims " +
+                joinNames(getInDimNames()) + ")");
+  return k;
+}
+
+int LinearLayout::outDimIndex(const std::string& name) const {
+  int k = outs_.find(intern(name));
+  if (k < 0)
+    throw Error("out dim '" + name + "' is not in the layout (out dims " +
+                joinNames(getOutDimNames()) + ")");
+  return k;
+}
+
+int LinearLayout::getInDimSizeLog2(const std::string& name) const {
+  return ins_.bits[inDimIndex(name)];
+}
+
+int LinearLayout::getOutDimSizeLog2(const std::string& name) const {
+  return outs_.bits[outDimIndex(name)];
+}
+
+uint64_t LinearLayout::moveOutBits(uint64_t x, const DimList& to) const {
+  uint64_t y = 0;
+  int from = 0;
+  for (int k = 0; k < outs_.count; ++k) {
+    int b = outs_.bits[k];
+    y |= (x >> from & core::lowMask(b)) << to.offset(to.find(outs_.id[k]));
+    from += b;
+  }
+  return y;
+}
+
+MatrixView LinearLayout::getMatrixView() const {
+  MatrixView rows(outBits_, std::vector<int>(inBits_));
+  for (int r = 0; r < outBits_; ++r)
+    for (int c = 0; c < inBits_; ++c) rows[r][c] = static_cast<int>(cols_[c] >> r & 1);
+  return rows;
+}
+
+DimValues LinearLayout::apply(const DimValues& inputs) const {
+  uint64_t x = 0;
+  uint32_t given = 0;
+  for (const auto& [name, value] : inputs) {
+    int d = ins_.find(intern(name));
+    if (d < 0)
+      throw Error("apply: '" + name + "' is not an in dim of the layout (in dims " +
+                  joinNames(getInDimNames()) + ")");
+    if (given >> d & 1) throw Error("apply: in dim '" + name + "' is given twice");
+    given |= uint32_t{1} << d;
+    int bits = ins_.bits[d];
+    if (bits < 64 && (value >> bits) != 0)
+      throw Error("apply: value " + std::to_string(value) + " of in dim '" + name +
+                  "' is not below its size 2^" + std::to_string(bits));
+    x |= value << ins_.offset(d);
+  }
+  for (int d = 0; d < ins_.count; ++d)
+    if (!(given >> d & 1)) throw Error("apply: in dim '" + nameOf(ins_.id[d]) + "' is missing");
+  uint64_t y = applyFlat(x);
+  DimValues out;
+  for (int k = 0; k < outs_.count; ++k)
+    out.push_back({nameOf(outs_.id[k]), y >> outs_.offset(k) & core::lowMask(outs_.bits[k])});
+  return out;
+}
+
+DimValues LinearLayout::getFreeVariableMasks() const {
+  uint64_t independent = core::echelon(cols_, inBits_).independent;
+  DimValues masks;
+  for (int d = 0; d < ins_.count; ++d) {
+    uint64_t mask = ~(independent >> ins_.offset(d)) & core::lowMask(ins_.bits[d]);
+    masks.push_back({nameOf(ins_.id[d]), mask});
+  }
+  return masks;
+}
+
+uint64_t LinearLayout::getNumConsecutiveInOut() const {
+  // The reference's rule (Triton's): leading bases of the first in dim that
+  // are (2^i, 0, ...), limited by the lowest first-out-dim bit any other
+  // basis touches.
+  if (ins_.count == 0 || outs_.count == 0) return 1;
+  int consecutive = 0;
+  while (consecutive < ins_.bits[0] && consecutive < outs_.bits[0] &&
+         cols_[consecutive] == uint64_t{1} << consecutive)
+    ++consecutive;
+  uint64_t otherBits = 0;
+  for (int j = consecutive; j < inBits_; ++j) otherBits |= cols_[j];
+  otherBits &= core::lowMask(outs_.bits[0]);
+  int lowestOther = otherBits ? std::countr_zero(otherBits) : 64;
+  return uint64_t{1} << std::min(consecutive, lowestOther);
+}
+
+std::string LinearLayout::toString() const { return writeTritonText(value()); }
+
+bool operator==(const LinearLayout& a, const LinearLayout& b) {
+  return a.ins_ == b.ins_ && a.outs_ == b.outs_ &&
+         std::equal(a.cols_, a.cols_ + a.inBits_, b.cols_);
+}
+
+// Shape operations (reference/shape_ops.cpp).
+
+LinearLayout LinearLayout::transposeIns(const std::vector<std::string>& newInDims) const {
+  if (newInDims.size() != ins_.count || !sameNamesIgnoringOrder(newInDims, getInDimNames()))
+    throw Error("transpose_ins: " + joinNames(newInDims) +
+                " is not a permutation of the in dims " + joinNames(getInDimNames()));
+  LinearLayout l;
+  for (const std::string& name : newInDims) {
+    int d = ins_.find(intern(name));
+    l.ins_.push(ins_.id[d], ins_.bits[d]);
+    std::copy(cols_ + ins_.offset(d), cols_ + ins_.offset(d) + ins_.bits[d],
+              l.cols_ + l.inBits_);
+    l.inBits_ += ins_.bits[d];
+  }
+  l.outs_ = outs_;
+  l.outBits_ = outBits_;
+  return l;
+}
+
+LinearLayout LinearLayout::transposeOuts(const std::vector<std::string>& newOutDims) const {
+  if (newOutDims.size() != outs_.count || !sameNamesIgnoringOrder(newOutDims, getOutDimNames()))
+    throw Error("transpose_outs: " + joinNames(newOutDims) +
+                " is not a permutation of the out dims " + joinNames(getOutDimNames()));
+  LinearLayout l = *this;
+  l.outs_ = DimList{};
+  for (const std::string& name : newOutDims) {
+    int k = outs_.find(intern(name));
+    l.outs_.push(outs_.id[k], outs_.bits[k]);
+  }
+  for (int j = 0; j < inBits_; ++j) l.cols_[j] = moveOutBits(cols_[j], l.outs_);
+  return l;
+}
+
+LinearLayout LinearLayout::reshapeIns(const DimSizes& newInDims) const {
+  std::vector<int> bits = reshapeBits("reshape_ins", newInDims, inBits_);
+  DimBits ins;
+  for (size_t i = 0; i < newInDims.size(); ++i) ins.push_back({newInDims[i].first, bits[i]});
+  if (ins.size() > kMaxDims) validateParts(ins, listOf(outs_), cols_, nullptr);
+  return make(dimsOf(ins), outs_, cols_, nullptr);
+}
+
+LinearLayout LinearLayout::reshapeOuts(const DimSizes& newOutDims) const {
+  std::vector<int> bits = reshapeBits("reshape_outs", newOutDims, outBits_);
+  DimBits outs;
+  for (size_t i = 0; i < newOutDims.size(); ++i) outs.push_back({newOutDims[i].first, bits[i]});
+  if (outs.size() > kMaxDims) validateParts(listOf(ins_), outs, cols_, nullptr);
+  return make(ins_, dimsOf(outs), cols_, nullptr);
+}
+
+LinearLayout LinearLayout::flattenIns() const {
+  if (ins_.count == 0) return *this;
+  if (inBits_ > 63)
+    throw Error("flatten_ins: one in dim of " + std::to_string(inBits_) +
+                " bits exceeds the limit of 63");
+  return reshapeIns({{nameOf(ins_.id[0]), uint64_t{1} << inBits_}});
+}
+
+LinearLayout LinearLayout::flattenOuts() const {
+  if (outs_.count == 0) return *this;
+  if (outBits_ > 63)
+    throw Error("flatten_outs: one out dim of " + std::to_string(outBits_) +
+                " bits exceeds the limit of 63");
+  return reshapeOuts({{nameOf(outs_.id[0]), uint64_t{1} << outBits_}});
+}
+
+LinearLayout LinearLayout::sublayout(const std::vector<std::string>& inDims,
+                                     const std::vector<std::string>& outDims) const {
+  uint32_t keepIn = 0, keepOut = 0;
+  for (const std::string& n : inDims) {
+    int d = ins_.find(intern(n));
+    if (d < 0) throw Error("sublayout: '" + n + "' is not an in dim " + joinNames(getInDimNames()));
+    keepIn |= uint32_t{1} << d;
+  }
+  for (const std::string& n : outDims) {
+    int k = outs_.find(intern(n));
+    if (k < 0)
+      throw Error("sublayout: '" + n + "' is not an out dim " + joinNames(getOutDimNames()));
+    keepOut |= uint32_t{1} << k;
+  }
+  LinearLayout l;
+  uint64_t rowMask = 0;  // the kept output bits
+  for (int k = 0; k < outs_.count; ++k)
+    if (keepOut >> k & 1) {
+      l.outs_.push(outs_.id[k], outs_.bits[k]);
+      rowMask |= core::lowMask(outs_.bits[k]) << outs_.offset(k);
+    }
+  l.outBits_ = l.outs_.totalBits();
+  for (int d = 0; d < ins_.count; ++d) {
+    if (!(keepIn >> d & 1)) continue;
+    l.ins_.push(ins_.id[d], ins_.bits[d]);
+    for (int i = 0; i < ins_.bits[d]; ++i) {
+      // Gather the kept rows (a parallel bit extract), lowest first.
+      uint64_t x = cols_[ins_.offset(d) + i], y = 0;
+      int at = 0;
+      for (uint64_t m = rowMask; m; m &= m - 1, ++at) y |= (x >> std::countr_zero(m) & 1) << at;
+      l.cols_[l.inBits_++] = y;
+    }
+  }
+  return l;
+}
+
+LinearLayout LinearLayout::concatIns(const LinearLayout& other) const {
+  if (!(outs_ == other.outs_))
+    throw Error("concat_ins: the layouts must have the same out dims in the same "
+                "order with the same sizes");
+  for (int d = 0; d < other.ins_.count; ++d)
+    if (ins_.find(other.ins_.id[d]) >= 0)
+      throw Error("concat_ins: in dim '" + nameOf(other.ins_.id[d]) + "' is in both layouts");
+  DimBits ins = listOf(ins_), more = listOf(other.ins_);
+  ins.insert(ins.end(), more.begin(), more.end());
+  uint64_t cols[2 * kMaxInBits];
+  std::copy(cols_, cols_ + inBits_, cols);
+  std::copy(other.cols_, other.cols_ + other.inBits_, cols + inBits_);
+  if (ins.size() > kMaxDims) validateParts(ins, listOf(outs_), cols, "concat_ins");
+  return make(dimsOf(ins), outs_, cols, "concat_ins");
+}
+
+LinearLayout LinearLayout::concatOuts(const LinearLayout& other) const {
+  if (!(ins_ == other.ins_))
+    throw Error("concat_outs: the layouts must have the same in dims in the same "
+                "order with the same sizes");
+  for (int k = 0; k < other.outs_.count; ++k)
+    if (outs_.find(other.outs_.id[k]) >= 0)
+      throw Error("concat_outs: out dim '" + nameOf(other.outs_.id[k]) + "' is in both layouts");
+  DimBits outs = listOf(outs_), more = listOf(other.outs_);
+  outs.insert(outs.end(), more.begin(), more.end());
+  // validate() finds a broken limit on the out dims before it reads a basis.
+  uint64_t cols[kMaxInBits] = {};
+  if (outs.size() > kMaxDims || outBits_ + other.outBits_ > kMaxOutBits)
+    validateParts(listOf(ins_), outs, cols, "concat_outs");
+  for (int j = 0; j < inBits_; ++j) cols[j] = cols_[j] | (outBits_ < 64 ? other.cols_[j] << outBits_ : 0);
+  return make(ins_, dimsOf(outs), cols, "concat_outs");
+}
+
+}  // namespace f2lay::opt

@@ -1,0 +1,121 @@
+// f2lay::opt::LinearLayout — the bit-packed implementation of linear layouts.
+//
+// The same API as f2lay::ref::LinearLayout (reference/linear_layout.h, the
+// contract: conventions, every operation, its preconditions and its error
+// messages), with the same results and errors. Only the representation
+// differs: each input bit's basis is one uint64 over the flattened output
+// space (f2_core.h), and dims are interned names (names.h), so operations
+// touch words, not vectors of vectors. Gaussian elimination runs on packed
+// words (core::Echelon).
+//
+// Beyond the reference: the packed view (columns(), applyFlat) and batched
+// evaluation (batch_apply.h) for the benchmarks and the simulators.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "error.h"
+#include "f2_core.h"
+#include "layout_value.h"
+#include "names.h"
+
+namespace f2lay::opt {
+
+using DimValues = std::vector<std::pair<std::string, uint64_t>>;
+using DimSizes = std::vector<std::pair<std::string, uint64_t>>;
+using MatrixView = std::vector<std::vector<int>>;
+
+class LinearLayout {
+ public:
+  LinearLayout() = default;
+  // Validates `value` (layout_value.h) and packs it.
+  explicit LinearLayout(const LayoutValue& value);
+
+  static LinearLayout empty() { return LinearLayout(); }
+  static LinearLayout identity1D(uint64_t size, const std::string& inDim,
+                                 const std::string& outDim);
+  static LinearLayout zeros1D(uint64_t size, const std::string& inDim, const std::string& outDim,
+                              uint64_t outDimSize = 1);
+  static LinearLayout strided1D(uint64_t size, uint64_t stride, const std::string& inDim,
+                                const std::string& outDim);
+
+  // The plain value, unpacked.
+  LayoutValue value() const;
+
+  std::vector<std::string> getInDimNames() const { return ins_.names(); }
+  std::vector<std::string> getOutDimNames() const { return outs_.names(); }
+  bool hasInDim(const std::string& name) const { return ins_.find(intern(name)) >= 0; }
+  bool hasOutDim(const std::string& name) const { return outs_.find(intern(name)) >= 0; }
+  int getInDimSizeLog2(const std::string& name) const;
+  int getOutDimSizeLog2(const std::string& name) const;
+  uint64_t getOutDimSize(const std::string& name) const {
+    return uint64_t{1} << getOutDimSizeLog2(name);
+  }
+  int getTotalInDimSizeLog2() const { return inBits_; }
+  int getTotalOutDimSizeLog2() const { return outBits_; }
+
+  MatrixView getMatrixView() const;
+
+  DimValues apply(const DimValues& inputs) const;
+
+  LinearLayout compose(const LinearLayout& outer) const;
+  LinearLayout invertAndCompose(const LinearLayout& outer) const;
+  LinearLayout invert() const;
+  LinearLayout pseudoinvert() const;
+
+  LinearLayout transposeIns(const std::vector<std::string>& newInDims) const;
+  LinearLayout transposeOuts(const std::vector<std::string>& newOutDims) const;
+  LinearLayout reshapeIns(const DimSizes& newInDims) const;
+  LinearLayout reshapeOuts(const DimSizes& newOutDims) const;
+  LinearLayout flattenIns() const;
+  LinearLayout flattenOuts() const;
+  LinearLayout sublayout(const std::vector<std::string>& inDims,
+                         const std::vector<std::string>& outDims) const;
+  LinearLayout concatIns(const LinearLayout& other) const;
+  LinearLayout concatOuts(const LinearLayout& other) const;
+
+  int rank() const { return core::rank(cols_, inBits_); }
+  bool isInjective() const { return rank() == inBits_; }
+  bool isSurjective() const { return rank() == outBits_; }
+  bool isInvertible() const { return isInjective() && isSurjective(); }
+  DimValues getFreeVariableMasks() const;
+  uint64_t getNumConsecutiveInOut() const;
+
+  std::string toString() const;
+
+  // The packed view: column j is the image of flattened input bit j.
+  const uint64_t* columns() const { return cols_; }
+  // L(x) on flattened input and output bits.
+  uint64_t applyFlat(uint64_t x) const { return core::apply(cols_, inBits_, x); }
+  const DimList& inDims() const { return ins_; }
+  const DimList& outDims() const { return outs_; }
+
+  friend bool operator==(const LinearLayout& a, const LinearLayout& b);
+  friend std::ostream& operator<<(std::ostream& os, const LinearLayout& l) {
+    return os << l.toString();
+  }
+  friend LinearLayout operator*(const LinearLayout& inner, const LinearLayout& outer);
+  friend std::optional<LinearLayout> divideLeft(const LinearLayout& a, const LinearLayout& b);
+
+ private:
+  // A layout from packed parts, checked against the limits; `op` prefixes
+  // the error (as the reference's re-validation does), or nothing when empty.
+  static LinearLayout make(const DimList& ins, const DimList& outs, const uint64_t* cols,
+                           const char* op);
+  int inDimIndex(const std::string& name) const;
+  int outDimIndex(const std::string& name) const;
+  // Output bits of this layout moved to the positions they have in `to`
+  // (a side naming every out dim of this layout, each at least as wide).
+  uint64_t moveOutBits(uint64_t x, const DimList& to) const;
+
+  DimList ins_, outs_;
+  int inBits_ = 0, outBits_ = 0;
+  uint64_t cols_[kMaxInBits] = {};
+};
+
+}  // namespace f2lay::opt
