@@ -1,5 +1,6 @@
 // The oracle ops of paper §5.4 and §5.5: classify_conversion, shuffle_plan
 // (with the sets V, I, E, F, G, R and the table of rounds) and gather_plan.
+#include "analysis/analyses.h"
 #include "conversion.h"
 #include "gather.h"
 #include "op_table.h"
@@ -8,9 +9,9 @@ namespace f2lay::tools {
 
 namespace {
 
+template <class L>
 Json classifyJson(const Args& a) {
-  ref::analysis::Classification c =
-      ref::analysis::classifyConversion(a.layout("self"), a.layout("other"));
+  auto c = Analyses<L>::classifyConversion(a.layoutAs<L>("self"), a.layoutAs<L>("other"));
   return {{"kind", toString(c.kind)},
           {"minimal_kind", toString(c.minimalKind)},
           {"reason", c.reason},
@@ -79,7 +80,7 @@ std::vector<Op> conversionOps() {
         "pull = B.invertAndCompose(A) (each location of B -> the location of A it reads); "
         "b_inv_a = A.invertAndCompose(B) (the paper's B^-1 A); minimal_kind is the least "
         "movement any source allows (less than kind only where A broadcasts)"},
-       classifyJson},
+       classifyJson<Layout>, classifyJson<opt::LinearLayout>},
       {{"shuffle_plan",
         {self, other, {"element_bytes", "bytes per element: 1, 2, 4 or 8"}},
         "{kind, V, I, E, F, G, R, vector_elements, send_offsets, recv_offsets, rounds, copies}",

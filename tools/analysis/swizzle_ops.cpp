@@ -1,5 +1,6 @@
 // Oracle ops for optimal swizzling (paper §5.4, §9.2), vectorization and
 // instruction tiles (§5.1, §5.3) and duplicated data (§5.1 "Broadcasting").
+#include "analysis/analyses.h"
 #include "bank_conflicts.h"
 #include "op_table.h"
 #include "optimal_swizzle.h"
@@ -63,6 +64,51 @@ Json registerOrderJson(const std::vector<int>& order) {
   return out;
 }
 
+// Written once for both implementations (analyses.h).
+template <class L>
+Json vectorizationJson(const Args& a) {
+  using A = Analyses<L>;
+  L offsets = A::offsetsOf(a.layoutAs<L>("layout"), a.layoutAs<L>("shared"));
+  std::vector<int> order = A::vectorRegisterBits(offsets);
+  return Json{{"contiguous_elements", uint64_t{1} << A::contiguousRegisterBits(offsets)},
+              {"vector_elements", uint64_t{1} << order.size()},
+              {"register_order", registerOrderJson(order)}};
+}
+
+template <class L>
+Json divideByTileJson(const Args& a) {
+  using A = Analyses<L>;
+  L offsets = A::offsetsOf(a.layoutAs<L>("layout"), a.layoutAs<L>("shared"));
+  std::string tile = a.name("tile");
+  L t;
+  if (tile == "vector")
+    t = A::vectorTile(a.number("elements"));
+  else if (tile == "matrix")
+    t = A::matrixTile(a.number("element_bytes"));
+  else
+    throw Error("\"tile\" must be \"vector\" or \"matrix\" (got \"" + tile + "\")");
+  auto division = A::divideByTile(offsets, t);
+  if (!division) return Json(nullptr);
+  return Json{{"register_order", registerOrderJson(division->registerOrder)},
+              {"quotient", layoutJson(division->quotient)}};
+}
+
+template <class L>
+Json duplicationJson(const Args& a) {
+  using A = Analyses<L>;
+  L l = a.layoutAs<L>("layout");
+  auto dup = A::duplication(l);
+  Json out{{"zero_bits", dimValuesJson(dup.zeroBits)},
+           {"held_elements", dup.heldElements},
+           {"distinct_elements", dup.distinctElements}};
+  if (a.has("axis")) {
+    auto r = A::reductionStores(l, a.name("axis"));
+    out["reduction"] = {{"distinct_partials", r.distinctPartials},
+                        {"naive_stores", r.naiveStores}};
+  }
+  return out;
+}
+
 }  // namespace
 
 Json vectorsJson(const Layout& like, const ref::analysis::Vecs& vecs) {
@@ -97,14 +143,7 @@ std::vector<Op> swizzleOps() {
         "§5.1: registers 0..contiguous_elements-1 are consecutive offsets; §5.3: with the "
         "registers permuted (register_order: register bits landing on offsets 1, 2, 4, ...), "
         "vector_elements are"},
-       [](const Args& a) {
-         Layout offsets = ref::analysis::offsetsOf(a.layout("layout"), a.layout("shared"));
-         std::vector<int> order = ref::analysis::vectorRegisterBits(offsets);
-         return Json{{"contiguous_elements",
-                      uint64_t{1} << ref::analysis::contiguousRegisterBits(offsets)},
-                     {"vector_elements", uint64_t{1} << order.size()},
-                     {"register_order", registerOrderJson(order)}};
-       }},
+       vectorizationJson<Layout>, vectorizationJson<opt::LinearLayout>},
       {{"divide_by_tile",
         {{"layout", "a distributed layout"},
          {"shared", "an invertible memory layout of the same tensor"},
@@ -114,21 +153,7 @@ std::vector<Op> swizzleOps() {
         "{register_order, quotient} or null",
         "Theorem 5.1: (shared^-1 o layout) / tile, with the registers permuted as Generalized "
         "Vectorization allows (§5.3); null when no register order makes it divisible"},
-       [](const Args& a) {
-         Layout offsets = ref::analysis::offsetsOf(a.layout("layout"), a.layout("shared"));
-         std::string tile = a.name("tile");
-         Layout t;
-         if (tile == "vector")
-           t = ref::analysis::vectorTile(a.number("elements"));
-         else if (tile == "matrix")
-           t = ref::analysis::matrixTile(a.number("element_bytes"));
-         else
-           throw Error("\"tile\" must be \"vector\" or \"matrix\" (got \"" + tile + "\")");
-         auto division = ref::analysis::divideByTile(offsets, t);
-         if (!division) return Json(nullptr);
-         return Json{{"register_order", registerOrderJson(division->registerOrder)},
-                     {"quotient", layoutJson(division->quotient)}};
-       }},
+       divideByTileJson<Layout>, divideByTileJson<opt::LinearLayout>},
       {{"duplication",
         {{"layout", "a distributed layout"},
          {"axis", "an out dim to reduce along (optional)", false}},
@@ -137,19 +162,7 @@ std::vector<Op> swizzleOps() {
         "§5.1 Broadcasting: per in dim, the mask of bits with a zero basis; with axis, the "
         "partial results a cross-warp reduction must store with duplicates skipped, and one per "
         "(warp, lane, register left)"},
-       [](const Args& a) {
-         Layout l = a.layout("layout");
-         ref::analysis::Duplication dup = ref::analysis::duplication(l);
-         Json out{{"zero_bits", dimValuesJson(dup.zeroBits)},
-                  {"held_elements", dup.heldElements},
-                  {"distinct_elements", dup.distinctElements}};
-         if (a.has("axis")) {
-           ref::analysis::ReductionStores r = ref::analysis::reductionStores(l, a.name("axis"));
-           out["reduction"] = {{"distinct_partials", r.distinctPartials},
-                               {"naive_stores", r.naiveStores}};
-         }
-         return out;
-       }},
+       duplicationJson<Layout>, duplicationJson<opt::LinearLayout>},
   };
 }
 

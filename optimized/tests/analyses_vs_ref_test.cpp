@@ -1,0 +1,137 @@
+// f2lay::opt's §5 analyses against the reference's, on random distributed
+// (Def 4.10, with broadcast lanes and registers) and memory layouts (Def
+// 4.14): the same answers and the same errors. The golden cases and the
+// catalog pairs go through both as well (`f2lay verify --check`).
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "conversion.h"
+#include "opt_linear_layout.h"
+#include "optimized/analysis/conversion.h"
+#include "optimized/analysis/vectorization.h"
+#include "random_layouts.h"
+#include "vectorization.h"
+
+namespace f2lay {
+namespace {
+
+using ref::analysis::testing::randomDistributed;
+using ref::analysis::testing::randomMemory;
+using ref::analysis::testing::TensorShape;
+
+opt::LinearLayout toOpt(const ref::LinearLayout& l) { return opt::LinearLayout(l.value()); }
+
+// The answer, or the error message, of each side.
+template <class F>
+std::string outcome(const F& f) {
+  try {
+    return f();
+  } catch (const Error& e) {
+    return std::string("error: ") + e.what();
+  }
+}
+
+std::string show(const ref::LinearLayout& l) { return l.toString(); }
+std::string show(const opt::LinearLayout& l) { return l.toString(); }
+
+TEST(AnalysesVsRef, ClassifyConversion) {
+  std::mt19937_64 rng(21);
+  int kinds[4] = {0, 0, 0, 0};
+  for (int t = 0; t < 600; ++t) {
+    TensorShape shape{2 + static_cast<int>(rng() % 3), 2 + static_cast<int>(rng() % 3)};
+    int warpBits = static_cast<int>(rng() % 2);
+    if (shape.bits() < 5 + warpBits) continue;
+    int zeroLanesA = rng() % 4 == 0, zeroLanesB = rng() % 4 == 0;
+    ref::LinearLayout a = randomDistributed(rng, shape, warpBits, zeroLanesA, rng() % 2);
+    ref::LinearLayout b = rng() % 4 == 0 ? a : randomDistributed(rng, shape, warpBits, zeroLanesB, rng() % 2);
+    if (rng() % 4 == 0) {  // a with its registers renumbered
+      LayoutValue v = a.value();
+      std::shuffle(v.in_dims[0].bases.begin(), v.in_dims[0].bases.end(), rng);
+      b = ref::LinearLayout(v);
+    }
+    if (rng() % 20 == 0 && shape.bits() >= 6)  // other warp counts: an error
+      b = randomDistributed(rng, shape, warpBits ^ 1, 0, 0);
+    std::string byRef = outcome([&] {
+      auto c = ref::analysis::classifyConversion(a, b);
+      ++kinds[static_cast<int>(c.kind)];
+      return toString(c.kind) + " " + toString(c.minimalKind) + " " + c.reason + "\n" +
+             show(c.bInvA) + show(c.pull);
+    });
+    std::string byOpt = outcome([&] {
+      auto c = opt::analysis::classifyConversion(toOpt(a), toOpt(b));
+      return toString(c.kind) + " " + toString(c.minimalKind) + " " + c.reason + "\n" +
+             show(c.bInvA) + show(c.pull);
+    });
+    ASSERT_EQ(byOpt, byRef) << a << b;
+  }
+  // Every kind was met (the random pairs reach them all).
+  for (int k : kinds) EXPECT_GT(k, 5);
+}
+
+TEST(AnalysesVsRef, VectorizationTilesAndDuplication) {
+  std::mt19937_64 rng(22);
+  for (int t = 0; t < 600; ++t) {
+    TensorShape shape{2 + static_cast<int>(rng() % 4), 2 + static_cast<int>(rng() % 4)};
+    int warpBits = static_cast<int>(rng() % 2);
+    if (shape.bits() < 5 + warpBits) continue;
+    ref::LinearLayout d = randomDistributed(rng, shape, warpBits, rng() % 3 == 0, rng() % 2);
+    ref::LinearLayout s = randomMemory(rng, shape);
+    if (rng() % 3 == 0) {  // beyond Def 4.10: register images repeat and mix
+      LayoutValue v = d.value();
+      for (Basis& b : v.in_dims[0].bases)
+        b = rng() % 2 ? Basis{0, 1} : Basis{uint64_t{1} << (rng() % shape.rowBits), rng() % 2};
+      d = ref::LinearLayout(v);
+    }
+    if (rng() % 4 == 0) {  // row-major memory: long vectors
+      s = ref::LinearLayout(LayoutValue{{{"offset", {}}}, d.value().out_dims});
+      s = ref::LinearLayout::identity1D(uint64_t{1} << shape.colBits, "offset", "dim1") *
+          ref::LinearLayout::identity1D(uint64_t{1} << shape.rowBits, "offset", "dim0");
+      s = s.transposeOuts({"dim0", "dim1"});
+    }
+    uint64_t elements = uint64_t{1} << (rng() % 4), elementBytes = uint64_t{1} << (rng() % 3);
+    std::string byRef = outcome([&] {
+      ref::LinearLayout o = ref::analysis::offsetsOf(d, s);
+      std::string r = show(o) + std::to_string(ref::analysis::contiguousRegisterBits(o));
+      for (int i : ref::analysis::vectorRegisterBits(o)) r += " " + std::to_string(i);
+      for (const ref::LinearLayout& tile :
+           {ref::analysis::vectorTile(elements), ref::analysis::matrixTile(elementBytes)}) {
+        auto div = ref::analysis::divideByTile(o, tile);
+        r += div ? show(div->quotient) + show(div->permuted) : "none";
+      }
+      auto dup = ref::analysis::duplication(d);
+      for (const auto& [n, m] : dup.zeroBits) r += " " + n + std::to_string(m);
+      r += " " + std::to_string(dup.heldElements) + " " + std::to_string(dup.distinctElements);
+      for (const char* axis : {"dim0", "dim1"}) {
+        auto st = ref::analysis::reductionStores(d, axis);
+        r += " " + std::to_string(st.distinctPartials) + " " + std::to_string(st.naiveStores);
+      }
+      return r;
+    });
+    std::string byOpt = outcome([&] {
+      opt::LinearLayout od = toOpt(d), os = toOpt(s);
+      opt::LinearLayout o = opt::analysis::offsetsOf(od, os);
+      std::string r = show(o) + std::to_string(opt::analysis::contiguousRegisterBits(o));
+      for (int i : opt::analysis::vectorRegisterBits(o)) r += " " + std::to_string(i);
+      for (const opt::LinearLayout& tile :
+           {opt::analysis::vectorTile(elements), opt::analysis::matrixTile(elementBytes)}) {
+        auto div = opt::analysis::divideByTile(o, tile);
+        r += div ? show(div->quotient) + show(div->permuted) : "none";
+      }
+      auto dup = opt::analysis::duplication(od);
+      for (const auto& [n, m] : dup.zeroBits) r += " " + n + std::to_string(m);
+      r += " " + std::to_string(dup.heldElements) + " " + std::to_string(dup.distinctElements);
+      for (const char* axis : {"dim0", "dim1"}) {
+        auto st = opt::analysis::reductionStores(od, axis);
+        r += " " + std::to_string(st.distinctPartials) + " " + std::to_string(st.naiveStores);
+      }
+      return r;
+    });
+    ASSERT_EQ(byOpt, byRef) << d << s;
+    EXPECT_EQ(outcome([&] { return std::to_string(opt::analysis::reductionStores(toOpt(d), "dim7").naiveStores); }),
+              outcome([&] { return std::to_string(ref::analysis::reductionStores(d, "dim7").naiveStores); }));
+  }
+}
+
+}  // namespace
+}  // namespace f2lay
