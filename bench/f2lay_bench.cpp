@@ -218,8 +218,10 @@ void registerBatch(const Inputs& in) {
       i = (i + 1) % kBatch;
     }
   });
-  for (auto [impl, path] : {std::pair{"opt", opt::BatchApply::Path::Auto},
-                            std::pair{"opt_portable", opt::BatchApply::Path::Portable}}) {
+  for (const auto& variant : {std::pair{"opt", opt::BatchApply::Path::Auto},
+                              std::pair{"opt_portable", opt::BatchApply::Path::Portable}}) {
+    const char* impl = variant.first;
+    opt::BatchApply::Path path = variant.second;  // (clang 14 captures no bindings)
     reg("batch_apply", impl, n, [shared, path](benchmark::State& s) {
       opt::BatchApply batch(opt::LinearLayout(shared->random), path);
       std::vector<uint64_t> out(kBatch);

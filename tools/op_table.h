@@ -95,7 +95,7 @@ ref::analysis::AccessSpec bankAccessSpec(const Args& a);
 // {instructions, wavefronts, ideal_wavefronts, conflicts}.
 Json wavefrontReportJson(const ref::analysis::WavefrontReport& r);
 // Flattened tensor vectors (the §5 sets) written like bases: one value per
-// out dim of `like` each (tools/analysis/swizzle_ops.cpp).
-Json vectorsJson(const Layout& like, const ref::analysis::Vecs& vecs);
+// out dim each, the first out dim in the lowest bits (swizzle_ops.cpp).
+Json vectorsJson(const std::vector<OutDim>& outDims, const std::vector<uint64_t>& vecs);
 
 }  // namespace f2lay::tools

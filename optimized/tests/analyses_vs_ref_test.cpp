@@ -7,8 +7,10 @@
 #include <random>
 
 #include "conversion.h"
+#include "gather.h"
 #include "opt_linear_layout.h"
 #include "optimized/analysis/conversion.h"
+#include "optimized/analysis/gather.h"
 #include "optimized/analysis/vectorization.h"
 #include "random_layouts.h"
 #include "vectorization.h"
@@ -131,6 +133,51 @@ TEST(AnalysesVsRef, VectorizationTilesAndDuplication) {
     EXPECT_EQ(outcome([&] { return std::to_string(opt::analysis::reductionStores(toOpt(d), "dim7").naiveStores); }),
               outcome([&] { return std::to_string(ref::analysis::reductionStores(d, "dim7").naiveStores); }));
   }
+}
+
+TEST(AnalysesVsRef, GatherPlan) {
+  std::mt19937_64 rng(23);
+  int planned = 0, local = 0;
+  for (int t = 0; t < 300; ++t) {
+    TensorShape shape{2 + static_cast<int>(rng() % 4), 2 + static_cast<int>(rng() % 4)};
+    int warpBits = static_cast<int>(rng() % 2);
+    if (shape.bits() < 5 + warpBits) continue;
+    ref::LinearLayout l = randomDistributed(rng, shape, warpBits, rng() % 3 == 0, rng() % 2);
+    for (size_t axis : {size_t{0}, size_t{1}, size_t{2}}) {
+      std::string byRef = outcome([&] {
+        auto where = ref::analysis::gatherLocality(l, axis);
+        local += where.warpLocal;
+        std::string r = where.reason;
+        if (!where.warpLocal) return r;
+        auto p = ref::analysis::gatherPlan(l, axis);
+        ++planned;
+        r += std::to_string(p.laneBitsAlongAxis) + " " + std::to_string(p.registerBitsAlongAxis) +
+             " " + std::to_string(p.paperRounds) + " " + std::to_string(p.rounds);
+        for (const auto& s : p.axisSources)
+          r += " " + std::to_string(s.registerMask) + "/" + std::to_string(s.laneMask);
+        for (const auto& sends : p.sendRegisters)
+          for (uint64_t x : sends) r += "," + std::to_string(x);
+        return r;
+      });
+      std::string byOpt = outcome([&] {
+        opt::LinearLayout o = toOpt(l);
+        auto where = opt::analysis::gatherLocality(o, axis);
+        std::string r = where.reason;
+        if (!where.warpLocal) return r;
+        auto p = opt::analysis::gatherPlan(o, axis);
+        r += std::to_string(p.laneBitsAlongAxis) + " " + std::to_string(p.registerBitsAlongAxis) +
+             " " + std::to_string(p.paperRounds) + " " + std::to_string(p.rounds);
+        for (const auto& s : p.axisSources)
+          r += " " + std::to_string(s.registerMask) + "/" + std::to_string(s.laneMask);
+        for (const auto& sends : p.sendRegisters)
+          for (uint64_t x : sends) r += "," + std::to_string(x);
+        return r;
+      });
+      ASSERT_EQ(byOpt, byRef) << l << "axis " << axis;
+    }
+  }
+  EXPECT_GT(planned, 100);
+  EXPECT_GT(local, 100);
 }
 
 }  // namespace

@@ -4,9 +4,14 @@
 // analyses f2lay::opt has are listed for it.
 #pragma once
 
+#include "bank_conflicts.h"
 #include "conversion.h"
+#include "gather.h"
 #include "opt_linear_layout.h"
+#include "optimized/analysis/bank_conflicts.h"
 #include "optimized/analysis/conversion.h"
+#include "optimized/analysis/gather.h"
+#include "optimized/analysis/shuffle_plan.h"
 #include "optimized/analysis/vectorization.h"
 #include "vectorization.h"
 
@@ -26,6 +31,12 @@ struct Analyses<ref::LinearLayout> {
   static constexpr auto duplication = &ref::analysis::duplication;
   static constexpr auto reductionStores = &ref::analysis::reductionStores;
   static constexpr auto classifyConversion = &ref::analysis::classifyConversion;
+  static constexpr auto shufflePlan = &ref::analysis::shufflePlan;
+  static constexpr auto gatherLocality = &ref::analysis::gatherLocality;
+  static constexpr auto gatherPlan = &ref::analysis::gatherPlan;
+  using AccessSpec = ref::analysis::AccessSpec;
+  static constexpr auto bankConflicts = &ref::analysis::simulateBankConflicts;
+  static constexpr auto lemma94 = &ref::analysis::lemma94;
 };
 
 template <>
@@ -39,6 +50,12 @@ struct Analyses<opt::LinearLayout> {
   static constexpr auto duplication = &opt::analysis::duplication;
   static constexpr auto reductionStores = &opt::analysis::reductionStores;
   static constexpr auto classifyConversion = &opt::analysis::classifyConversion;
+  static constexpr auto shufflePlan = &opt::analysis::shufflePlan;
+  static constexpr auto gatherLocality = &opt::analysis::gatherLocality;
+  static constexpr auto gatherPlan = &opt::analysis::gatherPlan;
+  using AccessSpec = opt::analysis::AccessSpec;
+  static constexpr auto bankConflicts = &opt::analysis::bankConflicts;
+  static constexpr auto lemma94 = &opt::analysis::lemma94;
 };
 
 }  // namespace f2lay::tools

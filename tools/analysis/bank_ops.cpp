@@ -2,6 +2,7 @@
 // distributed layout's shared-memory accesses take, by the simulator of the
 // H100's wavefront rule (../shared/HARDWARE.md), with the lemma's closed form
 // beside it where the lemma is exact.
+#include "analysis/analyses.h"
 #include "bank_conflicts.h"
 #include "op_table.h"
 
@@ -12,26 +13,49 @@ namespace {
 using ref::analysis::AccessKind;
 using ref::analysis::Instruction;
 
-Json bankConflictsJson(const Args& a) {
-  Layout dist = a.layout("layout"), shared = a.layout("shared");
-  ref::analysis::AccessSpec access = bankAccessSpec(a);
-  ref::analysis::WavefrontReport sim = ref::analysis::simulateBankConflicts(dist, shared, access);
-  std::optional<ref::analysis::WavefrontReport> lemma =
-      ref::analysis::lemma94(dist, shared, access);
-  Json out = wavefrontReportJson(sim);
-  out["vector_bytes"] = sim.vectorBytes;
-  out["lemma_9_4"] = lemma ? wavefrontReportJson(*lemma) : Json(nullptr);
+// The access as implementation L spells it (analyses.h: Analyses<L>::AccessSpec).
+template <class Spec>
+Spec accessAs(const ref::analysis::AccessSpec& s) {
+  using Kind = decltype(Spec::kind);
+  using Form = decltype(Spec::instruction);
+  Spec out;
+  out.kind = s.kind == AccessKind::kLoad ? Kind::kLoad : Kind::kStore;
+  out.elementBytes = s.elementBytes;
+  out.vectorBytes = s.vectorBytes;
+  out.instruction = s.instruction == Instruction::kVector   ? Form::kVector
+                    : s.instruction == Instruction::kMatrix ? Form::kMatrix
+                                                            : Form::kMatrixTrans;
   return out;
 }
 
-}  // namespace
-
-Json wavefrontReportJson(const ref::analysis::WavefrontReport& r) {
+// Either implementation's WavefrontReport.
+template <class Report>
+Json reportJson(const Report& r) {
   return {{"instructions", r.instructions},
           {"wavefronts", r.wavefronts},
           {"ideal_wavefronts", r.idealWavefronts},
           {"conflicts", r.conflicts}};
 }
+
+// Written once for both implementations (analyses.h): the simulated counts
+// (f2lay::opt: by rank where Lemma 9.4 is exact, by enumeration elsewhere)
+// and the lemma's.
+template <class L>
+Json bankConflictsJson(const Args& a) {
+  using A = Analyses<L>;
+  L dist = a.layoutAs<L>("layout"), shared = a.layoutAs<L>("shared");
+  auto access = accessAs<typename A::AccessSpec>(bankAccessSpec(a));
+  auto sim = A::bankConflicts(dist, shared, access);
+  auto lemma = A::lemma94(dist, shared, access);
+  Json out = reportJson(sim);
+  out["vector_bytes"] = sim.vectorBytes;
+  out["lemma_9_4"] = lemma ? reportJson(*lemma) : Json(nullptr);
+  return out;
+}
+
+}  // namespace
+
+Json wavefrontReportJson(const ref::analysis::WavefrontReport& r) { return reportJson(r); }
 
 ref::analysis::AccessSpec bankAccessSpec(const Args& a) {
   ref::analysis::AccessSpec s;
@@ -76,7 +100,7 @@ std::vector<Op> bankOps() {
         "counters): simulated by the H100 wavefront rule; lemma_9_4 is the closed form's "
         "four numbers, or null where it is not exact (vectors under 4 bytes, ldmatrix, "
         "8/16-byte loads whose quads repeat an address)"},
-       bankConflictsJson},
+       bankConflictsJson<Layout>, bankConflictsJson<opt::LinearLayout>},
   };
 }
 

@@ -19,14 +19,15 @@ Json classifyJson(const Args& a) {
           {"pull", layoutJson(c.pull)}};
 }
 
+template <class L>
 Json shufflePlanJson(const Args& a) {
-  Layout self = a.layout("self"), other = a.layout("other");
-  ref::analysis::ShufflePlan p =
-      ref::analysis::shufflePlan(self, other, a.number("element_bytes"));
+  L self = a.layoutAs<L>("self");
+  auto p = Analyses<L>::shufflePlan(self, a.layoutAs<L>("other"), a.number("element_bytes"));
+  const std::vector<OutDim> outs = self.value().out_dims;
   Json rounds = Json::array();
   for (const auto& round : p.rounds) {
     Json steps = Json::array();
-    for (const ref::analysis::ShuffleStep& s : round)
+    for (const auto& s : round)
       steps.push_back({{"lane", s.lane},
                        {"send_register", s.sendRegister},
                        {"src_lane", s.srcLane},
@@ -34,15 +35,15 @@ Json shufflePlanJson(const Args& a) {
     rounds.push_back(steps);
   }
   Json copies = Json::array();
-  for (const ref::analysis::RegisterCopy& c : p.copies)
+  for (const auto& c : p.copies)
     copies.push_back({{"dst_register", c.dstRegister}, {"src_register", c.srcRegister}});
   return {{"kind", toString(p.kind)},
-          {"V", vectorsJson(self, p.V)},
-          {"I", vectorsJson(self, p.I)},
-          {"E", vectorsJson(self, p.E)},
-          {"F", vectorsJson(self, p.F)},
-          {"G", vectorsJson(self, p.G)},
-          {"R", vectorsJson(self, p.R)},
+          {"V", vectorsJson(outs, p.V)},
+          {"I", vectorsJson(outs, p.I)},
+          {"E", vectorsJson(outs, p.E)},
+          {"F", vectorsJson(outs, p.F)},
+          {"G", vectorsJson(outs, p.G)},
+          {"R", vectorsJson(outs, p.R)},
           {"vector_elements", p.vectorElements},
           {"send_offsets", p.sendOffsets},
           {"recv_offsets", p.recvOffsets},
@@ -50,14 +51,15 @@ Json shufflePlanJson(const Args& a) {
           {"copies", copies}};
 }
 
+template <class L>
 Json gatherPlanJson(const Args& a) {
-  Layout l = a.layout("layout");
+  L l = a.layoutAs<L>("layout");
   size_t axis = a.number("axis");
-  ref::analysis::GatherLocality where = ref::analysis::gatherLocality(l, axis);
+  auto where = Analyses<L>::gatherLocality(l, axis);
   if (!where.warpLocal) return {{"warp_local", false}, {"reason", where.reason}};
-  ref::analysis::GatherPlan p = ref::analysis::gatherPlan(l, axis);
+  auto p = Analyses<L>::gatherPlan(l, axis);
   Json sources = Json::array();
-  for (const ref::analysis::AxisSource& s : p.axisSources)
+  for (const auto& s : p.axisSources)
     sources.push_back({{"register", s.registerMask}, {"lane", s.laneMask}});
   return {{"warp_local", true},
           {"lane_bits_along_axis", p.laneBitsAlongAxis},
@@ -89,7 +91,7 @@ std::vector<Op> conversionOps() {
         "element k at first ^ send_offsets[k] / recv_offsets[k]); copies fill B's duplicated "
         "registers after the rounds. For no_op and register_permutation every src_lane is the "
         "lane itself. Errors name broadcasts the construction cannot pair"},
-       shufflePlanJson},
+       shufflePlanJson<Layout>, shufflePlanJson<opt::LinearLayout>},
       {{"gather_plan",
         {{"layout", "L, the layout of src, index and out"},
          {"axis", "the gather axis: an out dim's position"}},
@@ -100,7 +102,7 @@ std::vector<Op> conversionOps() {
         "paper_rounds); send_registers[r][i]: what every lane sends in round i for index "
         "register r; axis_sources[j]: the register and lane XOR that moves bit j along the "
         "axis"},
-       gatherPlanJson},
+       gatherPlanJson<Layout>, gatherPlanJson<opt::LinearLayout>},
   };
 }
 

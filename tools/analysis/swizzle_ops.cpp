@@ -29,6 +29,7 @@ Json optimalSwizzleJson(const Args& a) {
                                         instructionArg(a, "read", "ldmatrix")};
   ref::analysis::OptimalSwizzle s = ref::analysis::optimalSwizzle(self, other, w, options);
   const ref::analysis::SwizzleSets& sets = s.sets;
+  const std::vector<OutDim>& outs = self.value().out_dims;
   ref::analysis::Vecs pa = sets.V, pb = sets.V;
   pa.insert(pa.end(), sets.ABank.begin(), sets.ABank.end());
   pb.insert(pb.end(), sets.BBank.begin(), sets.BBank.end());
@@ -41,17 +42,17 @@ Json optimalSwizzleJson(const Args& a) {
           {"bank_bits", s.bankBits},
           {"idx_bits", s.idxBits},
           {"sets",
-           {{"V", vectorsJson(self, sets.V)},
-            {"A_bank", vectorsJson(self, sets.ABank)},
-            {"B_bank", vectorsJson(self, sets.BBank)},
-            {"P", {vectorsJson(self, pa), vectorsJson(self, pb)}},
-            {"I", vectorsJson(self, sets.I)},
-            {"E", vectorsJson(self, sets.E)},
-            {"F", vectorsJson(self, sets.F)},
-            {"G", vectorsJson(self, sets.G)},
-            {"C", vectorsJson(self, sets.C)},
-            {"Idx", vectorsJson(self, sets.Idx)},
-            {"Bank", vectorsJson(self, sets.Bank)}}},
+           {{"V", vectorsJson(outs, sets.V)},
+            {"A_bank", vectorsJson(outs, sets.ABank)},
+            {"B_bank", vectorsJson(outs, sets.BBank)},
+            {"P", {vectorsJson(outs, pa), vectorsJson(outs, pb)}},
+            {"I", vectorsJson(outs, sets.I)},
+            {"E", vectorsJson(outs, sets.E)},
+            {"F", vectorsJson(outs, sets.F)},
+            {"G", vectorsJson(outs, sets.G)},
+            {"C", vectorsJson(outs, sets.C)},
+            {"Idx", vectorsJson(outs, sets.Idx)},
+            {"Bank", vectorsJson(outs, sets.Bank)}}},
           {"predicted_conflict_bits",
            {{"store", s.writeConflictBits}, {"load", s.readConflictBits}}},
           {"store", report(self, ref::analysis::AccessKind::kStore, options.write)},
@@ -111,11 +112,16 @@ Json duplicationJson(const Args& a) {
 
 }  // namespace
 
-Json vectorsJson(const Layout& like, const ref::analysis::Vecs& vecs) {
+Json vectorsJson(const std::vector<OutDim>& outDims, const std::vector<uint64_t>& vecs) {
   Json out = Json::array();
-  for (ref::analysis::Vec x : vecs) {
+  for (uint64_t x : vecs) {
     Json basis = Json::array();
-    for (const auto& [name, value] : ref::analysis::unflatten(like, x)) basis.push_back(value);
+    int shift = 0;
+    for (const OutDim& d : outDims) {
+      int bits = log2Exact(d.size);
+      basis.push_back(bits == 0 ? 0 : x >> shift & (d.size - 1));
+      shift += bits;
+    }
     out.push_back(basis);
   }
   return out;
