@@ -189,10 +189,7 @@ std::optional<WavefrontReport> lemmaByRank(const BasisOffsets& b, const AccessSp
 // units (address / bytes) differ. So the cost is the largest number of
 // distinct units in one slot.
 //
-// Narrower accesses are costed as the reference's wavefront_rule.cpp costs
-// them: the 4 bytes from the address, so an access that does not start a
-// word (a 1- or 2-byte access at address mod 4 != 0) touches its word and
-// the next one.
+// Narrower accesses, aligned to their width, touch the one word they are in.
 
 struct Cost {
   uint64_t wavefronts = 0, phases = 0;
@@ -218,7 +215,6 @@ uint64_t phaseCost(const uint64_t* addresses, size_t count, uint64_t bytes) {
     for (size_t i = 0; i < count; ++i) {
       uint64_t word = addresses[i] / 4;
       add(word, word % 32);
-      if (addresses[i] % 4) add(word + 1, (word + 1) % 32);
     }
   }
   return worst;
@@ -333,7 +329,7 @@ void forEachInstruction(const BasisOffsets& b, uint64_t grouped, F&& f) {
     // Gray code over the free register bits: one XOR per instruction.
     uint64_t regOffset = 0;
     for (uint64_t k = 0; k < (uint64_t{1} << freeBits.size()); ++k) {
-      if (k) regOffset ^= b.reg[static_cast<size_t>(freeBits[static_cast<size_t>(std::countr_zero(k))])];
+      if (k) regOffset ^= b.reg[static_cast<size_t>(freeBits[std::countr_zero(k)])];
       f(warpOffset ^ regOffset);
     }
   }

@@ -23,7 +23,8 @@ uint64_t phaseCost(const std::vector<Span>& phase) {
   std::vector<uint64_t> words;  // distinct, at most 32 lanes x 4 words
   for (const Span& s : phase) {
     uint64_t first = s.address / kBankBytes;
-    uint64_t last = (s.address + std::max(s.bytes, kBankBytes) - 1) / kBankBytes;
+    // Accesses are aligned to their width, so a narrow one stays in its word.
+    uint64_t last = (s.address + s.bytes - 1) / kBankBytes;
     for (uint64_t w = first; w <= last; ++w)
       if (std::find(words.begin(), words.end(), w) == words.end()) words.push_back(w);
   }

@@ -11,7 +11,9 @@
 //                     lanes exactly when the kind is warp_shuffle;
 //   gather_plan       along every warp-local axis of either layout, the
 //                     rounds run on a virtual warp give the gather's result;
-//   vectorization     the vector found divides by its ld/st tile.
+//   vectorization     the vector found divides by its ld/st tile;
+//   ref == opt        every algebra and analysis op asked of the pair gets
+//                     the same answer from f2lay::ref and f2lay::opt.
 // These are consistency checks between independent implementations, not
 // golden values: the golden values are in tools/cases.
 #pragma once

@@ -129,6 +129,17 @@ TEST(WavefrontRule, NarrowAccesses) {
   EXPECT_EQ(loadWavefronts(2, strided(128)), 32u);
   std::vector<LaneAccess> two = {{true, 0}, {true, 128}, {false, 256}};
   EXPECT_EQ(loadWavefronts(2, two), 2u);
+  // HARDWARE.md: "the largest number of distinct 4-byte words that fall in
+  // one bank". Lane l at byte 4l + 2: a 2-byte access stays in word l, so
+  // 32 words in 32 banks, one wavefront (it does not reach word l + 1).
+  std::vector<LaneAccess> upperHalves;
+  for (uint64_t l = 0; l < 32; ++l) upperHalves.push_back({true, 4 * l + 2});
+  EXPECT_EQ(loadWavefronts(2, upperHalves), 1u);
+  EXPECT_EQ(loadWavefronts(1, upperHalves), 1u);
+  // Lane l at byte 8l + 2: words 2l, in 16 banks twice over: two.
+  std::vector<LaneAccess> spread;
+  for (uint64_t l = 0; l < 32; ++l) spread.push_back({true, 8 * l + 2});
+  EXPECT_EQ(loadWavefronts(2, spread), 2u);
 }
 
 TEST(WavefrontRule, Errors) {
