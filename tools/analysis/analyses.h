@@ -8,9 +8,11 @@
 #include "conversion.h"
 #include "gather.h"
 #include "opt_linear_layout.h"
+#include "optimal_swizzle.h"
 #include "optimized/analysis/bank_conflicts.h"
 #include "optimized/analysis/conversion.h"
 #include "optimized/analysis/gather.h"
+#include "optimized/analysis/optimal_swizzle.h"
 #include "optimized/analysis/shuffle_plan.h"
 #include "optimized/analysis/vectorization.h"
 #include "vectorization.h"
@@ -37,6 +39,7 @@ struct Analyses<ref::LinearLayout> {
   using AccessSpec = ref::analysis::AccessSpec;
   static constexpr auto bankConflicts = &ref::analysis::simulateBankConflicts;
   static constexpr auto lemma94 = &ref::analysis::lemma94;
+  static constexpr auto optimalSwizzle = &ref::analysis::optimalSwizzle;
 };
 
 template <>
@@ -56,6 +59,7 @@ struct Analyses<opt::LinearLayout> {
   using AccessSpec = opt::analysis::AccessSpec;
   static constexpr auto bankConflicts = &opt::analysis::bankConflicts;
   static constexpr auto lemma94 = &opt::analysis::lemma94;
+  static constexpr auto optimalSwizzle = &opt::analysis::optimalSwizzle;
 };
 
 }  // namespace f2lay::tools

@@ -14,29 +14,6 @@ using ref::analysis::AccessKind;
 using ref::analysis::Instruction;
 
 // The access as implementation L spells it (analyses.h: Analyses<L>::AccessSpec).
-template <class Spec>
-Spec accessAs(const ref::analysis::AccessSpec& s) {
-  using Kind = decltype(Spec::kind);
-  using Form = decltype(Spec::instruction);
-  Spec out;
-  out.kind = s.kind == AccessKind::kLoad ? Kind::kLoad : Kind::kStore;
-  out.elementBytes = s.elementBytes;
-  out.vectorBytes = s.vectorBytes;
-  out.instruction = s.instruction == Instruction::kVector   ? Form::kVector
-                    : s.instruction == Instruction::kMatrix ? Form::kMatrix
-                                                            : Form::kMatrixTrans;
-  return out;
-}
-
-// Either implementation's WavefrontReport.
-template <class Report>
-Json reportJson(const Report& r) {
-  return {{"instructions", r.instructions},
-          {"wavefronts", r.wavefronts},
-          {"ideal_wavefronts", r.idealWavefronts},
-          {"conflicts", r.conflicts}};
-}
-
 // Written once for both implementations (analyses.h): the simulated counts
 // (f2lay::opt: by rank where Lemma 9.4 is exact, by enumeration elsewhere)
 // and the lemma's.
@@ -47,15 +24,13 @@ Json bankConflictsJson(const Args& a) {
   auto access = accessAs<typename A::AccessSpec>(bankAccessSpec(a));
   auto sim = A::bankConflicts(dist, shared, access);
   auto lemma = A::lemma94(dist, shared, access);
-  Json out = reportJson(sim);
+  Json out = wavefrontReportJson(sim);
   out["vector_bytes"] = sim.vectorBytes;
-  out["lemma_9_4"] = lemma ? reportJson(*lemma) : Json(nullptr);
+  out["lemma_9_4"] = lemma ? wavefrontReportJson(*lemma) : Json(nullptr);
   return out;
 }
 
 }  // namespace
-
-Json wavefrontReportJson(const ref::analysis::WavefrontReport& r) { return reportJson(r); }
 
 ref::analysis::AccessSpec bankAccessSpec(const Args& a) {
   ref::analysis::AccessSpec s;

@@ -22,21 +22,23 @@ Instruction instructionArg(const Args& a, const char* key, const char* matrix) {
               "_trans\" (got \"" + name + "\")");
 }
 
+template <class L>
 Json optimalSwizzleJson(const Args& a) {
-  Layout self = a.layout("self"), other = a.layout("other");
+  using A = Analyses<L>;
+  L self = a.layoutAs<L>("self"), other = a.layoutAs<L>("other");
   uint64_t w = a.number("element_bytes");
-  ref::analysis::SwizzleOptions options{instructionArg(a, "write", "stmatrix"),
-                                        instructionArg(a, "read", "ldmatrix")};
-  ref::analysis::OptimalSwizzle s = ref::analysis::optimalSwizzle(self, other, w, options);
-  const ref::analysis::SwizzleSets& sets = s.sets;
-  const std::vector<OutDim>& outs = self.value().out_dims;
-  ref::analysis::Vecs pa = sets.V, pb = sets.V;
+  // The instructions as the reference's access spec, converted per side.
+  ref::analysis::AccessSpec write{ref::analysis::AccessKind::kStore, w, std::nullopt,
+                                  instructionArg(a, "write", "stmatrix")};
+  ref::analysis::AccessSpec read{ref::analysis::AccessKind::kLoad, w, std::nullopt,
+                                 instructionArg(a, "read", "ldmatrix")};
+  auto store = accessAs<typename A::AccessSpec>(write), load = accessAs<typename A::AccessSpec>(read);
+  auto s = A::optimalSwizzle(self, other, w, {store.instruction, load.instruction});
+  const auto& sets = s.sets;
+  const std::vector<OutDim> outs = self.value().out_dims;
+  std::vector<uint64_t> pa = sets.V, pb = sets.V;
   pa.insert(pa.end(), sets.ABank.begin(), sets.ABank.end());
   pb.insert(pb.end(), sets.BBank.begin(), sets.BBank.end());
-  auto report = [&](const Layout& l, ref::analysis::AccessKind kind, Instruction instruction) {
-    return wavefrontReportJson(ref::analysis::simulateBankConflicts(
-        l, s.shared, {kind, w, std::nullopt, instruction}));
-  };
   return {{"shared", layoutJson(s.shared)},
           {"vector_bytes", s.vectorBytes},
           {"bank_bits", s.bankBits},
@@ -55,8 +57,8 @@ Json optimalSwizzleJson(const Args& a) {
             {"Bank", vectorsJson(outs, sets.Bank)}}},
           {"predicted_conflict_bits",
            {{"store", s.writeConflictBits}, {"load", s.readConflictBits}}},
-          {"store", report(self, ref::analysis::AccessKind::kStore, options.write)},
-          {"load", report(other, ref::analysis::AccessKind::kLoad, options.read)}};
+          {"store", wavefrontReportJson(A::bankConflicts(self, s.shared, store))},
+          {"load", wavefrontReportJson(A::bankConflicts(other, s.shared, load))}};
 }
 
 Json registerOrderJson(const std::vector<int>& order) {
@@ -140,7 +142,7 @@ std::vector<Op> swizzleOps() {
         "the memory layout (offset -> tensor) with maximal vectorization and the fewest bank "
         "conflicts for both accesses (§5.4, §9.2); sets are tensor vectors (one value per out "
         "dim); store and load are the simulated wavefronts (as bank_conflicts)"},
-       optimalSwizzleJson},
+       optimalSwizzleJson<Layout>, optimalSwizzleJson<opt::LinearLayout>},
       {{"vectorization",
         {{"layout", "a distributed layout"},
          {"shared", "an invertible memory layout of the same tensor (for global memory: the "
