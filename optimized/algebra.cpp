@@ -63,12 +63,9 @@ LinearLayout LinearLayout::compose(const LinearLayout& outer) const {
   l.inBits_ = inBits_;
   l.outs_ = outer.outs_;
   l.outBits_ = outer.outBits_;
-  if (aligned) {
-    core::compose(outer.cols_, outer.inBits_, cols_, inBits_, l.cols_);
-  } else {
-    for (int j = 0; j < inBits_; ++j)
-      l.cols_[j] = core::apply(outer.cols_, outer.inBits_, moveOutBits(cols_[j], outer.ins_));
-  }
+  if (!aligned)
+    for (int j = 0; j < inBits_; ++j) l.cols_[j] = moveOutBits(cols_[j], outer.ins_);
+  core::compose(outer.cols_, outer.inBits_, aligned ? cols_ : l.cols_, inBits_, l.cols_);
   return l;
 }
 
@@ -86,70 +83,59 @@ LinearLayout operator*(const LinearLayout& inner, const LinearLayout& outer) {
     int k = side.find(id);
     return k < 0 ? 0 : side.bits[k];
   };
-  std::vector<std::pair<std::string, int>> outs, ins;
-  for (int k = 0; k < nOut; ++k) {
-    int bits = bitsIn(inner.outs_, outNames[k]) + bitsIn(outer.outs_, outNames[k]);
-    if (bits > 63)
-      throw Error("product: out dim '" + nameOf(outNames[k]) + "' would have " +
-                  std::to_string(bits) + " bits; one dim has at most 63");
-    outs.push_back({nameOf(outNames[k]), bits});
-  }
+  int outBits[2 * kMaxDims], inBits[2 * kMaxDims];
   int totalIn = 0, totalOut = 0;
+  for (int k = 0; k < nOut; ++k) {
+    outBits[k] = bitsIn(inner.outs_, outNames[k]) + bitsIn(outer.outs_, outNames[k]);
+    if (outBits[k] > 63)
+      throw Error("product: out dim '" + nameOf(outNames[k]) + "' would have " +
+                  std::to_string(outBits[k]) + " bits; one dim has at most 63");
+    totalOut += outBits[k];
+  }
   for (int k = 0; k < nIn; ++k) {
-    ins.push_back({nameOf(inNames[k]),
-                   bitsIn(inner.ins_, inNames[k]) + bitsIn(outer.ins_, inNames[k])});
-    totalIn += ins.back().second;
+    inBits[k] = bitsIn(inner.ins_, inNames[k]) + bitsIn(outer.ins_, inNames[k]);
+    totalIn += inBits[k];
   }
-  for (const auto& o : outs) totalOut += o.second;
-  // Def 4.3: block-diagonal. Per in dim, inner's columns, then outer's; each
-  // out dim of the result holds inner's bits low and outer's above them.
-  uint64_t cols[2 * kMaxInBits] = {};
-  if (nIn <= static_cast<int>(kMaxDims) && nOut <= static_cast<int>(kMaxDims) &&
-      totalIn <= kMaxInBits && totalOut <= kMaxOutBits) {
-    DimList resultOuts;
-    for (int k = 0; k < nOut; ++k) resultOuts.push(outNames[k], outs[k].second);
-    // Where each part's out dim k lands in the result.
-    auto placement = [&](const LinearLayout& part, bool high, int* shift) {
-      for (int k = 0; k < part.outs_.count; ++k) {
-        int r = resultOuts.find(part.outs_.id[k]);
-        shift[k] = resultOuts.offset(r) + (high ? bitsIn(inner.outs_, part.outs_.id[k]) : 0);
-      }
-    };
-    int innerShift[kMaxDims], outerShift[kMaxDims];
-    placement(inner, false, innerShift);
-    placement(outer, true, outerShift);
-    auto place = [](const LinearLayout& part, const int* shift, uint64_t x) {
-      uint64_t y = 0;
-      for (int k = 0, from = 0; k < part.outs_.count; from += part.outs_.bits[k++])
-        y |= (x >> from & core::lowMask(part.outs_.bits[k])) << shift[k];
-      return y;
-    };
-    int col = 0;
-    for (int k = 0; k < nIn; ++k) {
-      for (const auto& [part, shift] :
-           {std::pair{&inner, innerShift}, std::pair{&outer, outerShift}}) {
-        int d = part->ins_.find(inNames[k]);
-        if (d < 0) continue;
-        for (int i = 0; i < part->ins_.bits[d]; ++i)
-          cols[col++] = place(*part, shift, part->cols_[part->ins_.offset(d) + i]);
-      }
-    }
-  }
-  // Within the limits this only packs; beyond them validate() says why.
+  // Beyond the limits validate() says why, on the names.
   if (nIn > static_cast<int>(kMaxDims) || nOut > static_cast<int>(kMaxDims) ||
       totalIn > kMaxInBits || totalOut > kMaxOutBits) {
     LayoutValue v;
-    for (const auto& [name, bits] : outs) v.out_dims.push_back({name, uint64_t{1} << bits});
-    for (const auto& [name, bits] : ins) v.in_dims.push_back({name, std::vector<Basis>(bits, Basis(outs.size(), 0))});
+    for (int k = 0; k < nOut; ++k) v.out_dims.push_back({nameOf(outNames[k]), uint64_t{1} << outBits[k]});
+    for (int k = 0; k < nIn; ++k)
+      v.in_dims.push_back({nameOf(inNames[k]), std::vector<Basis>(inBits[k], Basis(nOut, 0))});
     try {
       validate(v);
     } catch (const Error& e) {
       throw Error(std::string("product: ") + e.what());
     }
   }
+  // Def 4.3: block-diagonal. Per in dim, inner's columns, then outer's; each
+  // out dim of the result holds inner's bits low and outer's above them.
   DimList resultIns, resultOuts;
-  for (int k = 0; k < nIn; ++k) resultIns.push(inNames[k], ins[k].second);
-  for (int k = 0; k < nOut; ++k) resultOuts.push(outNames[k], outs[k].second);
+  for (int k = 0; k < nIn; ++k) resultIns.push(inNames[k], inBits[k]);
+  for (int k = 0; k < nOut; ++k) resultOuts.push(outNames[k], outBits[k]);
+  // Where each part's out dim k lands in the result.
+  int innerShift[kMaxDims], outerShift[kMaxDims];
+  for (const auto& [part, shift] : {std::pair{&inner, innerShift}, std::pair{&outer, outerShift}})
+    for (int k = 0; k < part->outs_.count; ++k) {
+      int r = resultOuts.find(part->outs_.id[k]);
+      shift[k] = resultOuts.offset(r) + (part == &outer ? bitsIn(inner.outs_, part->outs_.id[k]) : 0);
+    }
+  auto place = [](const LinearLayout& part, const int* shift, uint64_t x) {
+    uint64_t y = 0;
+    for (int k = 0, from = 0; k < part.outs_.count; from += part.outs_.bits[k++])
+      y |= (x >> from & core::lowMask(part.outs_.bits[k])) << shift[k];
+    return y;
+  };
+  uint64_t cols[kMaxInBits];
+  int col = 0;
+  for (int k = 0; k < nIn; ++k)
+    for (const auto& [part, shift] : {std::pair{&inner, innerShift}, std::pair{&outer, outerShift}}) {
+      int d = part->ins_.find(inNames[k]);
+      if (d < 0) continue;
+      for (int i = 0; i < part->ins_.bits[d]; ++i)
+        cols[col++] = place(*part, shift, part->cols_[part->ins_.offset(d) + i]);
+    }
   return LinearLayout::make(resultIns, resultOuts, cols, "product");
 }
 
@@ -166,9 +152,6 @@ LinearLayout LinearLayout::invertAndCompose(const LinearLayout& outer) const {
                   std::to_string(uint64_t{1} << outs_.bits[k]) + ", larger than in other (" +
                   std::to_string(uint64_t{1} << o) + ")");
   }
-  if (!outer.isSurjective())
-    throw Error("invert_and_compose: other is not surjective, so it has no "
-                "right inverse (Def 4.5)");
   // §5.4 as in the reference: outer's out dims in self's order (outer's
   // sizes); in dims both layouts map alike (same bits, same out sizes, same
   // columns) map to themselves; the rest is solved with free bits zero.
@@ -179,6 +162,11 @@ LinearLayout LinearLayout::invertAndCompose(const LinearLayout& outer) const {
   uint64_t other[kMaxInBits], self[kMaxInBits];  // both over `outs`
   for (int j = 0; j < outer.inBits_; ++j) other[j] = outer.moveOutBits(outer.cols_[j], outs);
   for (int j = 0; j < inBits_; ++j) self[j] = moveOutBits(cols_[j], outs);
+  // Surjectivity by the same elimination that solves when no dim is alike.
+  core::Echelon all = core::echelon(other, outer.inBits_);
+  if (all.rank != outer.outBits_)
+    throw Error("invert_and_compose: other is not surjective, so it has no "
+                "right inverse (Def 4.5)");
   uint32_t alike = 0;  // over outer's in dims
   for (int d = 0; d < outer.ins_.count; ++d) {
     int s = ins_.find(outer.ins_.id[d]);
@@ -192,17 +180,27 @@ LinearLayout LinearLayout::invertAndCompose(const LinearLayout& outer) const {
     int d = outer.ins_.find(ins_.id[s]);
     return d >= 0 && (alike >> d & 1);
   };
-  std::vector<std::string> otherRest, selfRest;
-  for (int d = 0; d < outer.ins_.count; ++d)
-    if (!(alike >> d & 1)) otherRest.push_back(nameOf(outer.ins_.id[d]));
-  for (int s = 0; s < ins_.count; ++s)
-    if (!selfAlike(s)) selfRest.push_back(nameOf(ins_.id[s]));
-  if (otherRest.empty() != selfRest.empty())
+  int otherRest = 0, selfRest = 0;  // dims not alike
+  for (int d = 0; d < outer.ins_.count; ++d) otherRest += !(alike >> d & 1);
+  for (int s = 0; s < ins_.count; ++s) selfRest += !selfAlike(s);
+  // Their names, for the messages only.
+  auto restNames = [&](bool ofOther) {
+    std::vector<std::string> names;
+    if (ofOther) {
+      for (int d = 0; d < outer.ins_.count; ++d)
+        if (!(alike >> d & 1)) names.push_back(nameOf(outer.ins_.id[d]));
+    } else {
+      for (int s = 0; s < ins_.count; ++s)
+        if (!selfAlike(s)) names.push_back(nameOf(ins_.id[s]));
+    }
+    return names;
+  };
+  if ((otherRest == 0) != (selfRest == 0))
     throw Error("invert_and_compose: every in dim of " +
-                std::string(otherRest.empty() ? "other" : "self") +
+                std::string(otherRest == 0 ? "other" : "self") +
                 " maps like the same-named dim of the other layout, but " +
-                std::string(otherRest.empty() ? "self" : "other") + " has more in dims " +
-                joinNames(otherRest.empty() ? selfRest : otherRest) + " (Triton asserts here)");
+                std::string(otherRest == 0 ? "self" : "other") + " has more in dims " +
+                joinNames(restNames(otherRest != 0)) + " (Triton asserts here)");
   // Triton's lstsq on the remaining dims: A = outer's rest, B = self's rest.
   uint64_t a[kMaxInBits], b[kMaxInBits];
   int aIn = 0, bIn = 0;
@@ -217,11 +215,14 @@ LinearLayout LinearLayout::invertAndCompose(const LinearLayout& outer) const {
     if (!selfAlike(s))
       for (int i = 0; i < ins_.bits[s]; ++i) b[bIn++] = self[ins_.offset(s) + i];
   uint64_t x[kMaxInBits];
-  int bad = 0;
-  if (!otherRest.empty() && !core::solve(a, aIn, b, bIn, x, &bad))
-    throw Error("invert_and_compose: the image of self " + joinNames(selfRest) +
-                " is not inside the image of other " + joinNames(otherRest) +
-                " (Triton asserts here)");
+  if (otherRest != 0) {
+    core::Echelon e = alike == 0 ? all : core::echelon(a, aIn);
+    for (int j = 0; j < bIn; ++j)
+      if (e.reduce(b[j], &x[j]) != 0)
+        throw Error("invert_and_compose: the image of self " + joinNames(restNames(false)) +
+                    " is not inside the image of other " + joinNames(restNames(true)) +
+                    " (Triton asserts here)");
+  }
   // The result maps self's in dims (self's order) to outer's in dims
   // (outer's order): solved columns spread to outer's input bits, alike dims
   // to themselves.

@@ -31,45 +31,64 @@ F2LAY_HD inline uint64_t lowMask(int bits) {
   return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
 }
 
-// L(x): the XOR of the columns of the set bits of x (Def 4.1).
+// L(x): the XOR of the columns of the set bits of x (Def 4.1), one set bit
+// at a time.
 F2LAY_HD inline uint64_t apply(const uint64_t* cols, int n, uint64_t x) {
+  x &= lowMask(n);
   uint64_t y = 0;
-  for (int j = 0; j < n; ++j) y ^= cols[j] & (uint64_t{0} - ((x >> j) & 1));
+  for (; x; x &= x - 1) y ^= cols[lowestBit(x)];
   return y;
 }
 
 // result = outer o inner (Def 4.2): result[j] = outer(inner[j]). inner's
 // output bits must already be numbered as outer's input bits. result may
-// alias inner.
+// alias inner. Four Russians on nibbles: a 16-entry table per 4 input bits
+// of outer (15 XORs each), then each column is one lookup per nibble.
 F2LAY_HD inline void compose(const uint64_t* outer, int outerIn, const uint64_t* inner,
                              int innerIn, uint64_t* result) {
-  for (int j = 0; j < innerIn; ++j) result[j] = apply(outer, outerIn, inner[j]);
+  uint64_t table[16][16];
+  const int nibbles = (outerIn + 3) / 4;
+  for (int g = 0; g < nibbles; ++g) {
+    table[g][0] = 0;
+    for (int bit = 0; bit < 4; ++bit) {
+      uint64_t col = 4 * g + bit < outerIn ? outer[4 * g + bit] : 0;
+      for (int m = 0; m < (1 << bit); ++m) table[g][(1 << bit) | m] = table[g][m] ^ col;
+    }
+  }
+  for (int j = 0; j < innerIn; ++j) {
+    uint64_t x = inner[j], y = 0;
+    for (int g = 0; g < nibbles; ++g) y ^= table[g][(x >> (4 * g)) & 15];
+    result[j] = y;
+  }
 }
 
-// Gaussian elimination on packed columns, kept fully reduced: every basis
-// vector has a pivot (its lowest set bit) that no other basis vector has.
-// Columns are inserted left to right, so the independent ones found are the
-// leftmost maximal independent set (the pivot columns of Triton's and the
-// reference's row echelon form), and each vector of the span has one
-// combination of them.
+// Gaussian elimination on packed columns, kept fully reduced: each basis
+// vector is stored at its pivot p, its lowest set bit, and no other basis
+// vector has bit p. Then x's coordinates can be read off x itself: x is in
+// the span exactly when it equals the XOR of vec[p] over the pivots p set in
+// x, and that XOR's combination is x's. Each pivot's term is independent of
+// the others, so reducing has no chain of dependent steps. Columns are
+// inserted left to right, so the independent ones are the leftmost maximal
+// independent set (the pivot columns of Triton's and the reference's row
+// echelon form), and a vector of the span is one combination of them.
 struct Echelon {
-  uint64_t vec[64];   // reduced basis vectors
-  uint64_t comb[64];  // which inserted columns XOR to vec[i] (bit j = column j)
+  uint64_t vec[64];   // vec[p]: the basis vector with lowest set bit p
+  uint64_t comb[64];  // which inserted columns XOR to vec[p] (bit j = column j)
   int rank = 0;
-  uint64_t pivots = 0;       // the pivot bits of the basis vectors
+  uint64_t pivots = 0;       // the p with vec[p] set
   uint64_t independent = 0;  // bit j: column j was independent when inserted
 
-  // Reduces x against the basis; returns what is left (0 when x is in the
-  // span) and, in *combination, the columns whose XOR is x minus that rest.
+  // Returns 0 when x is in the span (then *combination holds the columns
+  // whose XOR is x), else the part of x outside it (no pivot bit set).
   F2LAY_HD uint64_t reduce(uint64_t x, uint64_t* combination) const {
-    uint64_t c = 0;
-    for (int i = 0; i < rank; ++i) {
-      uint64_t hit = uint64_t{0} - ((x >> lowestBit(vec[i])) & 1);
-      x ^= vec[i] & hit;
-      c ^= comb[i] & hit;
+    uint64_t rest = x, c = 0;
+    for (uint64_t m = x & pivots; m; m &= m - 1) {
+      int p = lowestBit(m);
+      rest ^= vec[p];
+      c ^= comb[p];
     }
     *combination = c;
-    return x;
+    return rest;
   }
 
   // Inserts column j (its value x); returns whether it was independent.
@@ -79,13 +98,14 @@ struct Echelon {
     if (x == 0) return false;
     c ^= uint64_t{1} << j;
     int p = lowestBit(x);
-    for (int i = 0; i < rank; ++i) {  // clear the new pivot elsewhere
-      uint64_t hit = uint64_t{0} - ((vec[i] >> p) & 1);
-      vec[i] ^= x & hit;
-      comb[i] ^= c & hit;
+    for (uint64_t m = pivots; m; m &= m - 1) {  // clear bit p elsewhere
+      int q = lowestBit(m);
+      uint64_t hit = uint64_t{0} - ((vec[q] >> p) & 1);
+      vec[q] ^= x & hit;
+      comb[q] ^= c & hit;
     }
-    vec[rank] = x;
-    comb[rank] = c;
+    vec[p] = x;
+    comb[p] = c;
     ++rank;
     pivots |= uint64_t{1} << p;
     independent |= uint64_t{1} << j;
