@@ -49,10 +49,16 @@ F2LAY_HD inline void compose(const uint64_t* outer, int outerIn, const uint64_t*
   uint64_t table[16][16];
   const int nibbles = (outerIn + 3) / 4;
   for (int g = 0; g < nibbles; ++g) {
-    table[g][0] = 0;
-    for (int bit = 0; bit < 4; ++bit) {
-      uint64_t col = 4 * g + bit < outerIn ? outer[4 * g + bit] : 0;
-      for (int m = 0; m < (1 << bit); ++m) table[g][(1 << bit) | m] = table[g][m] ^ col;
+    // Every entry from the four columns held in registers: a table entry is
+    // never read back while the table is built (that stalls on store
+    // forwarding).
+    uint64_t c[4];
+    for (int bit = 0; bit < 4; ++bit) c[bit] = 4 * g + bit < outerIn ? outer[4 * g + bit] : 0;
+    const uint64_t low[8] = {0,        c[0],        c[1],        c[0] ^ c[1],
+                             c[2],     c[2] ^ c[0], c[2] ^ c[1], c[2] ^ c[0] ^ c[1]};
+    for (int m = 0; m < 8; ++m) {
+      table[g][m] = low[m];
+      table[g][m + 8] = low[m] ^ c[3];
     }
   }
   for (int j = 0; j < innerIn; ++j) {
