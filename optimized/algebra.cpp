@@ -64,7 +64,7 @@ LinearLayout LinearLayout::compose(const LinearLayout& outer) const {
   l.outs_ = outer.outs_;
   l.outBits_ = outer.outBits_;
   if (!aligned)
-    for (int j = 0; j < inBits_; ++j) l.cols_[j] = moveOutBits(cols_[j], outer.ins_);
+    moveOutBits(outer.ins_, l.cols_);
   core::compose(outer.cols_, outer.inBits_, aligned ? cols_ : l.cols_, inBits_, l.cols_);
   return l;
 }
@@ -160,8 +160,8 @@ LinearLayout LinearLayout::invertAndCompose(const LinearLayout& outer) const {
     outs.push(outs_.id[k], outer.outs_.bits[outer.outs_.find(outs_.id[k])]);
   bool sameSizes = outs == outs_;
   uint64_t other[kMaxInBits], self[kMaxInBits];  // both over `outs`
-  for (int j = 0; j < outer.inBits_; ++j) other[j] = outer.moveOutBits(outer.cols_[j], outs);
-  for (int j = 0; j < inBits_; ++j) self[j] = moveOutBits(cols_[j], outs);
+  outer.moveOutBits(outs, other);
+  moveOutBits(outs, self);
   // Surjectivity by the same elimination that solves when no dim is alike.
   core::Echelon all = core::echelon(other, outer.inBits_);
   if (all.rank != outer.outBits_)

@@ -184,15 +184,23 @@ int LinearLayout::getOutDimSizeLog2(const std::string& name) const {
   return outs_.bits[outDimIndex(name)];
 }
 
-uint64_t LinearLayout::moveOutBits(uint64_t x, const DimList& to) const {
-  uint64_t y = 0;
-  int from = 0;
-  for (int k = 0; k < outs_.count; ++k) {
-    int b = outs_.bits[k];
-    y |= (x >> from & core::lowMask(b)) << to.offset(to.find(outs_.id[k]));
-    from += b;
+void LinearLayout::moveOutBits(const DimList& to, uint64_t* moved) const {
+  int from[kMaxDims], shiftTo[kMaxDims];
+  uint64_t mask[kMaxDims];
+  bool identity = true;
+  for (int k = 0, f = 0; k < outs_.count; f += outs_.bits[k++]) {
+    from[k] = f;
+    shiftTo[k] = to.offset(to.find(outs_.id[k]));
+    mask[k] = core::lowMask(outs_.bits[k]);
+    identity = identity && shiftTo[k] == f;
   }
-  return y;
+  for (int j = 0; j < inBits_; ++j) {
+    uint64_t x = cols_[j], y = 0;
+    if (identity) y = x;
+    else
+      for (int k = 0; k < outs_.count; ++k) y |= (x >> from[k] & mask[k]) << shiftTo[k];
+    moved[j] = y;
+  }
 }
 
 MatrixView LinearLayout::getMatrixView() const {
@@ -289,7 +297,7 @@ LinearLayout LinearLayout::transposeOuts(const std::vector<std::string>& newOutD
     int k = outs_.find(intern(name));
     l.outs_.push(outs_.id[k], outs_.bits[k]);
   }
-  for (int j = 0; j < inBits_; ++j) l.cols_[j] = moveOutBits(cols_[j], l.outs_);
+  moveOutBits(l.outs_, l.cols_);
   return l;
 }
 

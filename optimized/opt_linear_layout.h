@@ -120,9 +120,10 @@ class LinearLayout {
                            const char* op);
   int inDimIndex(const std::string& name) const;
   int outDimIndex(const std::string& name) const;
-  // Output bits of this layout moved to the positions they have in `to`
-  // (a side naming every out dim of this layout, each at least as wide).
-  uint64_t moveOutBits(uint64_t x, const DimList& to) const;
+  // This layout's columns with their output bits moved to the positions
+  // they have in `to` (a side naming every out dim of this layout, each at
+  // least as wide), into moved[0, inBits).
+  void moveOutBits(const DimList& to, uint64_t* moved) const;
 
   DimList ins_, outs_;
   int inBits_ = 0, outBits_ = 0;
