@@ -155,6 +155,17 @@ run oracle <"$WORK/crlf.jsonl"
 expect_status 2 "oracle with CRLF lines"
 same_bytes "$WORK/out" "$WORK/mixed.out" "oracle responses to CRLF lines"
 
+check "oracle --impl ref and --check give the same responses as the default (opt)"
+for flags in "--impl ref" "--impl opt" "--check"; do
+  # shellcheck disable=SC2086
+  run oracle $flags <"$WORK/mixed.jsonl"
+  expect_status 2 "oracle $flags with failed requests"
+  same_bytes "$WORK/out" "$WORK/mixed.out" "oracle $flags responses"
+done
+run oracle --impl fast <"$WORK/mixed.jsonl"
+expect_status 2 "oracle --impl fast"
+grep -q "impl" "$WORK/err" || fail "oracle --impl fast: the error does not name --impl"
+
 check "oracle: exit 0 when every request succeeds; the last line needs no newline"
 printf '%s\n\n%s\n%s' "$GOOD_1" "$GOOD_2" "$GOOD_3" >"$WORK/good.jsonl"
 run oracle <"$WORK/good.jsonl"
