@@ -6,6 +6,8 @@
 
 #include <random>
 
+#include "analysis/analyses.h"
+#include "compare.h"
 #include "conversion.h"
 #include "gather.h"
 #include "opt_linear_layout.h"
@@ -18,21 +20,14 @@
 namespace f2lay {
 namespace {
 
+using testing::outcome;
+using testing::toOpt;
+
 using ref::analysis::testing::randomDistributed;
 using ref::analysis::testing::randomMemory;
 using ref::analysis::testing::TensorShape;
 
-opt::LinearLayout toOpt(const ref::LinearLayout& l) { return opt::LinearLayout(l.value()); }
-
 // The answer, or the error message, of each side.
-template <class F>
-std::string outcome(const F& f) {
-  try {
-    return f();
-  } catch (const Error& e) {
-    return std::string("error: ") + e.what();
-  }
-}
 
 std::string show(const ref::LinearLayout& l) { return l.toString(); }
 std::string show(const opt::LinearLayout& l) { return l.toString(); }
@@ -71,6 +66,29 @@ TEST(AnalysesVsRef, ClassifyConversion) {
   for (int k : kinds) EXPECT_GT(k, 5);
 }
 
+// Vectorization, tile division and duplication written out, by either
+// implementation (tools/analysis/analyses.h names their functions alike).
+template <class L>
+std::string describeVectorization(const L& d, const L& s, uint64_t elements,
+                                  uint64_t elementBytes) {
+  using A = tools::Analyses<L>;
+  L o = A::offsetsOf(d, s);
+  std::string r = show(o) + std::to_string(A::contiguousRegisterBits(o));
+  for (int i : A::vectorRegisterBits(o)) r += " " + std::to_string(i);
+  for (const L& tile : {A::vectorTile(elements), A::matrixTile(elementBytes)}) {
+    auto div = A::divideByTile(o, tile);
+    r += div ? show(div->quotient) + show(div->permuted) : "none";
+  }
+  auto dup = A::duplication(d);
+  for (const auto& [n, m] : dup.zeroBits) r += " " + n + std::to_string(m);
+  r += " " + std::to_string(dup.heldElements) + " " + std::to_string(dup.distinctElements);
+  for (const char* axis : {"dim0", "dim1"}) {
+    auto st = A::reductionStores(d, axis);
+    r += " " + std::to_string(st.distinctPartials) + " " + std::to_string(st.naiveStores);
+  }
+  return r;
+}
+
 TEST(AnalysesVsRef, VectorizationTilesAndDuplication) {
   std::mt19937_64 rng(22);
   for (int t = 0; t < 600; ++t) {
@@ -92,47 +110,30 @@ TEST(AnalysesVsRef, VectorizationTilesAndDuplication) {
       s = s.transposeOuts({"dim0", "dim1"});
     }
     uint64_t elements = uint64_t{1} << (rng() % 4), elementBytes = uint64_t{1} << (rng() % 3);
-    std::string byRef = outcome([&] {
-      ref::LinearLayout o = ref::analysis::offsetsOf(d, s);
-      std::string r = show(o) + std::to_string(ref::analysis::contiguousRegisterBits(o));
-      for (int i : ref::analysis::vectorRegisterBits(o)) r += " " + std::to_string(i);
-      for (const ref::LinearLayout& tile :
-           {ref::analysis::vectorTile(elements), ref::analysis::matrixTile(elementBytes)}) {
-        auto div = ref::analysis::divideByTile(o, tile);
-        r += div ? show(div->quotient) + show(div->permuted) : "none";
-      }
-      auto dup = ref::analysis::duplication(d);
-      for (const auto& [n, m] : dup.zeroBits) r += " " + n + std::to_string(m);
-      r += " " + std::to_string(dup.heldElements) + " " + std::to_string(dup.distinctElements);
-      for (const char* axis : {"dim0", "dim1"}) {
-        auto st = ref::analysis::reductionStores(d, axis);
-        r += " " + std::to_string(st.distinctPartials) + " " + std::to_string(st.naiveStores);
-      }
-      return r;
-    });
-    std::string byOpt = outcome([&] {
-      opt::LinearLayout od = toOpt(d), os = toOpt(s);
-      opt::LinearLayout o = opt::analysis::offsetsOf(od, os);
-      std::string r = show(o) + std::to_string(opt::analysis::contiguousRegisterBits(o));
-      for (int i : opt::analysis::vectorRegisterBits(o)) r += " " + std::to_string(i);
-      for (const opt::LinearLayout& tile :
-           {opt::analysis::vectorTile(elements), opt::analysis::matrixTile(elementBytes)}) {
-        auto div = opt::analysis::divideByTile(o, tile);
-        r += div ? show(div->quotient) + show(div->permuted) : "none";
-      }
-      auto dup = opt::analysis::duplication(od);
-      for (const auto& [n, m] : dup.zeroBits) r += " " + n + std::to_string(m);
-      r += " " + std::to_string(dup.heldElements) + " " + std::to_string(dup.distinctElements);
-      for (const char* axis : {"dim0", "dim1"}) {
-        auto st = opt::analysis::reductionStores(od, axis);
-        r += " " + std::to_string(st.distinctPartials) + " " + std::to_string(st.naiveStores);
-      }
-      return r;
-    });
+    std::string byRef = outcome([&] { return describeVectorization(d, s, elements, elementBytes); });
+    std::string byOpt =
+        outcome([&] { return describeVectorization(toOpt(d), toOpt(s), elements, elementBytes); });
     ASSERT_EQ(byOpt, byRef) << d << s;
     EXPECT_EQ(outcome([&] { return std::to_string(opt::analysis::reductionStores(toOpt(d), "dim7").naiveStores); }),
               outcome([&] { return std::to_string(ref::analysis::reductionStores(d, "dim7").naiveStores); }));
   }
+}
+
+// A gather's locality and plan written out, from either implementation's
+// functions.
+template <class L, class Locality, class Plan>
+std::string describeGather(const L& l, size_t axis, Locality locality, Plan plan) {
+  auto where = locality(l, axis);
+  std::string r = where.reason;
+  if (!where.warpLocal) return r;
+  auto p = plan(l, axis);
+  r += std::to_string(p.laneBitsAlongAxis) + " " + std::to_string(p.registerBitsAlongAxis) +
+       " " + std::to_string(p.paperRounds) + " " + std::to_string(p.rounds);
+  for (const auto& s : p.axisSources)
+    r += " " + std::to_string(s.registerMask) + "/" + std::to_string(s.laneMask);
+  for (const auto& sends : p.sendRegisters)
+    for (uint64_t x : sends) r += "," + std::to_string(x);
+  return r;
 }
 
 TEST(AnalysesVsRef, GatherPlan) {
@@ -145,35 +146,15 @@ TEST(AnalysesVsRef, GatherPlan) {
     ref::LinearLayout l = randomDistributed(rng, shape, warpBits, rng() % 3 == 0, rng() % 2);
     for (size_t axis : {size_t{0}, size_t{1}, size_t{2}}) {
       std::string byRef = outcome([&] {
-        auto where = ref::analysis::gatherLocality(l, axis);
-        local += where.warpLocal;
-        std::string r = where.reason;
-        if (!where.warpLocal) return r;
-        auto p = ref::analysis::gatherPlan(l, axis);
-        ++planned;
-        r += std::to_string(p.laneBitsAlongAxis) + " " + std::to_string(p.registerBitsAlongAxis) +
-             " " + std::to_string(p.paperRounds) + " " + std::to_string(p.rounds);
-        for (const auto& s : p.axisSources)
-          r += " " + std::to_string(s.registerMask) + "/" + std::to_string(s.laneMask);
-        for (const auto& sends : p.sendRegisters)
-          for (uint64_t x : sends) r += "," + std::to_string(x);
-        return r;
+        return describeGather(l, axis, ref::analysis::gatherLocality, ref::analysis::gatherPlan);
       });
       std::string byOpt = outcome([&] {
-        opt::LinearLayout o = toOpt(l);
-        auto where = opt::analysis::gatherLocality(o, axis);
-        std::string r = where.reason;
-        if (!where.warpLocal) return r;
-        auto p = opt::analysis::gatherPlan(o, axis);
-        r += std::to_string(p.laneBitsAlongAxis) + " " + std::to_string(p.registerBitsAlongAxis) +
-             " " + std::to_string(p.paperRounds) + " " + std::to_string(p.rounds);
-        for (const auto& s : p.axisSources)
-          r += " " + std::to_string(s.registerMask) + "/" + std::to_string(s.laneMask);
-        for (const auto& sends : p.sendRegisters)
-          for (uint64_t x : sends) r += "," + std::to_string(x);
-        return r;
+        return describeGather(toOpt(l), axis, opt::analysis::gatherLocality,
+                              opt::analysis::gatherPlan);
       });
       ASSERT_EQ(byOpt, byRef) << l << "axis " << axis;
+      local += byRef.find("warps") == std::string::npos && byRef.rfind("error", 0) != 0;
+      planned += byRef.rfind("error", 0) != 0;
     }
   }
   EXPECT_GT(planned, 100);

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "compare.h"
 #include "bank_conflicts.h"
 #include "ldmatrix.h"
 #include "nvidia_mma.h"
@@ -27,20 +28,12 @@
 namespace f2lay {
 namespace {
 
+using testing::outcome;
+using testing::toOpt;
+
 using ref::analysis::testing::randomDistributed;
 using ref::analysis::testing::randomMemory;
 using ref::analysis::testing::TensorShape;
-
-opt::LinearLayout toOpt(const ref::LinearLayout& l) { return opt::LinearLayout(l.value()); }
-
-template <class F>
-std::string outcome(const F& f) {
-  try {
-    return f();
-  } catch (const Error& e) {
-    return std::string("error: ") + e.what();
-  }
-}
 
 // One access, as both implementations spell it.
 struct Access {

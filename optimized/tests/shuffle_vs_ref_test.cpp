@@ -6,12 +6,16 @@
 #include <algorithm>
 #include <random>
 
+#include "compare.h"
 #include "conversion.h"
 #include "optimized/analysis/shuffle_plan.h"
 #include "random_layouts.h"
 
 namespace f2lay {
 namespace {
+
+using testing::outcome;
+using testing::toOpt;
 
 using ref::analysis::testing::randomDistributed;
 using ref::analysis::testing::TensorShape;
@@ -55,15 +59,6 @@ std::string show(const Plan& p) {
   }
   for (const auto& c : p.copies) s += " c" + std::to_string(c.dstRegister) + "=" + std::to_string(c.srcRegister);
   return s;
-}
-
-template <class F>
-std::string outcome(const F& f) {
-  try {
-    return f();
-  } catch (const Error& e) {
-    return std::string("error: ") + e.what();
-  }
 }
 
 TEST(ShuffleVsRef, RandomPairsInOneWarp) {

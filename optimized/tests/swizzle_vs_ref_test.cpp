@@ -6,6 +6,7 @@
 
 #include <random>
 
+#include "compare.h"
 #include "f2_space.h"
 #include "optimal_swizzle.h"
 #include "optimized/analysis/optimal_swizzle.h"
@@ -14,6 +15,9 @@
 
 namespace f2lay {
 namespace {
+
+using testing::outcome;
+using testing::toOpt;
 
 using ref::analysis::testing::randomDistributed;
 using ref::analysis::testing::TensorShape;
@@ -41,15 +45,6 @@ TEST(SubspaceVsRef, SameVectorsInTheSameOrder) {
     zassenhaus += static_cast<int>(ref::analysis::intersectSpans(a, b).size()) > own;
   }
   EXPECT_GT(zassenhaus, 50);
-}
-
-template <class F>
-std::string outcome(const F& f) {
-  try {
-    return f();
-  } catch (const Error& e) {
-    return std::string("error: ") + e.what();
-  }
 }
 
 template <class S>
