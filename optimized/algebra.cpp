@@ -140,6 +140,11 @@ LinearLayout operator*(const LinearLayout& inner, const LinearLayout& outer) {
 }
 
 LinearLayout LinearLayout::invertAndCompose(const LinearLayout& outer) const {
+  return invertAndComposeWith(outer, nullptr);
+}
+
+LinearLayout LinearLayout::invertAndComposeWith(const LinearLayout& outer,
+                                                const core::Echelon* known) const {
   bool sameNames = outs_.count == outer.outs_.count;
   for (int k = 0; sameNames && k < outs_.count; ++k) sameNames = outer.outs_.find(outs_.id[k]) >= 0;
   if (!sameNames)
@@ -163,7 +168,7 @@ LinearLayout LinearLayout::invertAndCompose(const LinearLayout& outer) const {
   outer.moveOutBits(outs, other);
   moveOutBits(outs, self);
   // Surjectivity by the same elimination that solves when no dim is alike.
-  core::Echelon all = core::echelon(other, outer.inBits_);
+  core::Echelon all = known ? *known : core::echelon(other, outer.inBits_);
   if (all.rank != outer.outBits_)
     throw Error("invert_and_compose: other is not surjective, so it has no "
                 "right inverse (Def 4.5)");
@@ -247,27 +252,34 @@ LinearLayout LinearLayout::invertAndCompose(const LinearLayout& outer) const {
   return l;
 }
 
-LinearLayout LinearLayout::pseudoinvert() const {
-  if (!isSurjective())
-    throw Error("pseudoinvert: the layout is not surjective (rank " + std::to_string(rank()) +
-                " < " + std::to_string(outBits_) +
-                " output bits); only a surjective layout has a right inverse (Def 4.5)");
-  // As Triton (and the reference): the identity on the out dims, inverted
-  // and composed with this layout.
+LinearLayout LinearLayout::outIdentity() const {
   LinearLayout identity;
   identity.ins_ = outs_;
   identity.outs_ = outs_;
   identity.inBits_ = identity.outBits_ = outBits_;
   for (int j = 0; j < outBits_; ++j) identity.cols_[j] = uint64_t{1} << j;
-  return identity.invertAndCompose(*this);
+  return identity;
+}
+
+LinearLayout LinearLayout::pseudoinvert() const {
+  core::Echelon e = core::echelon(cols_, inBits_);
+  if (e.rank != outBits_)
+    throw Error("pseudoinvert: the layout is not surjective (rank " + std::to_string(e.rank) +
+                " < " + std::to_string(outBits_) +
+                " output bits); only a surjective layout has a right inverse (Def 4.5)");
+  // As Triton (and the reference): the identity on the out dims, inverted
+  // and composed with this layout; the identity's out dims are this
+  // layout's, in its order, so the elimination above serves the solve.
+  return outIdentity().invertAndComposeWith(*this, &e);
 }
 
 LinearLayout LinearLayout::invert() const {
-  if (!isInvertible())
-    throw Error("invert: the layout is not invertible (rank " + std::to_string(rank()) + ", " +
+  core::Echelon e = core::echelon(cols_, inBits_);
+  if (e.rank != inBits_ || e.rank != outBits_)
+    throw Error("invert: the layout is not invertible (rank " + std::to_string(e.rank) + ", " +
                 std::to_string(inBits_) + " input bits, " + std::to_string(outBits_) +
                 " output bits)");
-  return pseudoinvert();
+  return outIdentity().invertAndComposeWith(*this, &e);
 }
 
 std::optional<LinearLayout> divideLeft(const LinearLayout& a, const LinearLayout& b) {

@@ -93,7 +93,10 @@ class LinearLayout {
   int rank() const { return core::rank(cols_, inBits_); }
   bool isInjective() const { return rank() == inBits_; }
   bool isSurjective() const { return rank() == outBits_; }
-  bool isInvertible() const { return isInjective() && isSurjective(); }
+  bool isInvertible() const {
+    int r = rank();
+    return r == inBits_ && r == outBits_;
+  }
   DimValues getFreeVariableMasks() const;
   uint64_t getNumConsecutiveInOut() const;
 
@@ -118,6 +121,12 @@ class LinearLayout {
   // the error (as the reference's re-validation does), or nothing when empty.
   static LinearLayout make(const DimList& ins, const DimList& outs, const uint64_t* cols,
                            const char* op);
+  // invertAndCompose, given (when not null) the elimination of outer's
+  // columns as they are packed in this layout's out-dim order, so that
+  // pseudoinvert and invert eliminate once.
+  LinearLayout invertAndComposeWith(const LinearLayout& outer, const core::Echelon* known) const;
+  // The identity on this layout's out dims (in dims named as the out dims).
+  LinearLayout outIdentity() const;
   int inDimIndex(const std::string& name) const;
   int outDimIndex(const std::string& name) const;
   // This layout's columns with their output bits moved to the positions
