@@ -168,8 +168,13 @@ LinearLayout LinearLayout::invertAndComposeWith(const LinearLayout& outer,
   outer.moveOutBits(outs, other);
   moveOutBits(outs, self);
   // Surjectivity by the same elimination that solves when no dim is alike.
-  core::Echelon all = known ? *known : core::echelon(other, outer.inBits_);
-  if (all.rank != outer.outBits_)
+  core::Echelon computed;
+  const core::Echelon* all = known;
+  if (!all) {
+    computed = core::echelon(other, outer.inBits_);
+    all = &computed;
+  }
+  if (all->rank != outer.outBits_)
     throw Error("invert_and_compose: other is not surjective, so it has no "
                 "right inverse (Def 4.5)");
   uint32_t alike = 0;  // over outer's in dims
@@ -206,47 +211,52 @@ LinearLayout LinearLayout::invertAndComposeWith(const LinearLayout& outer,
                 " maps like the same-named dim of the other layout, but " +
                 std::string(otherRest == 0 ? "self" : "other") + " has more in dims " +
                 joinNames(restNames(otherRest != 0)) + " (Triton asserts here)");
-  // Triton's lstsq on the remaining dims: A = outer's rest, B = self's rest.
-  uint64_t a[kMaxInBits], b[kMaxInBits];
-  int aIn = 0, bIn = 0;
-  int aPosition[kMaxInBits];  // A's column -> outer's flattened input bit
-  for (int d = 0; d < outer.ins_.count; ++d)
-    if (!(alike >> d & 1))
-      for (int i = 0; i < outer.ins_.bits[d]; ++i) {
-        aPosition[aIn] = outer.ins_.offset(d) + i;
-        a[aIn++] = other[outer.ins_.offset(d) + i];
-      }
-  for (int s = 0; s < ins_.count; ++s)
-    if (!selfAlike(s))
-      for (int i = 0; i < ins_.bits[s]; ++i) b[bIn++] = self[ins_.offset(s) + i];
-  uint64_t x[kMaxInBits];
-  if (otherRest != 0) {
-    core::Echelon e = alike == 0 ? all : core::echelon(a, aIn);
-    for (int j = 0; j < bIn; ++j)
-      if (e.reduce(b[j], &x[j]) != 0)
-        throw Error("invert_and_compose: the image of self " + joinNames(restNames(false)) +
-                    " is not inside the image of other " + joinNames(restNames(true)) +
-                    " (Triton asserts here)");
-  }
   // The result maps self's in dims (self's order) to outer's in dims
-  // (outer's order): solved columns spread to outer's input bits, alike dims
-  // to themselves.
+  // (outer's order).
   LinearLayout l;
   l.ins_ = ins_;
   l.inBits_ = inBits_;
   for (int d = 0; d < outer.ins_.count; ++d) l.outs_.push(outer.ins_.id[d], outer.ins_.bits[d]);
   l.outBits_ = outer.inBits_;
-  int solved = 0;
-  for (int s = 0; s < ins_.count; ++s) {
-    int d = outer.ins_.find(ins_.id[s]);
-    for (int i = 0; i < ins_.bits[s]; ++i) {
-      uint64_t y = 0;
-      if (selfAlike(s)) {
-        y = uint64_t{1} << (outer.ins_.offset(d) + i);
-      } else {
-        for (uint64_t m = x[solved++]; m; m &= m - 1) y |= uint64_t{1} << aPosition[std::countr_zero(m)];
+  auto notInside = [&] {
+    return Error("invert_and_compose: the image of self " + joinNames(restNames(false)) +
+                 " is not inside the image of other " + joinNames(restNames(true)) +
+                 " (Triton asserts here)");
+  };
+  if (alike == 0) {
+    // Triton's lstsq on every column. outer is surjective, so every column
+    // is in its image, and a solution is already over outer's flattened
+    // input bits.
+    uint64_t solution[kMaxOutBits];
+    core::combinations(*all, outer.outBits_, solution);
+    core::compose(solution, outer.outBits_, self, inBits_, l.cols_);
+    return l;
+  }
+  // Alike dims map to themselves; Triton's lstsq solves the rest, A =
+  // outer's rest and B = self's rest, free bits zero.
+  uint64_t a[kMaxInBits];
+  int aIn = 0;
+  int aPosition[kMaxInBits];  // A's column -> outer's flattened input bit
+  for (int d = 0, offset = 0; d < outer.ins_.count; offset += outer.ins_.bits[d++])
+    if (!(alike >> d & 1))
+      for (int i = 0; i < outer.ins_.bits[d]; ++i) {
+        aPosition[aIn] = offset + i;
+        a[aIn++] = other[offset + i];
       }
-      l.cols_[ins_.offset(s) + i] = y;
+  core::Echelon rest = core::echelon(a, aIn);
+  for (int s = 0, offset = 0; s < ins_.count; offset += ins_.bits[s++]) {
+    int d = outer.ins_.find(ins_.id[s]);
+    bool same = selfAlike(s);
+    int outerOffset = same ? outer.ins_.offset(d) : 0;
+    for (int i = 0; i < ins_.bits[s]; ++i) {
+      uint64_t y = 0, x;
+      if (same) {
+        y = uint64_t{1} << (outerOffset + i);
+      } else {
+        if (rest.reduce(self[offset + i], &x) != 0) throw notInside();
+        for (; x; x &= x - 1) y |= uint64_t{1} << aPosition[std::countr_zero(x)];
+      }
+      l.cols_[offset + i] = y;
     }
   }
   return l;

@@ -69,19 +69,36 @@ F2LAY_HD inline void compose(const uint64_t* outer, int outerIn, const uint64_t*
 }
 
 // Gaussian elimination on packed columns, kept fully reduced: each basis
-// vector is stored at its pivot p, its lowest set bit, and no other basis
-// vector has bit p. Then x's coordinates can be read off x itself: x is in
-// the span exactly when it equals the XOR of vec[p] over the pivots p set in
-// x, and that XOR's combination is x's. Each pivot's term is independent of
-// the others, so reducing has no chain of dependent steps. Columns are
+// vector has a pivot p, its lowest set bit, and no other basis vector has
+// bit p. Then x's coordinates can be read off x itself: x is in the span
+// exactly when it equals the XOR of the basis vectors whose pivots are set
+// in x, and that XOR's combination is x's. Each pivot's term is independent
+// of the others, so reducing has no chain of dependent steps. Columns are
 // inserted left to right, so the independent ones are the leftmost maximal
 // independent set (the pivot columns of Triton's and the reference's row
 // echelon form), and a vector of the span is one combination of them.
+//
+// The basis is stored densely, in insertion order, with slot[p] naming the
+// vector of pivot p: keeping a new pivot out of the others is then one
+// branch-free pass over contiguous words, which the compiler vectorizes.
+// Keeps pivot p out of n basis vectors: each with bit p gets x (its
+// combination c) added. Plain pointers, not members, so that the loop
+// vectorizes.
+F2LAY_HD __attribute__((noinline)) inline void clearPivot(uint64_t* vec, uint64_t* comb, int n, int p, uint64_t x,
+                                uint64_t c) {
+  for (int i = 0; i < n; ++i) {
+    uint64_t hit = uint64_t{0} - ((vec[i] >> p) & 1);
+    vec[i] ^= x & hit;
+    comb[i] ^= c & hit;
+  }
+}
+
 struct Echelon {
-  uint64_t vec[64];   // vec[p]: the basis vector with lowest set bit p
-  uint64_t comb[64];  // which inserted columns XOR to vec[p] (bit j = column j)
+  uint64_t vec[64];   // the basis vectors, [0, rank)
+  uint64_t comb[64];  // which inserted columns XOR to vec[i] (bit j = column j)
+  int8_t slot[64];    // slot[p]: the i with pivot p, for the p in `pivots`
   int rank = 0;
-  uint64_t pivots = 0;       // the p with vec[p] set
+  uint64_t pivots = 0;       // the pivot bits of the basis
   uint64_t independent = 0;  // bit j: column j was independent when inserted
 
   // Returns 0 when x is in the span (then *combination holds the columns
@@ -89,9 +106,9 @@ struct Echelon {
   F2LAY_HD uint64_t reduce(uint64_t x, uint64_t* combination) const {
     uint64_t rest = x, c = 0;
     for (uint64_t m = x & pivots; m; m &= m - 1) {
-      int p = lowestBit(m);
-      rest ^= vec[p];
-      c ^= comb[p];
+      int i = slot[lowestBit(m)];
+      rest ^= vec[i];
+      c ^= comb[i];
     }
     *combination = c;
     return rest;
@@ -104,14 +121,10 @@ struct Echelon {
     if (x == 0) return false;
     c ^= uint64_t{1} << j;
     int p = lowestBit(x);
-    for (uint64_t m = pivots; m; m &= m - 1) {  // clear bit p elsewhere
-      int q = lowestBit(m);
-      uint64_t hit = uint64_t{0} - ((vec[q] >> p) & 1);
-      vec[q] ^= x & hit;
-      comb[q] ^= c & hit;
-    }
-    vec[p] = x;
-    comb[p] = c;
+    clearPivot(vec, comb, rank, p, x, c);
+    vec[rank] = x;
+    comb[rank] = c;
+    slot[p] = static_cast<int8_t>(rank);
     ++rank;
     pivots |= uint64_t{1} << p;
     independent |= uint64_t{1} << j;
@@ -123,6 +136,14 @@ F2LAY_HD inline Echelon echelon(const uint64_t* cols, int n) {
   Echelon e;
   for (int j = 0; j < n; ++j) e.insert(cols[j], j);
   return e;
+}
+
+// The combinations as a map over output bits: map[p] = the combination of
+// the basis vector with pivot p (0 off the pivots), so that reduce's
+// combination for x in the span is apply(map, x). Solving many columns is
+// then one compose, table lookups instead of a walk per column.
+F2LAY_HD inline void combinations(const Echelon& e, int outBits, uint64_t* map) {
+  for (int p = 0; p < outBits; ++p) map[p] = (e.pivots >> p & 1) ? e.comb[e.slot[p]] : 0;
 }
 
 F2LAY_HD inline int rank(const uint64_t* cols, int n) { return echelon(cols, n).rank; }

@@ -25,6 +25,7 @@ struct DimList {
   uint8_t count = 0;
   NameId id[kMaxDims] = {};
   uint8_t bits[kMaxDims] = {};
+  uint16_t start[kMaxDims + 1] = {};  // start[k]: the first flattened bit of dim k
 
   // The position of a dim, or -1.
   int find(NameId name) const {
@@ -33,16 +34,13 @@ struct DimList {
     return -1;
   }
   // The first flattened bit of dim k (the first dim is the least significant).
-  int offset(int k) const {
-    int o = 0;
-    for (int i = 0; i < k; ++i) o += bits[i];
-    return o;
-  }
-  int totalBits() const { return offset(count); }
+  int offset(int k) const { return start[k]; }
+  int totalBits() const { return start[count]; }
   // Appends; the caller checks count < kMaxDims (or validates afterwards).
   void push(NameId name, int b) {
     id[count] = name;
     bits[count] = static_cast<uint8_t>(b);
+    start[count + 1] = static_cast<uint16_t>(start[count] + bits[count]);
     ++count;
   }
   std::vector<std::string> names() const;
