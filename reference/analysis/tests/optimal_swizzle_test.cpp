@@ -17,6 +17,7 @@
 #include "random_layouts.h"
 #include "seed_transpose.h"
 #include "shared_roundtrip.h"
+#include "subspaces.h"
 #include "test_support.h"
 
 namespace f2lay::ref::analysis {
@@ -24,6 +25,8 @@ namespace {
 
 using catalog::contains;
 using catalog::errorMessage;
+using testing::forEachSubspace;
+using testing::memoryFrom;
 using testing::randomDistributed;
 using testing::TensorShape;
 
@@ -99,55 +102,6 @@ TEST(OptimalSwizzle, RandomPairsConvertCorrectlyWithThePredictedWavefronts) {
     exactSides += 2;
   }
   EXPECT_GT(exactSides, 200);
-}
-
-// Every subspace of dimension `dim` of span(basis), as bases (reduced row
-// echelon form over the given basis).
-void forEachSubspace(const Vecs& basis, int dim, const std::function<void(const Vecs&)>& visit) {
-  int m = static_cast<int>(basis.size());
-  std::vector<int> pivots;
-  std::function<void(int)> choosePivots = [&](int from) {
-    if (static_cast<int>(pivots.size()) == dim) {
-      // Free entries: row r may use basis vectors after its pivot that are
-      // not pivots themselves.
-      std::vector<std::vector<int>> free(dim);
-      int count = 0;
-      for (int r = 0; r < dim; ++r)
-        for (int c = pivots[r] + 1; c < m; ++c)
-          if (std::find(pivots.begin(), pivots.end(), c) == pivots.end()) {
-            free[r].push_back(c);
-            ++count;
-          }
-      for (uint64_t mask = 0; mask < (uint64_t{1} << count); ++mask) {
-        Vecs rows;
-        int bit = 0;
-        for (int r = 0; r < dim; ++r) {
-          Vec x = basis[pivots[r]];
-          for (int c : free[r])
-            if (mask >> bit++ & 1) x ^= basis[c];
-          rows.push_back(x);
-        }
-        visit(rows);
-      }
-      return;
-    }
-    for (int c = from; c < m; ++c) {
-      pivots.push_back(c);
-      choosePivots(c + 1);
-      pivots.pop_back();
-    }
-  };
-  choosePivots(0);
-}
-
-LinearLayout memoryFrom(const LinearLayout& like, const Vecs& offsetBits) {
-  LayoutValue v{{{"offset", {}}}, like.value().out_dims};
-  for (Vec x : offsetBits) {
-    Basis b;
-    for (const auto& [name, value] : unflatten(like, x)) b.push_back(value);
-    v.in_dims[0].bases.push_back(b);
-  }
-  return LinearLayout(v);
 }
 
 TEST(OptimalSwizzle, NoMemoryLayoutWithTheSameVecDoesBetter) {

@@ -1,0 +1,79 @@
+// RapidCheck generators of the layouts compilers see. Small and composable:
+// each family is built from the smaller generators above it, and everything
+// shrinks toward fewer dims, fewer bits and zero bases (RapidCheck's integer
+// shrinking goes toward the low end of each range).
+//
+// Sizes stay small (at most 12 bits a side) so that the laws can check by
+// brute force over every input.
+#pragma once
+
+#include <rapidcheck.h>
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "case.h"
+#include "layout_value.h"
+
+namespace f2lay::properties {
+
+// A layout's dims without its bases: (name, bits) per side.
+struct Dims {
+  std::vector<std::pair<std::string, int>> ins, outs;
+  int inBits() const;
+  int outBits() const;
+};
+
+// The layout over `dims` whose flattened input bit j maps to cols[j]
+// (flattened output, first out dim least significant).
+LayoutValue layoutOf(const Dims& dims, const std::vector<uint64_t>& cols);
+// Its columns, flattened likewise.
+std::vector<uint64_t> columnsOf(const LayoutValue& l);
+
+enum class RankKind { kAny, kInjective, kSurjective, kInvertible };
+
+// Arbitrary labeled layouts: 1-3 out dims (dim0, dim1, ...), 1-4 in dims
+// (register, lane, warp, block), 0-3 bits each, random bases; the variants
+// fix the bit counts and replace dependent columns by unit vectors until
+// the layout has the asked rank, so nothing is discarded.
+rc::Gen<LayoutValue> genLayout(RankKind kind = RankKind::kAny);
+// A layout whose in dims are exactly `ins` (names and bits), out dims random.
+rc::Gen<LayoutValue> genLayoutFrom(const std::vector<std::pair<std::string, int>>& ins);
+
+// Def 4.10: a random injection of the tensor bits into register, lane, warp
+// and block columns, every other column zero (interleaved broadcasts).
+// Tensor of rank 1-3 (dim0, ...), up to 9 bits; lanes: 5 bits (32-lane
+// warps) or 6 (64-lane).
+struct DistributedShape {
+  std::vector<int> tensorBits;  // per out dim
+  int laneBits = 5, warpBits = 0, blockBits = 0;
+};
+rc::Gen<DistributedShape> genDistributedShape(bool allow64Lanes);
+rc::Gen<LayoutValue> genDistributed(const DistributedShape& shape);
+rc::Gen<LayoutValue> genDistributed(bool allow64Lanes = true);
+
+// Def 4.14: offset -> tensor, invertible, every column one or two tensor
+// bits (unit vectors, some xored with another's, then reordered).
+rc::Gen<LayoutValue> genMemory(const std::vector<int>& tensorBits);
+rc::Gen<LayoutValue> genMemory();
+
+// Catalog layouts with random legal parameters, by their reference
+// constructors: blocked, NVIDIA mma v2/v3, dot operands, slices, swizzled
+// and NVMMA shared, CuTe swizzles. Distributed ones and memory ones apart.
+rc::Gen<LayoutValue> genCatalogDistributed();
+rc::Gen<LayoutValue> genCatalogMemory();
+
+// Two distributed layouts over the same tensor with 32 lanes, the same
+// warps and one block (a conversion A -> B), and an element width: as
+// layouts[0], layouts[1] and params.element_bytes.
+rc::Gen<Case> genConversionPair();
+
+// A distributed layout and a sequence of shape operations on it, as
+// params.ops: [{"op": "trans", "order": [...]}, {"op": "reshape", "shape":
+// [...]}, {"op": "join"}, {"op": "split"}, {"op": "expand_dims", "axis": a},
+// {"op": "broadcast", "axis": a, "size": s}] (each legal where it applies).
+rc::Gen<Case> genShapeOpSequence();
+
+}  // namespace f2lay::properties

@@ -1,0 +1,106 @@
+// Theorem 9.3: Def 4.10 is closed under Triton's shape operations, forward
+// and backward, and the operation is a no-op on the data: each hardware
+// place holds the moved coordinate of what it held.
+#include "law_support.h"
+#include "laws.h"
+#include "predicates.h"
+#include "shape_ops.h"
+
+namespace f2lay::properties {
+
+using ref::catalog::Direction;
+using Layout = ref::LinearLayout;
+
+Layout applyShapeOp(const Layout& l, const Json& op, bool forward) {
+  Direction dir = forward ? Direction::kForward : Direction::kBackward;
+  std::string name = op.at("op").get<std::string>();
+  if (name == "trans") return ref::catalog::trans(l, op.at("order").get<std::vector<unsigned>>(), dir);
+  if (name == "reshape")
+    return ref::catalog::reshape(l, op.at(forward ? "shape" : "from").get<ref::catalog::Shape>(), dir);
+  if (name == "join") return forward ? ref::catalog::join(l, dir) : ref::catalog::split(l, Direction::kForward);
+  if (name == "split") return forward ? ref::catalog::split(l, dir) : ref::catalog::join(l, Direction::kForward);
+  if (name == "expand_dims") return ref::catalog::expandDims(l, op.at("axis").get<unsigned>(), dir);
+  if (name == "broadcast")
+    return ref::catalog::broadcast(l, op.at("axis").get<unsigned>(), op.at("size").get<uint64_t>(), dir);
+  throw Error("unknown shape op '" + name + "'");
+}
+
+namespace {
+
+std::vector<uint64_t> sizesOf(const Layout& l) {
+  std::vector<uint64_t> s;
+  for (const OutDim& d : l.value().out_dims) s.push_back(d.size);
+  return s;
+}
+
+// The coordinate (one value per out dim) of a flattened output.
+std::vector<uint64_t> coordinate(const Layout& l, uint64_t y) {
+  std::vector<uint64_t> c;
+  for (uint64_t size : sizesOf(l)) {
+    c.push_back(y & (size - 1));
+    y >>= std::countr_zero(size);
+  }
+  return c;
+}
+
+uint64_t rowMajor(const std::vector<uint64_t>& c, const std::vector<uint64_t>& sizes) {
+  uint64_t i = 0;
+  for (size_t k = 0; k < c.size(); ++k) i = i * sizes[k] + c[k];
+  return i;
+}
+
+// The data moves as the op says, place by place, for the ops that keep the
+// hardware places (trans and reshape; the others are checked by closure and
+// by their inverse op).
+std::string movesData(const Layout& in, const Layout& out, const Json& op) {
+  std::string name = op["op"].get<std::string>();
+  if (name != "trans" && name != "reshape") return "";
+  for (uint64_t x = 0; x < (uint64_t{1} << in.getTotalInDimSizeLog2()); ++x) {
+    std::vector<uint64_t> from = coordinate(in, applyFlat(in, x)), to = coordinate(out, applyFlat(out, x));
+    bool ok;
+    if (name == "trans") {
+      auto order = op["order"].get<std::vector<unsigned>>();
+      ok = true;
+      for (size_t k = 0; k < order.size(); ++k) ok = ok && to[k] == from[order[k]];
+    } else {
+      ok = rowMajor(from, sizesOf(in)) == rowMajor(to, sizesOf(out));
+    }
+    if (!ok) return name + " moved the element of input " + std::to_string(x) + " wrongly";
+  }
+  return "";
+}
+
+std::string shapeOpsClosedAndNoOp(const Case& c) {
+  Layout l(c.layouts[0]);
+  for (const Json& op : c.params.at("ops")) {
+    Json withFrom = op;
+    withFrom["from"] = sizesOf(l);
+    Layout out = applyShapeOp(l, op, true);
+    std::string what = op.dump();
+    if (!ref::catalog::isDistributed(out)) return what + " forward left Def 4.10: " + str(out);
+    if (std::string r = movesData(l, out, op); !r.empty()) return r;
+    if (op["op"] != "broadcast") {
+      // Backward from the result: an operand the op maps to that result.
+      // trans, reshape and expand_dims are bijections on layouts, so it is
+      // the operand itself; join and split may pick another register bit
+      // for the moved dim where the operand has zero registers.
+      Layout back = applyShapeOp(out, withFrom, false);
+      if (!ref::catalog::isDistributed(back)) return what + " backward left Def 4.10";
+      if (!(applyShapeOp(back, op, true) == out))
+        return what + " forward from the backward operand is not the result: " + str(back);
+      bool bijective = op["op"] != "join" && op["op"] != "split";
+      if (bijective && !(back == l))
+        return what + " backward from its result is not the operand: " + str(back);
+    }
+    l = out;
+  }
+  return "";
+}
+
+}  // namespace
+
+void addShapeLaws(std::map<std::string, Law>& laws) {
+  laws["shape_ops_closed_and_no_op"] = shapeOpsClosedAndNoOp;
+}
+
+}  // namespace f2lay::properties
