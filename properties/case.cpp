@@ -2,7 +2,9 @@
 
 #include <rapidcheck.h>
 
+#include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <filesystem>
 #include <fstream>
 
@@ -36,7 +38,21 @@ std::string regressionsDir() {
   return F2LAY_REGRESSIONS_DIR;
 }
 
-std::string check(const std::string& law, const Case& c) {
+// The file a failure of `law` goes to in this run: a new one per law and
+// process (named by the first failing case), overwritten while RapidCheck
+// shrinks, so that earlier regression files are never replaced.
+std::string regressionPath(const std::string& law, const Json& first) {
+  static std::map<std::string, std::string> paths;
+  auto [it, added] = paths.try_emplace(law);
+  if (added) {
+    char hash[17];
+    std::snprintf(hash, sizeof hash, "%016zx", std::hash<std::string>{}(first.dump()));
+    it->second = regressionsDir() + "/" + law + "-" + hash + ".json";
+  }
+  return it->second;
+}
+
+std::string check(const std::string& law, const Case& c, bool keep) {
   auto it = laws().find(law);
   if (it == laws().end()) throw Error("no law named '" + law + "'");
   std::string reason;
@@ -45,16 +61,17 @@ std::string check(const std::string& law, const Case& c) {
   } catch (const Error& e) {
     reason = std::string("error: ") + e.what();
   }
-  if (!reason.empty()) {
+  if (!reason.empty() && keep) {
+    Json json = caseToJson(c);
     std::filesystem::create_directories(regressionsDir());
-    std::ofstream out(regressionsDir() + "/" + law + ".json");
-    out << Json{{"law", law}, {"case", caseToJson(c)}, {"reason", reason}}.dump(1) << "\n";
+    std::ofstream out(regressionPath(law, json));
+    out << Json{{"law", law}, {"case", json}, {"reason", reason}}.dump(1) << "\n";
   }
   return reason;
 }
 
 bool holds(const std::string& law, const Case& c) {
-  std::string reason = check(law, c);
+  std::string reason = check(law, c, true);
   if (!reason.empty()) RC_LOG() << law << ": " << reason << "\n";
   return reason.empty();
 }

@@ -5,8 +5,8 @@
 // (regressions_test.cpp) replays it for good.
 //
 // RapidCheck shrinks a failure by re-running the property on smaller inputs
-// and keeping each one that still fails; holds() overwrites the file on
-// every failure, so the file ends up holding the minimal counterexample.
+// and keeping each one that still fails; holds() rewrites its file on every
+// failure, so the file ends up holding the minimal counterexample.
 #pragma once
 
 #include <ostream>
@@ -28,10 +28,11 @@ Json caseToJson(const Case& c);
 Case caseFromJson(const Json& json);
 
 // Evaluates the law named `law` (laws.h) on c: "" when it holds, else why
-// not. On failure it writes {"law": ..., "case": ...} to
-// properties/regressions/<law>.json. An f2lay::Error thrown by the code under
-// test is a failure too; an unknown law throws.
-std::string check(const std::string& law, const Case& c);
+// not. When it fails and `keep` is set, it writes {"law", "case", "reason"}
+// to properties/regressions/<law>-<hash>.json (one file per law and run,
+// rewritten while RapidCheck shrinks). An f2lay::Error thrown by the code
+// under test is a failure too; an unknown law throws.
+std::string check(const std::string& law, const Case& c, bool keep);
 
 // check() inside a property: also logs the reason with RC_LOG, so that it is
 // printed with the counterexample. Use as RC_ASSERT(holds(law, c)).

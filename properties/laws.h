@@ -18,4 +18,9 @@ using Law = std::function<std::string(const Case&)>;
 // Every law, by name (the regression files name them).
 const std::map<std::string, Law>& laws();
 
+// What a conversion case exercises, for RC_TAG: its classification and
+// whether the optimal swizzle's vectors cover a bank (where Lemma 9.4 is
+// exact and the swizzle laws apply), e.g. "warp_shuffle, vec >= 4 bytes".
+std::string conversionTag(const Case& c);
+
 }  // namespace f2lay::properties

@@ -252,6 +252,12 @@ std::string refEqualsOpt(const Case& c) {
 
 }  // namespace
 
+std::string conversionTag(const Case& c) {
+  Layout a(c.layouts[0]), b(c.layouts[1]);
+  bool wide = optimalSwizzle(a, b, elementBytes(c)).vectorBytes >= 4;
+  return toString(classifyConversion(a, b).kind) + (wide ? ", vec >= 4 bytes" : ", vec < 4 bytes");
+}
+
 void addAnalysisLaws(std::map<std::string, Law>& laws) {
   laws["shuffle_plan_delivers"] = shufflePlanDelivers;
   laws["shared_round_trip_delivers"] = sharedRoundTripDelivers;
