@@ -52,5 +52,11 @@ RC_GTEST_PROP(ShapeOps, DistributedLayoutsAreClosedAndTheOpIsANoOp, ()) {
   RC_ASSERT(holds("shape_ops_closed_and_no_op", *genShapeOpSequence()));
 }
 
+RC_GTEST_PROP(ShapeOps, EveryDef410LayoutIsBlockedThenShapeOps, ()) {
+  DistributedShape shape = *genDistributedShape(false);
+  shape.blockBits = 0;
+  RC_ASSERT(holds("def_4_10_is_blocked_trans_reshape", Case{{*genDistributed(shape)}}));
+}
+
 }  // namespace
 }  // namespace f2lay::properties

@@ -226,6 +226,25 @@ std::string refEqualsOpt(const Case& c) {
                            "num_consecutive_in_out", "matrix_view", "is_distributed", "is_memory"})
       requests.push_back({{"op", op}, {"layout", l}});
     for (size_t axis : {0, 1}) requests.push_back({{"op", "gather_plan"}, {"layout", l}, {"axis", axis}});
+    // Shape ops: dims reversed, flattened into one named like the first,
+    // the first of each side kept, and an input with every bit set.
+    Json ins = Json::array(), outs = Json::array(), input = Json::object();
+    uint64_t total = 1;
+    for (const Json& d : l["in_dims"]) {
+      ins.insert(ins.begin(), d["name"]);
+      input[d["name"].get<std::string>()] = (uint64_t{1} << d["bases"].size()) - 1;
+    }
+    for (const Json& d : l["out_dims"]) {
+      outs.insert(outs.begin(), d["name"]);
+      total *= d["size"].get<uint64_t>();
+    }
+    requests.push_back({{"op", "apply"}, {"layout", l}, {"input", input}});
+    requests.push_back({{"op", "transpose_ins"}, {"layout", l}, {"new_in_dims", ins}});
+    requests.push_back({{"op", "transpose_outs"}, {"layout", l}, {"new_out_dims", outs}});
+    requests.push_back({{"op", "reshape_outs"}, {"layout", l},
+                        {"new_out_dims", {{{"name", outs.back()}, {"size", total}}}}});
+    requests.push_back({{"op", "sublayout"}, {"layout", l}, {"in_dim_names", {ins.back()}},
+                        {"out_dim_names", {outs.back()}}});
     requests.push_back({{"op", "duplication"}, {"layout", l}});
   }
   for (const Json& x : ls)
@@ -241,6 +260,8 @@ std::string refEqualsOpt(const Case& c) {
                               {"element_bytes", w}, {"access", access}});
       }
       requests.push_back({{"op", "vectorization"}, {"layout", x}, {"shared", y}});
+      requests.push_back({{"op", "divide_by_tile"}, {"layout", x}, {"shared", y}, {"tile", "vector"},
+                          {"elements", 4}});
     }
   for (const Json& r : requests) {
     Json answer = tools::answer(r, tools::Impl::kCheck);

@@ -1,6 +1,7 @@
 // Theorem 9.3: Def 4.10 is closed under Triton's shape operations, forward
 // and backward, and the operation is a no-op on the data: each hardware
 // place holds the moved coordinate of what it held.
+#include "blocked.h"
 #include "law_support.h"
 #include "laws.h"
 #include "predicates.h"
@@ -97,10 +98,57 @@ std::string shapeOpsClosedAndNoOp(const Case& c) {
   return "";
 }
 
+// Theorem 9.3's minimality, constructively: a Def 4.10 layout L with 32
+// lanes and one block is a blocked layout over a 2 x 2 x ... x 2 tensor
+// (dim k of size 2 for each non-zero column k of L, else 1: its column
+// broadcasts), then a trans, then a reshape to L's shape. Column k of the
+// blocked layout is coordinate dim k; the trans sends dim k to the place
+// of L's tensor bit in the row-major order; the reshape merges the dims.
+std::string def410IsBlockedTransReshape(const Case& c) {
+  Layout l(c.layouts[0]);
+  if (l.getInDimSizeLog2("lane") != 5 || l.getInDimSizeLog2("block") != 0) return "";
+  std::vector<uint64_t> sizes = sizesOf(l);
+  std::vector<int> rowMajorBit;  // L's flattened output bit -> its row-major index bit
+  for (size_t d = 0; d < sizes.size(); ++d) {
+    int below = 0;
+    for (size_t e = d + 1; e < sizes.size(); ++e) below += std::countr_zero(sizes[e]);
+    for (int i = 0; i < std::countr_zero(sizes[d]); ++i) rowMajorBit.push_back(below + i);
+  }
+  ref::catalog::BlockedParams p;
+  ref::catalog::Shape shape;
+  std::vector<int> place;  // column k -> row-major bit, -1 for a zero column
+  const char* levels[] = {"register", "lane", "warp"};
+  for (const char* level : levels)
+    for (int i = 0; i < l.getInDimSizeLog2(level); ++i) {
+      uint64_t x = uint64_t{1} << (static_cast<int>(place.size()));
+      uint64_t y = applyFlat(l, x);
+      place.push_back(y ? rowMajorBit[std::countr_zero(y)] : -1);
+      shape.push_back(y ? 2 : 1);
+      p.sizePerThread.push_back(level == levels[0] ? 2 : 1);
+      p.threadsPerWarp.push_back(level == levels[1] ? 2 : 1);
+      p.warpsPerCta.push_back(level == levels[2] ? 2 : 1);
+    }
+  int t = static_cast<int>(place.size());
+  for (int k = 0; k < t; ++k) p.order.push_back(k);
+  Layout blocked = ref::catalog::blocked(p, shape);
+  // The trans puts the size-2 dims in decreasing row-major bit (the last
+  // dim is the fastest), the size-1 dims in front.
+  std::vector<unsigned> order;
+  for (int k = 0; k < t; ++k)
+    if (place[k] < 0) order.push_back(k);
+  for (int bit = l.getTotalOutDimSizeLog2() - 1; bit >= 0; --bit)
+    for (int k = 0; k < t; ++k)
+      if (place[k] == bit) order.push_back(k);
+  Layout built = ref::catalog::reshape(
+      ref::catalog::trans(blocked, order, Direction::kForward), sizes, Direction::kForward);
+  return unless(built == l, "blocked, trans and reshape build " + str(built));
+}
+
 }  // namespace
 
 void addShapeLaws(std::map<std::string, Law>& laws) {
   laws["shape_ops_closed_and_no_op"] = shapeOpsClosedAndNoOp;
+  laws["def_4_10_is_blocked_trans_reshape"] = def410IsBlockedTransReshape;
 }
 
 }  // namespace f2lay::properties
