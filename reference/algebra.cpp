@@ -127,7 +127,10 @@ LinearLayout LinearLayout::leastSquares(const LinearLayout& a, const LinearLayou
                   " is not inside the image of other " + joinNames(a.getInDimNames()) +
                   " (Triton asserts here)");
   F2Matrix x = F2Matrix::Zero(a.getTotalInDimSizeLog2(), b.getTotalInDimSizeLog2());
-  for (size_t r = 0; r < e.pivotColumns.size(); ++r) x.row(e.pivotColumns[r]) = tb.row(r);
+  // (With no columns, a row of Eigen's empty matrix is an offset from a null
+  // pointer, which UBSan reports: found by fuzz/differential_fuzzer.cpp.)
+  if (tb.cols() > 0)
+    for (size_t r = 0; r < e.pivotColumns.size(); ++r) x.row(e.pivotColumns[r]) = tb.row(r);
   std::vector<OutDim> aInAsOut;
   for (const InDim& d : a.value_.in_dims) aInAsOut.push_back({d.name, uint64_t{1} << d.bases.size()});
   return fromMatrix(x, b.inDimBits(), aInAsOut);
