@@ -11,6 +11,7 @@
 #include <set>
 #include <string>
 
+#include "compare.h"  // outcome: an answer, or its error message, as text
 #include "error.h"
 #include "law_support.h"  // applyFlat through the public apply()
 #include "linear_layout.h"
@@ -20,6 +21,7 @@ namespace {
 
 using f2lay::LayoutValue;
 using f2lay::properties::applyFlat;
+using f2lay::testing::outcome;
 using Ref = f2lay::ref::LinearLayout;
 using Opt = f2lay::opt::LinearLayout;
 
@@ -52,16 +54,6 @@ LayoutValue decodeLayout(FuzzedDataProvider& in) {
     v.in_dims.push_back(d);
   }
   return v;
-}
-
-// An answer as text: the layout, or "error: " and the message.
-template <class F>
-std::string outcome(const F& f) {
-  try {
-    return f();
-  } catch (const f2lay::Error& e) {
-    return std::string("error: ") + e.what();
-  }
 }
 
 template <class L>
@@ -97,7 +89,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       case 2:
         both("invert", [&]<class L>() {
           L l(a), inv = l.invert();
-          // Def 4.5: both compositions are identities (on flattened bits).
+          // Def 4.5: L^-1(L(x)) = x for every input x.
           for (uint64_t x = 0; x < (uint64_t{1} << l.getTotalInDimSizeLog2()); ++x)
             if (applyFlat(inv, applyFlat(l, x)) != x) fail("invert: L^-1(L(x)) != x");
           return text(inv);

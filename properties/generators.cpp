@@ -2,13 +2,7 @@
 
 #include <algorithm>
 
-#include "blocked.h"
-#include "cute.h"
-#include "dot_operand.h"
-#include "nvidia_mma.h"
-#include "nvmma_shared.h"
-#include "shared.h"
-#include "slice.h"
+#include "f2_core.h"
 
 namespace f2lay::properties {
 
@@ -17,8 +11,6 @@ namespace {
 const char* const kInNames[] = {"register", "lane", "warp", "block"};
 
 std::string outName(size_t i) { return "dim" + std::to_string(i); }
-
-uint64_t lowMask(int bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
 
 // Full-range values: RapidCheck scales integer ranges by the size, so that
 // early cases would only use low bits.
@@ -29,26 +21,14 @@ rc::Gen<uint64_t> genBits(int bits) {
 // Independent columns stay; a dependent one is replaced by the lowest unit
 // vector outside the span while the rank is short of `outBits`.
 void repairRank(std::vector<uint64_t>& cols, int outBits) {
-  std::vector<uint64_t> basis;  // reduced: each with a distinct lowest bit
-  auto reduce = [&](uint64_t x) {
-    for (uint64_t b : basis)
-      if (x >> __builtin_ctzll(b) & 1) x ^= b;
-    return x;
-  };
-  auto add = [&](uint64_t x) {
-    for (uint64_t& b : basis)
-      if (b >> __builtin_ctzll(x) & 1) b ^= x;
-    basis.push_back(x);
-  };
-  for (uint64_t& c : cols) {
-    uint64_t r = reduce(c);
-    if (r == 0 && static_cast<int>(basis.size()) < outBits)
-      for (int k = 0; k < outBits; ++k)
-        if ((r = reduce(uint64_t{1} << k)) != 0) {
-          c = uint64_t{1} << k;
-          break;
-        }
-    if (r != 0) add(r);
+  opt::core::Echelon basis;
+  for (size_t j = 0; j < cols.size(); ++j) {
+    if (basis.insert(cols[j], static_cast<int>(j))) continue;
+    for (int k = 0; k < outBits && basis.rank < outBits; ++k)
+      if (basis.insert(uint64_t{1} << k, static_cast<int>(j))) {
+        cols[j] = uint64_t{1} << k;
+        break;
+      }
   }
 }
 
@@ -76,7 +56,7 @@ LayoutValue layoutOf(const Dims& dims, const std::vector<uint64_t>& cols) {
       Basis b;
       int shift = 0;
       for (const auto& o : dims.outs) {
-        b.push_back(cols[j] >> shift & lowMask(o.second));
+        b.push_back(cols[j] >> shift & opt::core::lowMask(o.second));
         shift += o.second;
       }
       d.bases.push_back(b);
