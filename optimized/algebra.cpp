@@ -116,10 +116,12 @@ LinearLayout operator*(const LinearLayout& inner, const LinearLayout& outer) {
   for (int k = 0; k < nOut; ++k) resultOuts.push(outNames[k], outBits[k]);
   // Where each part's out dim k lands in the result.
   int innerShift[kMaxDims], outerShift[kMaxDims];
+  // (Outer is told by the shift table, not by address: L * L has inner and
+  // outer at one address.)
   for (const auto& [part, shift] : {std::pair{&inner, innerShift}, std::pair{&outer, outerShift}})
     for (int k = 0; k < part->outs_.count; ++k) {
       int r = resultOuts.find(part->outs_.id[k]);
-      shift[k] = resultOuts.offset(r) + (part == &outer ? bitsIn(inner.outs_, part->outs_.id[k]) : 0);
+      shift[k] = resultOuts.offset(r) + (shift == outerShift ? bitsIn(inner.outs_, part->outs_.id[k]) : 0);
     }
   auto place = [](const LinearLayout& part, const int* shift, uint64_t x) {
     uint64_t y = 0;

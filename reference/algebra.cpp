@@ -89,16 +89,18 @@ LinearLayout operator*(const LinearLayout& inner, const LinearLayout& outer) {
     v.out_dims.push_back({name, uint64_t{1} << bits});
   }
   // Def 4.3: block-diagonal. For each in dim, inner's bases come first; then
-  // outer's, shifted above inner's part of every out dim.
+  // outer's, shifted above inner's part of every out dim. (Told apart by
+  // position, not address: L * L has inner and outer at one address.)
   for (const std::string& name : inNames) {
     InDim dim{name, {}};
-    for (const LinearLayout* part : {&inner, &outer}) {
+    for (bool isOuter : {false, true}) {
+      const LinearLayout* part = isOuter ? &outer : &inner;
       if (!part->hasInDim(name)) continue;
       for (const Basis& b : part->inDim(name).bases) {
         Basis basis;
         for (const std::string& out : outNames) {
           uint64_t x = part->hasOutDim(out) ? b[part->outDimIndex(out)] : 0;
-          basis.push_back(part == &outer ? x << outBits(inner, out) : x);
+          basis.push_back(isOuter ? x << outBits(inner, out) : x);
         }
         dim.bases.push_back(std::move(basis));
       }

@@ -136,6 +136,17 @@ TEST(TritonGolden, TimesEquals) {
   EXPECT_EQ(prod, LinearLayout::identity1D(32, "in", "out"));  // Triton TimesEquals
 }
 
+// Def 4.3: the product of two identities is the identity on the product
+// space (Triton builds its layouts so: identity1D(a) * identity1D(b) ==
+// identity1D(a * b)), also when both factors are one object. Found by the
+// differential fuzzer: L * L shifted the inner factor too.
+TEST(PaperGolden, ProductOfALayoutWithItself) {
+  LinearLayout l = LinearLayout::identity1D(4, "in", "out");
+  EXPECT_EQ(l * l, LinearLayout::identity1D(16, "in", "out"));
+  LinearLayout twisted = sized({{"in", {{2}, {3}}}}, {{"out", 4}});
+  EXPECT_EQ(twisted * twisted, sized({{"in", {{2}, {3}, {8}, {12}}}}, {{"out", 16}}));
+}
+
 // Triton SupremumTest.*
 TEST(TritonGolden, SupremumIdenticalLists) {
   EXPECT_EQ(supremum({"a", "b", "c"}, {"a", "b", "c"}), (std::vector<std::string>{"a", "b", "c"}));
