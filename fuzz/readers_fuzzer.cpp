@@ -4,22 +4,12 @@
 // crash. A layout that reads must, in every format that can hold it, write
 // and read back to itself.
 #include <cstdint>
-#include <cstdlib>
-#include <cstdio>
 #include <string>
 #include <string_view>
 
 #include "error.h"
 #include "formats.h"
-
-namespace {
-
-[[noreturn]] void fail(const char* what) {
-  std::fprintf(stderr, "readers_fuzzer: %s\n", what);
-  std::abort();
-}
-
-}  // namespace
+#include "fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
@@ -44,9 +34,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     try {
       again = f2lay::readLayout(written, f);
     } catch (const f2lay::Error&) {
-      fail("a layout that was read does not read back from its own writing");
+      f2lay::fuzz::fail("readers", "a layout that was read does not read back from its own writing");
     }
-    if (!(again == layout)) fail("writing and reading back changed the layout");
+    if (!(again == layout)) f2lay::fuzz::fail("readers", "writing and reading back changed the layout");
   }
   return 0;
 }

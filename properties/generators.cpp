@@ -114,39 +114,49 @@ rc::Gen<LayoutValue> genLayout(RankKind kind) {
   });
 }
 
+DistributedShape makeDistributedShape(Choices& c, bool allow64Lanes) {
+  DistributedShape s;
+  int rank = c.inRange(1, 4);
+  for (int k = 0; k < rank; ++k) s.tensorBits.push_back(c.inRange(0, 4));
+  s.laneBits = allow64Lanes && c.inRange(0, 4) == 0 ? 6 : 5;
+  s.warpBits = c.inRange(0, 3);
+  s.blockBits = c.inRange(0, 2);
+  return s;
+}
+
+LayoutValue makeDistributed(Choices& c, const DistributedShape& shape) {
+  Dims dims;
+  for (size_t k = 0; k < shape.tensorBits.size(); ++k)
+    dims.outs.push_back({outName(k), shape.tensorBits[k]});
+  int t = dims.outBits();
+  int fixed = shape.laneBits + shape.warpBits + shape.blockBits;
+  int registers = std::max(c.inRange(0, 4), t - fixed);
+  dims.ins = {{"register", registers}, {"lane", shape.laneBits}, {"warp", shape.warpBits},
+              {"block", shape.blockBits}};
+  // Tensor bit k goes to the free column picked among those left, so the
+  // smallest choice fills the registers first.
+  std::vector<uint64_t> cols(dims.inBits(), 0);
+  std::vector<int> free(cols.size());
+  for (size_t j = 0; j < free.size(); ++j) free[j] = static_cast<int>(j);
+  for (int k = 0; k < t; ++k) {
+    size_t pick = c.inRange(0, static_cast<int>(free.size()));
+    cols[free[pick]] = uint64_t{1} << k;
+    free.erase(free.begin() + static_cast<long>(pick));
+  }
+  return layoutOf(dims, cols);
+}
+
 rc::Gen<DistributedShape> genDistributedShape(bool allow64Lanes) {
   return rc::gen::exec([allow64Lanes] {
-    DistributedShape s;
-    int rank = *rc::gen::inRange(1, 4);
-    for (int k = 0; k < rank; ++k) s.tensorBits.push_back(*rc::gen::inRange(0, 4));
-    s.laneBits = allow64Lanes && *rc::gen::inRange(0, 4) == 0 ? 6 : 5;
-    s.warpBits = *rc::gen::inRange(0, 3);
-    s.blockBits = *rc::gen::inRange(0, 2);
-    return s;
+    RcChoices c;
+    return makeDistributedShape(c, allow64Lanes);
   });
 }
 
 rc::Gen<LayoutValue> genDistributed(const DistributedShape& shape) {
   return rc::gen::exec([shape] {
-    Dims dims;
-    for (size_t k = 0; k < shape.tensorBits.size(); ++k)
-      dims.outs.push_back({outName(k), shape.tensorBits[k]});
-    int t = dims.outBits();
-    int fixed = shape.laneBits + shape.warpBits + shape.blockBits;
-    int registers = std::max(*rc::gen::inRange(0, 4), t - fixed);
-    dims.ins = {{"register", registers}, {"lane", shape.laneBits}, {"warp", shape.warpBits},
-                {"block", shape.blockBits}};
-    // Tensor bit k goes to the free column picked among those left, so the
-    // smallest choice fills the registers first.
-    std::vector<uint64_t> cols(dims.inBits(), 0);
-    std::vector<int> free(cols.size());
-    for (size_t j = 0; j < free.size(); ++j) free[j] = static_cast<int>(j);
-    for (int k = 0; k < t; ++k) {
-      size_t pick = *rc::gen::inRange<size_t>(0, free.size());
-      cols[free[pick]] = uint64_t{1} << k;
-      free.erase(free.begin() + static_cast<long>(pick));
-    }
-    return layoutOf(dims, cols);
+    RcChoices c;
+    return makeDistributed(c, shape);
   });
 }
 

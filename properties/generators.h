@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "case.h"
+#include "choices.h"
 #include "layout_value.h"
 
 namespace f2lay::properties {
@@ -53,6 +54,9 @@ struct DistributedShape {
 rc::Gen<DistributedShape> genDistributedShape(bool allow64Lanes);
 rc::Gen<LayoutValue> genDistributed(const DistributedShape& shape);
 rc::Gen<LayoutValue> genDistributed(bool allow64Lanes = true);
+// The same, from any source of choices (choices.h).
+DistributedShape makeDistributedShape(Choices& c, bool allow64Lanes);
+LayoutValue makeDistributed(Choices& c, const DistributedShape& shape);
 
 // Def 4.14: offset -> tensor, invertible, every column one or two tensor
 // bits (unit vectors, some xored with another's, then reordered).
@@ -69,6 +73,7 @@ rc::Gen<LayoutValue> genCatalogMemory();
 // warps and one block (a conversion A -> B), and an element width: as
 // layouts[0], layouts[1] and params.element_bytes.
 rc::Gen<Case> genConversionPair();
+Case makeConversionPair(Choices& c);
 
 // A distributed layout and a sequence of shape operations on it, as
 // params.ops: [{"op": "trans", "order": [...]}, {"op": "reshape", "shape":

@@ -130,32 +130,37 @@ rc::Gen<LayoutValue> genCatalogMemory() {
 // B: independent of A; A with its register and lane columns permuted (the
 // data stays in the warp: a shuffle or less); or A with its registers
 // permuted.
+Case makeConversionPair(Choices& choices) {
+  // A 2-D tensor of 4 to 10 bits: smaller ones are mostly broadcasts,
+  // where every conversion is a no-op.
+  DistributedShape shape = makeDistributedShape(choices, false);
+  shape.tensorBits = {choices.inRange(2, 6), choices.inRange(2, 6)};
+  shape.blockBits = 0;
+  Case c;
+  LayoutValue a = makeDistributed(choices, shape), b;
+  int kind = choices.inRange(0, 3);
+  if (kind == 0) {
+    b = makeDistributed(choices, shape);
+  } else {
+    // Permute the first `span` columns (registers, then lanes), keeping
+    // the dims' sizes.
+    std::vector<uint64_t> cols = columnsOf(a);
+    size_t span = a.in_dims[0].bases.size() + (kind == 1 ? a.in_dims[1].bases.size() : 0);
+    for (size_t i = span; i > 1; --i) std::swap(cols[i - 1], cols[choices.inRange(0, static_cast<int>(i))]);
+    Dims dims;
+    for (const InDim& d : a.in_dims) dims.ins.push_back({d.name, static_cast<int>(d.bases.size())});
+    for (const OutDim& d : a.out_dims) dims.outs.push_back({d.name, log2Exact(d.size)});
+    b = layoutOf(dims, cols);
+  }
+  c.layouts = {a, b};
+  c.params["element_bytes"] = pow2(choices.inRange(0, 4));  // 1, 2, 4 or 8
+  return c;
+}
+
 rc::Gen<Case> genConversionPair() {
   return rc::gen::exec([] {
-    // A 2-D tensor of 4 to 10 bits: smaller ones are mostly broadcasts,
-    // where every conversion is a no-op.
-    DistributedShape shape = *genDistributedShape(false);
-    shape.tensorBits = {*rc::gen::inRange(2, 6), *rc::gen::inRange(2, 6)};
-    shape.blockBits = 0;
-    Case c;
-    LayoutValue a = *genDistributed(shape), b;
-    int kind = *rc::gen::inRange(0, 3);
-    if (kind == 0) {
-      b = *genDistributed(shape);
-    } else {
-      // Permute the first `span` columns (registers, then lanes), keeping
-      // the dims' sizes.
-      std::vector<uint64_t> cols = columnsOf(a);
-      size_t span = a.in_dims[0].bases.size() + (kind == 1 ? a.in_dims[1].bases.size() : 0);
-      for (size_t i = span; i > 1; --i) std::swap(cols[i - 1], cols[*rc::gen::inRange<size_t>(0, i)]);
-      Dims dims;
-      for (const InDim& d : a.in_dims) dims.ins.push_back({d.name, static_cast<int>(d.bases.size())});
-      for (const OutDim& d : a.out_dims) dims.outs.push_back({d.name, log2Exact(d.size)});
-      b = layoutOf(dims, cols);
-    }
-    c.layouts = {a, b};
-    c.params["element_bytes"] = *rc::gen::element<uint64_t>(1, 2, 4, 8);
-    return c;
+    RcChoices c;
+    return makeConversionPair(c);
   });
 }
 
