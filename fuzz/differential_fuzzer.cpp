@@ -7,6 +7,7 @@
 // composition, invertAndCompose solves outer(C(x)) = this(x), an inverse
 // undoes its layout, a product divides back, 2^rank is the image's size.
 #include <bitset>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -92,14 +93,20 @@ Answer answer(const F& f) {
 }
 
 // The layouts decoded, built once by each implementation.
+// The layouts decoded, each built by an implementation when an op first
+// asks for it (building is much of an input's cost).
 struct Operands {
   LayoutValue value[3];
-  Ref ref[3];
-  Opt opt[3];
+  mutable std::optional<Ref> ref[3];
+  mutable std::optional<Opt> opt[3];
   template <class L>
   const L& get(int i) const {
-    if constexpr (std::is_same_v<L, Ref>) return ref[i];
-    else return opt[i];
+    auto& built = [&]() -> auto& {
+      if constexpr (std::is_same_v<L, Ref>) return ref[i];
+      else return opt[i];
+    }();
+    if (!built) built.emplace(value[i]);
+    return *built;
   }
 };
 
@@ -155,11 +162,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using f2lay::properties::columnsOf;
   FuzzedDataProvider in(data, size);
   Operands ops;
-  for (int i = 0; i < 3; ++i) {
+  for (int i = 0; i < 3; ++i)
     ops.value[i] = decodeLayout(in, i ? &ops.value[i - 1] : nullptr);
-    ops.ref[i] = Ref(ops.value[i]);
-    ops.opt[i] = Opt(ops.value[i]);
-  }
   for (int n = 0; n < kMaxOps && in.remaining_bytes() > 0; ++n) {
     int i = in.ConsumeIntegralInRange(0, 2), j = in.ConsumeIntegralInRange(0, 2);
     const LayoutValue &a = ops.value[i], &b = ops.value[j];

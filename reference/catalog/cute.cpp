@@ -39,13 +39,15 @@ void checkSwizzle(const CuteSwizzle& sw) {
 
 // CuTe's index of the 1-D coordinate x: split colexicographically (mode 0
 // fastest), then sum c_i * stride_i. Only for the non-power-of-two witness.
+// Each term is below 2^62 (inputBits checks strides first), but several
+// can overflow int64: the sum wraps modulo 2^64, as CuTe's own would.
 int64_t indexOf1D(const CuteLayout& l, uint64_t x) {
-  int64_t index = 0;
+  uint64_t index = 0;
   for (size_t i = 0; i < l.shape.size(); ++i) {
-    index += static_cast<int64_t>(x % l.shape[i]) * l.stride[i];
+    index += (x % l.shape[i]) * static_cast<uint64_t>(l.stride[i]);
     x /= l.shape[i];
   }
-  return index;
+  return static_cast<int64_t>(index);
 }
 
 // A shape that is not a power of two has no F2 coordinate space; where a
@@ -91,19 +93,22 @@ std::vector<InputBit> inputBits(const CuteSwizzle& sw, const CuteLayout& l) {
   if (l.shape.size() != l.stride.size())
     throw Error(kOp + ": shape has " + std::to_string(l.shape.size()) + " modes but stride has " +
                 std::to_string(l.stride.size()) + "; CuTe needs one stride per mode");
-  for (size_t i = 0; i < l.shape.size(); ++i)
-    if (!isPowerOfTwo(l.shape[i])) {
-      if (l.shape[i] == 0) throw Error(kOp + ": shape[" + std::to_string(i) + "] = 0 is empty");
-      throwNotPowerOfTwo(sw, l, i);
-    }
-  std::vector<InputBit> bits;
+  // The range rules come before the power-of-two rule, whose witness
+  // search evaluates the layout (found by fuzz/catalog_fuzzer.cpp: a stride
+  // of 2^61 overflowed there).
   for (size_t i = 0; i < l.shape.size(); ++i) {
+    if (l.shape[i] == 0) throw Error(kOp + ": shape[" + std::to_string(i) + "] = 0 is empty");
     // |stride| * (shape - 1) must stay below 2^62 so that sums of images fit.
     uint64_t magnitude = static_cast<uint64_t>(std::llabs(l.stride[i]));
     if (l.stride[i] == INT64_MIN || (magnitude != 0 && magnitude > (uint64_t{1} << 62) / l.shape[i]))
       throw Error(kOp + ": stride[" + std::to_string(i) + "] = " + std::to_string(l.stride[i]) +
                   " times shape[" + std::to_string(i) + "] = " + std::to_string(l.shape[i]) +
                   " goes beyond 2^62");
+  }
+  for (size_t i = 0; i < l.shape.size(); ++i)
+    if (!isPowerOfTwo(l.shape[i])) throwNotPowerOfTwo(sw, l, i);
+  std::vector<InputBit> bits;
+  for (size_t i = 0; i < l.shape.size(); ++i) {
     for (int j = 0; (uint64_t{1} << j) < l.shape[i]; ++j)
       bits.push_back({i, j, l.stride[i] * (int64_t{1} << j)});
   }

@@ -1,8 +1,9 @@
 // CuTe's Swizzle<B,M,S> o shape:stride against CuTe's definition evaluated
-// directly on integers (include/cute/swizzle.hpp: offset ^ shiftr(offset &
-// yyy_msk, S); layout.hpp: colexicographic coordinates, index = sum c_i *
-// stride_i), at every coordinate; the F2-linearity rule against brute force
-// over all pairs; linearToCute as the inverse of cuteToLinear.
+// directly on integers (cute_formula.h, from include/cute/swizzle.hpp: offset
+// ^ shiftr(offset & yyy_msk, S); layout.hpp: colexicographic coordinates,
+// index = sum c_i * stride_i), at every coordinate; the F2-linearity rule
+// against brute force over all pairs; linearToCute as the inverse of
+// cuteToLinear.
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -10,6 +11,7 @@
 
 #include "../../tests/naive.h"
 #include "cute.h"
+#include "cute_formula.h"
 #include "cutlass.h"
 #include "shared.h"
 #include "test_support.h"
@@ -29,20 +31,9 @@ uint64_t sizeOf(const std::vector<uint64_t>& shape) {
   return n;
 }
 
-// CuTe's offset of the 1-D coordinate x, straight from the definitions.
+// CuTe's offset of the 1-D coordinate x (cute_formula.h).
 int64_t cuteOffset(const Case& c, uint64_t x) {
-  int64_t index = 0;
-  for (size_t i = 0; i < c.shape.size(); ++i) {
-    index += static_cast<int64_t>(x % c.shape[i]) * c.stride[i];
-    x /= c.shape[i];
-  }
-  int64_t bitMask = (int64_t{1} << c.b) - 1;
-  if (c.s >= 0) {
-    int64_t yyy = bitMask << (c.m + c.s);
-    return index ^ ((index & yyy) >> c.s);
-  }
-  int64_t yyy = bitMask << c.m;
-  return index ^ ((index & yyy) << -c.s);
+  return f2lay::ref::catalog::cuteOffset({c.b, c.m, c.s}, {c.shape, c.stride}, x);
 }
 
 std::vector<uint64_t> colex(const std::vector<uint64_t>& shape, uint64_t x) {
@@ -186,6 +177,10 @@ TEST(CuteSwizzle, ParameterErrors) {
   EXPECT_PRED2(contains, errorMessage([] { toLinear({0, 0, 0, {0}, {1}}); }), "shape[0] = 0 is empty");
   EXPECT_PRED2(contains, errorMessage([] { toLinear({0, 0, 0, {8}, {int64_t{1} << 61}}); }),
                "stride[0] = 2305843009213693952 times shape[0] = 8 goes beyond 2^62");
+  // The range rule before the power-of-two rule, whose witness search would
+  // overflow (fuzz/regressions/catalog/cute-stride-overflow-in-witness-search).
+  EXPECT_PRED2(contains, errorMessage([] { toLinear({0, 0, 0, {6}, {int64_t{1} << 61}}); }),
+               "stride[0] = 2305843009213693952 times shape[0] = 6 goes beyond 2^62");
 }
 
 // Triton's Def 4.11 swizzle with vec 8, perPhase 1, maxPhase 8 on an 8x64

@@ -2,8 +2,8 @@
 // visualize_layout tables (../shared/seeds/cutlass-swizzle-notes-zh.md) as
 // golden tests, and CUTLASS's address computation (operator() of
 // TensorOpMultiplicand in include/cutlass/layout/tensor_op_multiplicand_sm75.h,
-// the steps the seed's notes explain: kFactor, TileShape, PartitionShape)
-// evaluated on integers at every element.
+// the steps the seed's notes explain: kFactor, TileShape, PartitionShape;
+// cutlass_formula.h) evaluated on integers at every element.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,33 +13,13 @@
 
 #include "../../tests/naive.h"
 #include "cutlass.h"
+#include "cutlass_formula.h"
 #include "test_support.h"
 
 namespace f2lay::ref::catalog {
 namespace {
 
 using Params = TensorOpMultiplicandParams;
-
-// CUTLASS's offset of the pitch-linear coordinate (c, s), step by step.
-uint64_t cutlassOffset(const Params& p, uint64_t c, uint64_t s) {
-  uint64_t ldm = p.ldm ? p.ldm : p.contiguous;
-  uint64_t perAccess = 128 / p.elementBits;           // kElementsPerAccess
-  uint64_t factor = 8 * perAccess / p.crosswise;      // kFactor
-  uint64_t tileC = 8;                                 // kTileShapeContiguous
-  uint64_t tileS = std::max<uint64_t>(tileC / factor, 32 / tileC);  // kTileShapeStride
-  uint64_t vecC = c / perAccess, vecS = s / factor;
-  uint64_t tileIdx = vecC / (tileC / factor);
-  uint64_t residualC = vecC % (tileC / factor) + (s % factor) * (tileC / factor);
-  uint64_t residualS = vecS % tileS;
-  uint64_t partitionC = residualC / 4, partitionS = residualS / 4;  // PartitionShape<4,4>
-  uint64_t withinC = residualC % 4, withinS = residualS % 4;
-  uint64_t permutedVec = withinC ^ (withinS % 4);
-  uint64_t permutedPartition = partitionC ^ (partitionS % 2);
-  uint64_t elementC = (tileIdx * tileC + permutedPartition * 4 + permutedVec) * perAccess + c % perAccess;
-  return elementC + vecS * ldm * factor;
-}
-
-
 
 // visualize_layout --vectorize=8 --output-shape=64,4 prints 64 consecutive
 // offsets per line as 8 cells of 8 elements: cell k of line r, "(a..b, s)",

@@ -1,6 +1,7 @@
 // The blocked and slice constructors against their element-wise definitions
-// (elementwise.h), at every input of many parameter sets: fixed ones from
-// Triton's and Gluon's cases, and random ones from a fixed seed.
+// (elementwise.h), at every input (elementwise_compare.h), for many parameter
+// sets: fixed ones from Triton's and Gluon's cases, and random ones from a
+// fixed seed.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -8,12 +9,11 @@
 
 #include "blocked.h"
 #include "elementwise.h"
+#include "elementwise_compare.h"
 #include "slice.h"
 
 namespace f2lay::ref::catalog {
 namespace {
-
-using elementwise::Coord;
 
 std::string describe(const elementwise::Blocked& p) {
   auto list = [](const auto& v) {
@@ -36,31 +36,6 @@ LinearLayout construct(const elementwise::Blocked& p) {
 
 LinearLayout construct(const elementwise::Slice<elementwise::Blocked>& s) {
   return slice(construct(s.parent), s.dim);
-}
-
-// Same in-dim sizes, and at every (register, lane, warp, block) the same
-// coordinate. Returns the number of disagreeing inputs (0 when they agree).
-template <typename Def>
-int countDisagreements(const LinearLayout& built, const Def& def) {
-  EXPECT_EQ(built.getInDimNames(), (std::vector<std::string>{"register", "lane", "warp", "block"}));
-  EXPECT_EQ(uint64_t{1} << built.getInDimSizeLog2("register"), def.registers());
-  EXPECT_EQ(uint64_t{1} << built.getInDimSizeLog2("lane"), def.lanes());
-  EXPECT_EQ(uint64_t{1} << built.getInDimSizeLog2("warp"), def.warps());
-  EXPECT_EQ(uint64_t{1} << built.getInDimSizeLog2("block"), def.blocks());
-  int bad = 0;
-  for (uint64_t b = 0; b < def.blocks(); ++b)
-    for (uint64_t w = 0; w < def.warps(); ++w)
-      for (uint64_t l = 0; l < def.lanes(); ++l) {
-        std::vector<Coord> held = def.thread(l, w, b);
-        for (uint64_t r = 0; r < held.size(); ++r) {
-          DimValues out = built.apply({{"register", r}, {"lane", l}, {"warp", w}, {"block", b}});
-          Coord got;
-          for (const auto& [name, value] : out) got.push_back(value);
-          if (got != held[r] && ++bad <= 3)
-            ADD_FAILURE() << "register " << r << " lane " << l << " warp " << w << " block " << b;
-        }
-      }
-  return bad;
 }
 
 // Powers of two 2^0..2^maxLog2, one per dim.
@@ -120,7 +95,7 @@ TEST(BlockedElementwise, FixedCases) {
   };
   for (const elementwise::Blocked& p : cases) {
     SCOPED_TRACE(describe(p));
-    EXPECT_EQ(countDisagreements(construct(p), p), 0);
+    EXPECT_EQ(distributedMismatch(construct(p), p), "");
   }
 }
 
@@ -129,7 +104,7 @@ TEST(BlockedElementwise, RandomParameterSets) {
   for (int i = 0; i < 250; ++i) {
     elementwise::Blocked p = randomBlocked(rng, 1 + i % 3);
     SCOPED_TRACE(describe(p));
-    ASSERT_EQ(countDisagreements(construct(p), p), 0);
+    ASSERT_EQ(distributedMismatch(construct(p), p), "");
   }
 }
 
@@ -148,7 +123,7 @@ TEST(SliceElementwise, FixedCases) {
   };
   for (const Slice& s : cases) {
     SCOPED_TRACE(describe(s.parent) + " dim " + std::to_string(s.dim));
-    EXPECT_EQ(countDisagreements(construct(s), s), 0);
+    EXPECT_EQ(distributedMismatch(construct(s), s), "");
   }
 }
 
@@ -160,7 +135,7 @@ TEST(SliceElementwise, RandomParameterSets) {
     parent.shape[dim] = 1;  // the parent is laid out at the slice's shape with a 1 at dim
     elementwise::Slice<elementwise::Blocked> s{parent, dim};
     SCOPED_TRACE(describe(parent) + " dim " + std::to_string(dim));
-    ASSERT_EQ(countDisagreements(construct(s), s), 0);
+    ASSERT_EQ(distributedMismatch(construct(s), s), "");
   }
 }
 

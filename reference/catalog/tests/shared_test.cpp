@@ -8,48 +8,24 @@
 
 #include <functional>
 
-#include "../../tests/naive.h"
+#include "elementwise_compare.h"
 #include "nvmma_shared.h"
 #include "shared.h"
+#include "shared_formulas.h"
 #include "test_support.h"
 
 namespace f2lay::ref::catalog {
 namespace {
 
-using Coords = std::vector<uint64_t>;
+using shared_formulas::Coords;
+using shared_formulas::def411Offset;
+using shared_formulas::nvmmaOffset;
 using OffsetOf = std::function<uint64_t(const Coords&)>;
 
-uint64_t product(const Shape& s) {
-  uint64_t p = 1;
-  for (uint64_t x : s) p *= x;
-  return p;
-}
-
-// Every element of `shape`, dim0 slowest.
-std::vector<Coords> elements(const Shape& shape) {
-  std::vector<Coords> all;
-  for (uint64_t flat = 0; flat < product(shape); ++flat) {
-    Coords c(shape.size());
-    uint64_t rest = flat;
-    for (size_t d = shape.size(); d-- > 0;) {
-      c[d] = rest % shape[d];
-      rest /= shape[d];
-    }
-    all.push_back(c);
-  }
-  return all;
-}
-
-// The layout applied at offsetOf(x) gives x back, for every element x. The
-// layout is evaluated by naive.h (its bases XORed, no reference code); offset
-// is the first in dim, so its value is the low bits of naive's input.
+// The layout applied at offsetOf(x) gives x back, for every element x
+// (elementwise_compare.h).
 void expectInverseOf(const LinearLayout& layout, const Shape& shape, const OffsetOf& offsetOf) {
-  ASSERT_EQ(layout.getInDimNames().front(), "offset");
-  for (const Coords& x : elements(shape)) {
-    uint64_t offset = offsetOf(x);
-    ASSERT_LT(offset, product(shape));
-    ASSERT_EQ(naive::apply(layout.value(), offset), x) << "offset " << offset << "\n" << layout;
-  }
+  EXPECT_EQ(memoryMismatch(layout, shape, offsetOf), "") << layout;
 }
 
 // Def 4.14: invertible, and every column of the matrix has 1 or 2 non-zero
@@ -63,24 +39,6 @@ void expectMemoryLayout(const LinearLayout& l) {
     for (const std::vector<int>& row : m) bits += row[c];
     EXPECT_TRUE(bits == 1 || bits == 2) << "column " << c << " has " << bits << " bits\n" << l;
   }
-}
-
-// Def 4.11: the element (i, j) (row i along order[1], column j along
-// order[0]) lives at column ((i/perPhase mod maxPhase) xor j/vec) * vec xor
-// (j mod vec) of row i. Taken mod numCols: Triton keeps a phase wider than
-// the row inside it. Further dims stack whole (i, j) planes along order[2..].
-uint64_t def411Offset(const SwizzledSharedParams& p, const Shape& shape, const Coords& x) {
-  if (shape.size() == 1) return x[0];
-  uint64_t numCols = shape[p.order[0]], numRows = shape[p.order[1]];
-  uint64_t i = x[p.order[1]], j = x[p.order[0]];
-  uint64_t phase = (i / p.perPhase) % p.maxPhase;
-  uint64_t col = (((phase ^ (j / p.vec)) * p.vec) ^ (j % p.vec)) % numCols;
-  uint64_t outer = 0, stride = 1;
-  for (size_t k = 2; k < shape.size(); ++k) {
-    outer += x[p.order[k]] * stride;
-    stride *= shape[p.order[k]];
-  }
-  return (outer * numRows + i) * numCols + col;
 }
 
 TEST(SwizzledShared, Def411OffsetFormulaAtEveryElement) {
@@ -154,44 +112,6 @@ TEST(SwizzledShared, Section43MatrixStructureWithTheCi) {
         << "vec " << c.vec << " perPhase " << c.perPhase << " maxPhase " << c.maxPhase << "\n"
         << l;
   }
-}
-
-// The TMA engine's swizzle on byte addresses within a box whose rows are
-// `width` bytes: bits [4, 4 + log2(width/16)) (the 16-byte chunk) are XORed
-// with the same number of bits from bit 7 up (the row's phase):
-// 128 B: chunk ^= row mod 8; 64 B: chunk ^= (row / 2) mod 4; 32 B: chunk ^=
-// (row / 4) mod 2 (CUDA's CU_TENSOR_MAP_SWIZZLE_*).
-uint64_t tmaSwizzle(uint64_t byteAddr, uint64_t width) {
-  uint64_t mask = width / 16 - 1;
-  return byteAddr ^ (((byteAddr >> 7) & mask) << 4);
-}
-
-// NVMMA shared, rank 2 (either orientation) or rank >= 2 not transposed.
-// Boxes hold at most 256 elements per dim, the contiguous dim exactly one
-// swizzle row; in a box, rows (the other dims, row-major) follow each other,
-// `width` bytes apart, swizzled. Boxes are stored one after another, dim0's
-// box index fastest. Without swizzle a box is plain row-major and boxes go
-// last dim fastest.
-uint64_t nvmmaOffset(const NvmmaSharedParams& p, const Shape& shape, const Coords& x) {
-  size_t rank = shape.size();
-  size_t contig = p.transposed ? 0 : rank - 1;
-  Shape box(rank);
-  for (size_t d = 0; d < rank; ++d) box[d] = std::min<uint64_t>(shape[d], 256);
-  uint64_t boxElems = 0, inBox = 0, boxIndex = 0;
-  if (p.swizzleByteWidth == 0) {
-    for (size_t d = 0; d < rank; ++d) inBox = inBox * box[d] + x[d] % box[d];
-    for (size_t d = 0; d < rank; ++d) boxIndex = boxIndex * (shape[d] / box[d]) + x[d] / box[d];
-    return boxIndex * product(box) + inBox;
-  }
-  box[contig] = 8 * p.swizzleByteWidth / p.elementBitwidth;
-  boxElems = product(box);
-  uint64_t row = 0;
-  for (size_t d = 0; d < rank; ++d)
-    if (d != contig) row = row * box[d] + x[d] % box[d];
-  uint64_t byteAddr = row * p.swizzleByteWidth + (x[contig] % box[contig]) * p.elementBitwidth / 8;
-  inBox = tmaSwizzle(byteAddr, p.swizzleByteWidth) * 8 / p.elementBitwidth;
-  for (size_t d = rank; d-- > 0;) boxIndex = boxIndex * (shape[d] / box[d]) + x[d] / box[d];
-  return boxIndex * boxElems + inBox;
 }
 
 TEST(NvmmaShared, TmaSwizzleFormulaAtEveryElement) {

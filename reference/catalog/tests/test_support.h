@@ -6,8 +6,8 @@
 
 #include <functional>
 #include <string>
-#include <vector>
 
+#include "elementwise_compare.h"
 #include "linear_layout.h"
 
 namespace f2lay::ref::catalog {
@@ -28,29 +28,12 @@ inline bool contains(const std::string& text, const std::string& part) {
 }
 
 // The same number of registers, lanes, warps and blocks, and the same tensor
-// coordinate for each (register, lane, warp, block). `model` has registers(), lanes(), warps(), blocks() and at(reg, lane, warp,
-// block) -> coordinate, one value per out dim of `layout`.
+// coordinate for each (register, lane, warp, block); `model` as for
+// elementwise_compare.h's distributedMismatch (registers(), lanes(), warps(),
+// blocks() and at(reg, lane, warp, block) -> one value per out dim of `layout`).
 template <typename Model>
 void expectMatchesElementwise(const LinearLayout& layout, const Model& model) {
-  ASSERT_EQ(uint64_t{1} << layout.getInDimSizeLog2("register"), model.registers()) << layout;
-  ASSERT_EQ(uint64_t{1} << layout.getInDimSizeLog2("lane"), model.lanes()) << layout;
-  ASSERT_EQ(uint64_t{1} << layout.getInDimSizeLog2("warp"), model.warps()) << layout;
-  ASSERT_EQ(uint64_t{1} << layout.getInDimSizeLog2("block"), model.blocks()) << layout;
-  int mismatches = 0;
-  for (uint64_t b = 0; b < model.blocks(); ++b)
-    for (uint64_t w = 0; w < model.warps(); ++w)
-      for (uint64_t l = 0; l < model.lanes(); ++l)
-        for (uint64_t r = 0; r < model.registers(); ++r) {
-          DimValues out = layout.apply({{"register", r}, {"lane", l}, {"warp", w}, {"block", b}});
-          std::vector<uint64_t> got;
-          for (const auto& [name, value] : out) got.push_back(value);
-          std::vector<uint64_t> want = model.at(r, l, w, b);
-          if (got != want && ++mismatches <= 5)
-            ADD_FAILURE() << "register " << r << " lane " << l << " warp " << w << " block " << b
-                          << ": layout gives (" << ::testing::PrintToString(got)
-                          << "), the definition (" << ::testing::PrintToString(want) << ")";
-        }
-  EXPECT_EQ(mismatches, 0) << layout;
+  EXPECT_EQ(distributedMismatch(layout, model), "") << layout;
 }
 
 }  // namespace f2lay::ref::catalog
