@@ -1,7 +1,6 @@
 #include "layout_value.h"
 
 #include <bit>
-#include <set>
 
 #include "error.h"
 
@@ -54,12 +53,18 @@ void validate(const LayoutValue& layout) {
     throw Error("the layout has " + std::to_string(layout.in_dims.size()) + " in dims and " +
                 std::to_string(layout.out_dims.size()) + " out dims; the limit is " +
                 std::to_string(kMaxDims) + " on each side");
-  std::set<std::string> seen;
+  // At most kMaxDims names a side: an earlier one with the same name is
+  // found by a scan (every layout an op builds passes here).
+  auto appearsBefore = [](const auto& dims, const auto& d) {
+    for (const auto* e = dims.data(); e != &d; ++e)
+      if (e->name == d.name) return true;
+    return false;
+  };
   for (const OutDim& d : layout.out_dims) {
     if (!isIdentifier(d.name))
       throw Error("out dim name '" + d.name +
                   "' is not an identifier ([A-Za-z_][A-Za-z0-9_.]*)");
-    if (!seen.insert(d.name).second)
+    if (appearsBefore(layout.out_dims, d))
       throw Error("out dim '" + d.name + "' appears twice");
     if (!isPowerOfTwo(d.size))
       throw Error("out dim '" + d.name + "' has size " +
@@ -69,13 +74,12 @@ void validate(const LayoutValue& layout) {
     throw Error("the out dims have " + std::to_string(totalOutBits(layout)) +
                 " bits in total; the limit is " + std::to_string(kMaxOutBits));
 
-  seen.clear();
   size_t inBits = 0;
   for (const InDim& d : layout.in_dims) {
     if (!isIdentifier(d.name))
       throw Error("in dim name '" + d.name +
                   "' is not an identifier ([A-Za-z_][A-Za-z0-9_.]*)");
-    if (!seen.insert(d.name).second)
+    if (appearsBefore(layout.in_dims, d))
       throw Error("in dim '" + d.name + "' appears twice");
     if (d.bases.size() > 63)
       throw Error("in dim '" + d.name + "' has " + std::to_string(d.bases.size()) +
@@ -86,15 +90,14 @@ void validate(const LayoutValue& layout) {
                   " bits in total");
     for (size_t i = 0; i < d.bases.size(); ++i) {
       const Basis& b = d.bases[i];
-      std::string where = "basis " + std::to_string(i) + " of in dim '" +
-                          d.name + "'";
+      auto where = [&] { return "basis " + std::to_string(i) + " of in dim '" + d.name + "'"; };
       if (b.size() != layout.out_dims.size())
-        throw Error(where + " has " + std::to_string(b.size()) +
+        throw Error(where() + " has " + std::to_string(b.size()) +
                     " values but there are " +
                     std::to_string(layout.out_dims.size()) + " out dims");
       for (size_t k = 0; k < b.size(); ++k)
         if (b[k] >= layout.out_dims[k].size)
-          throw Error(where + " has value " + std::to_string(b[k]) +
+          throw Error(where() + " has value " + std::to_string(b[k]) +
                       " for out dim '" + layout.out_dims[k].name +
                       "', which is not below its size " +
                       std::to_string(layout.out_dims[k].size));

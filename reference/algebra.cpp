@@ -123,15 +123,17 @@ LinearLayout LinearLayout::leastSquares(const LinearLayout& a, const LinearLayou
   // pivot variable of row r takes row r of T B, every free variable is 0.
   RowEchelon e = reducedRowEchelon(a.matrix());
   F2Matrix tb = multiplyMod2(e.transform, bMatrix);
-  for (int r = static_cast<int>(e.pivotColumns.size()); r < tb.rows(); ++r)
+  // With no columns (b has no input bits) there is nothing to solve. A row
+  // of Eigen's empty matrix is an offset from a null pointer, which UBSan
+  // reports (found twice by fuzz/differential_fuzzer.cpp).
+  bool noColumns = tb.cols() == 0;
+  for (int r = static_cast<int>(e.pivotColumns.size()); !noColumns && r < tb.rows(); ++r)
     if (!tb.row(r).isZero())
       throw Error("invert_and_compose: the image of self " + joinNames(b.getInDimNames()) +
                   " is not inside the image of other " + joinNames(a.getInDimNames()) +
                   " (Triton asserts here)");
   F2Matrix x = F2Matrix::Zero(a.getTotalInDimSizeLog2(), b.getTotalInDimSizeLog2());
-  // (With no columns, a row of Eigen's empty matrix is an offset from a null
-  // pointer, which UBSan reports: found by fuzz/differential_fuzzer.cpp.)
-  if (tb.cols() > 0)
+  if (!noColumns)
     for (size_t r = 0; r < e.pivotColumns.size(); ++r) x.row(e.pivotColumns[r]) = tb.row(r);
   std::vector<OutDim> aInAsOut;
   for (const InDim& d : a.value_.in_dims) aInAsOut.push_back({d.name, uint64_t{1} << d.bases.size()});
