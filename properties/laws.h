@@ -1,8 +1,8 @@
 // The laws the properties check, by name. Each takes a Case (case.h) and
 // answers "" when the law holds, else one sentence saying how it fails. The
-// same functions serve the RapidCheck properties (*_props.cpp) and the replay
-// of properties/regressions/, so a kept counterexample is checked by exactly
-// the code that found it.
+// same functions serve the RapidCheck properties (*_props.cpp), the fuzz
+// targets of fuzz/ and the replay of properties/regressions/, so a kept
+// counterexample is checked by exactly the code that found it.
 #pragma once
 
 #include <functional>
