@@ -13,21 +13,52 @@
 
 namespace f2lay::device {
 
-// Each thread walks 2^kChunkBits consecutive inputs in Gray-code order: one
-// XOR of a column a step instead of a full apply.
-inline constexpr int kChunkBits = 8;
+// The order in which the kernel walks the inputs: a basis of the input
+// space whose first vectors map to output bits 0, 1, 2, ... for as long as
+// those are in the image, then unit inputs that complete it. A thread takes
+// the 2^lowBits inputs that differ in the first lowBits (at most 5) basis
+// vectors: by linearity their images are one value with its lowBits low bits
+// running through every pattern, so they fill a run of bits of one bitmap
+// word, marked by a single atomicOr. Neighbouring threads take neighbouring
+// combinations of the next vectors, which map to output bits 5, 6, ...:
+// neighbouring words. Every input is still visited exactly once (a change
+// of basis is a bijection), so the check stays exhaustive.
+struct Walk {
+  int lowBits = 0;
+  uint64_t images[64] = {};  // L of each basis vector, in walk order
+};
 
-__global__ void markImage(const uint64_t* cols, int inBits, uint32_t* bitmap,
+inline Walk walkOrder(const uint64_t* cols, int inBits, int outBits) {
+  Walk w;
+  opt::core::Echelon image = opt::core::echelon(cols, inBits), chosen;
+  int count = 0;
+  bool consecutive = true;
+  for (int i = 0; i < outBits; ++i) {
+    uint64_t input;
+    bool inImage = image.reduce(uint64_t{1} << i, &input) == 0;
+    consecutive &= inImage;
+    if (!inImage) continue;
+    chosen.insert(input, count);
+    w.images[count++] = uint64_t{1} << i;
+    if (consecutive && w.lowBits < 5) ++w.lowBits;
+  }
+  for (int j = 0; j < inBits && count < inBits; ++j)
+    if (chosen.insert(uint64_t{1} << j, count)) w.images[count++] = cols[j];
+  return w;
+}
+
+// Thread t marks the images of its coset: base(t) = the combination of basis
+// vectors lowBits, lowBits + 1, ... given by the bits of t.
+__global__ void markImage(const uint64_t* images, int lowBits, int inBits, uint32_t* bitmap,
                           unsigned long long* repeats) {
-  int steps = inBits < kChunkBits ? inBits : kChunkBits;
-  uint64_t base = (blockIdx.x * uint64_t{blockDim.x} + threadIdx.x) << steps;
-  if (base >> inBits) return;
-  uint64_t y = opt::core::apply(cols, inBits, base);
+  uint64_t cosets = uint64_t{1} << (inBits - lowBits);
+  uint32_t run = lowBits == 5 ? ~0u : (1u << (1u << lowBits)) - 1;
   unsigned long long found = 0;
-  for (uint64_t i = 0; i < (uint64_t{1} << steps); ++i) {
-    if (i) y ^= cols[opt::core::lowestBit(i)];  // gray(i) = gray(i-1) ^ (i & -i)
-    uint32_t bit = 1u << (y & 31);
-    if (atomicOr(&bitmap[y >> 5], bit) & bit) ++found;
+  for (uint64_t t = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; t < cosets;
+       t += uint64_t{gridDim.x} * blockDim.x) {
+    uint64_t y = opt::core::apply(images + lowBits, inBits - lowBits, t);
+    uint32_t mask = run << (y & 31 & ~((1u << lowBits) - 1));
+    found += __popc(atomicOr(&bitmap[y >> 5], mask) & mask);
   }
   if (found) atomicAdd(repeats, found);
 }
@@ -41,20 +72,20 @@ struct ImageCount {
 // Applies the layout with `cols` (inBits <= 32, outBits <= 32) to every input.
 inline ImageCount countImage(const uint64_t* cols, int inBits, int outBits) {
   ImageCount r;
+  Walk walk = walkOrder(cols, inBits, outBits);
   uint64_t *dCols = nullptr;
   uint32_t* bitmap = nullptr;
   unsigned long long* dRepeats = nullptr;
   size_t words = outBits <= 5 ? 1 : size_t{1} << (outBits - 5);
-  uint64_t threads = uint64_t{1} << (inBits > kChunkBits ? inBits - kChunkBits : 0);
   cudaEvent_t start, stop;
   cudaEventCreate(&start);
   cudaEventCreate(&stop);
   if (cudaMalloc(&dCols, 64 * 8) == cudaSuccess && cudaMalloc(&bitmap, words * 4) == cudaSuccess &&
       cudaMalloc(&dRepeats, 8) == cudaSuccess &&
-      cudaMemcpy(dCols, cols, inBits * 8, cudaMemcpyHostToDevice) == cudaSuccess &&
+      cudaMemcpy(dCols, walk.images, 64 * 8, cudaMemcpyHostToDevice) == cudaSuccess &&
       cudaMemset(bitmap, 0, words * 4) == cudaSuccess && cudaMemset(dRepeats, 0, 8) == cudaSuccess) {
     cudaEventRecord(start);
-    markImage<<<(threads + 255) / 256, 256>>>(dCols, inBits, bitmap, dRepeats);
+    markImage<<<4096, 256>>>(dCols, walk.lowBits, inBits, bitmap, dRepeats);
     cudaEventRecord(stop);
     unsigned long long repeats = 0;
     r.ok = cudaEventSynchronize(stop) == cudaSuccess && cudaGetLastError() == cudaSuccess &&

@@ -1,9 +1,9 @@
 // Speed of the exhaustive bitmap check (issue 8, §1), against a
 // device-to-device copy measured in the same run. For a random invertible
 // layout of 2^b inputs (b = 28, 30, 32) it prints the kernel's time, its
-// inputs per second and its traffic (8 bytes an input: the 4-byte word of
-// the bitmap read and written by atomicOr), and the copy's bytes read and
-// written per second. Each row is checked: no repeats for the invertible
+// inputs per second and its traffic (the bitmap's bytes read and written:
+// for an invertible layout each word takes one atomicOr), and the copy's
+// bytes read and written per second. Each row is checked: no repeats for the invertible
 // layout, and 2^(b-1) for the same layout with a column repeated. Not a
 // test (device_tests/README.md); exit 1 when a check fails.
 #include <cstdio>
@@ -59,7 +59,7 @@ int main() {
     cudaFree(a);
     cudaFree(b);
     double inputs = double(uint64_t{1} << bits);
-    double kernelGbs = 8 * inputs / (c.ms * 1e6), copyGbs = 2 * bytes / (copyMs * 1e6);
+    double kernelGbs = 2 * bytes / (c.ms * 1e6), copyGbs = 2 * bytes / (copyMs * 1e6);
     std::printf("2^%-4d %10.3f %12.1f %14.1f %12.1f %10.2f\n", bits, c.ms, inputs / (c.ms * 1e6),
                 kernelGbs, copyGbs, kernelGbs / copyGbs);
   }
