@@ -3,8 +3,9 @@
 // GPU and its image marked in a bitmap of 2^outBits bits. An input whose
 // image is already marked is a repeat: the layout is injective when there is
 // none, and surjective when the distinct images, 2^inBits - repeats, are
-// 2^outBits. Brute force, so independent of the rank arithmetic that
-// f2lay::opt uses for isInjective and isSurjective.
+// 2^outBits. The walk's basis is found with f2lay::opt's elimination, but
+// each basis vector's image is recomputed by apply and checked, and the
+// answer is counted over the images, not taken from a rank.
 #pragma once
 
 #include <cstdint>
@@ -38,8 +39,13 @@ inline Walk walkOrder(const uint64_t* cols, int inBits, int outBits) {
     bool inImage = image.reduce(uint64_t{1} << i, &input) == 0;
     consecutive &= inImage;
     if (!inImage) continue;
-    chosen.insert(input, count);
-    w.images[count++] = uint64_t{1} << i;
+    // Recomputed, not assumed: only an image that is exactly bit i may
+    // stand for the low bits a thread fills.
+    uint64_t y = opt::core::apply(cols, inBits, input);
+    bool added = chosen.insert(input, count);
+    consecutive &= added && y == uint64_t{1} << i;
+    if (!added) continue;
+    w.images[count++] = y;
     if (consecutive && w.lowBits < 5) ++w.lowBits;
   }
   for (int j = 0; j < inBits && count < inBits; ++j)
