@@ -17,8 +17,6 @@
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <iterator>
 #include <numeric>
 #include <optional>
@@ -37,6 +35,7 @@
 #include "elementwise.h"
 #include "elementwise_compare.h"
 #include "error.h"
+#include "fuzz_support.h"
 #include "ldmatrix.h"
 #include "mma_fragments.h"
 #include "nvidia_mma.h"
@@ -179,8 +178,7 @@ struct Target {
 };
 
 [[noreturn]] void fail(const Target& t, const std::string& what) {
-  std::fprintf(stderr, "catalog_fuzzer: %s %s: %s\n", t.family, t.params.c_str(), what.c_str());
-  std::abort();
+  f2lay::fuzz::fail("catalog", std::string(t.family) + " " + t.params + ": " + what);
 }
 
 // What a constructor did: its layout, or the message of its f2lay::Error.
