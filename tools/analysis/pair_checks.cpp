@@ -1,6 +1,7 @@
 #include "pair_checks.h"
 
 #include "bank_conflicts.h"
+#include "catalog_pairs.h"
 #include "conversion.h"
 #include "gather.h"
 #include "gather_simulator.h"
@@ -18,82 +19,10 @@ namespace {
 using ref::analysis::AccessKind;
 using ref::analysis::Instruction;
 
-struct Pair {
-  const char* name;
-  const char* a;  // catalog requests (oracle JSON), or layouts written out
-  const char* b;
-  uint64_t elementBytes;
-  Instruction write = Instruction::kVector, read = Instruction::kVector;
-};
-
-const char* kBlocked14 =
-    R"({"op":"blocked","size_per_thread":[1,4],"threads_per_warp":[4,8],"warps_per_cta":[4,1],"order":[1,0],"shape":[64,64]})";
-const char* kBlocked41 =
-    R"({"op":"blocked","size_per_thread":[4,1],"threads_per_warp":[8,4],"warps_per_cta":[1,4],"order":[0,1],"shape":[64,64]})";
-const char* kBlocked18 =
-    R"({"op":"blocked","size_per_thread":[1,8],"threads_per_warp":[8,4],"warps_per_cta":[4,1],"order":[1,0],"shape":[64,64]})";
-const char* kBlocked18Warps14 =
-    R"({"op":"blocked","size_per_thread":[1,8],"threads_per_warp":[8,4],"warps_per_cta":[1,4],"order":[1,0],"shape":[64,64]})";
-const char* kRows =
-    R"({"op":"blocked","size_per_thread":[1,1],"threads_per_warp":[1,32],"warps_per_cta":[4,1],"order":[1,0],"shape":[64,64]})";
-const char* kColumns =
-    R"({"op":"blocked","size_per_thread":[1,1],"threads_per_warp":[32,1],"warps_per_cta":[4,1],"order":[0,1],"shape":[64,64]})";
-const char* kMmaV2 =
-    R"({"op":"nvidia_mma","version":[2,0],"warps_per_cta":[4,1],"instr_shape":[16,8],"shape":[64,64]})";
-const char* kMmaV3 =
-    R"({"op":"nvidia_mma","version":[3,0],"warps_per_cta":[4,1],"instr_shape":[16,64,16],"shape":[64,64]})";
-const char* kDotA =
-    R"({"op":"dot_operand","operand_index":0,"k_width":2,"parent":{"version":[2,0],"warps_per_cta":[4,1],"instr_shape":[16,8]},"shape":[64,64]})";
-const char* kDotB =
-    R"({"op":"dot_operand","operand_index":1,"k_width":2,"parent":{"version":[2,0],"warps_per_cta":[4,1],"instr_shape":[16,8]},"shape":[64,64]})";
-
-// mma v2 with its n-repetition registers in reverse order: the same lanes and
-// warps, so converting to it only renames registers.
-const char* kMmaV2RegistersReversed =
-    R"({"in_dims":[{"name":"register","bases":[[0,1],[8,0],[0,32],[0,16],[0,8]]},)"
-    R"({"name":"lane","bases":[[0,2],[0,4],[1,0],[2,0],[4,0]]},{"name":"warp","bases":[[16,0],[32,0]]},)"
-    R"({"name":"block","bases":[]}],"out_dims":[{"name":"dim0","size":64},{"name":"dim1","size":64}]})";
-const char* kBlocked18Threads48 =
-    R"({"op":"blocked","size_per_thread":[1,8],"threads_per_warp":[4,8],"warps_per_cta":[4,1],"order":[1,0],"shape":[64,64]})";
-const char* kBlocked22 =
-    R"({"op":"blocked","size_per_thread":[2,2],"threads_per_warp":[8,4],"warps_per_cta":[4,1],"order":[1,0],"shape":[64,64]})";
-
-const std::vector<Pair>& pairs() {
-  static const std::vector<Pair> list = {
-      {"blocked [1,4] -> blocked [4,1] (transpose), fp16", kBlocked14, kBlocked41, 2},
-      {"blocked [1,4] -> blocked [4,1] (transpose), fp32", kBlocked14, kBlocked41, 4},
-      {"rows -> columns (the seed's transpose at 64x64), fp32", kRows, kColumns, 4},
-      {"blocked [1,8] -> dot operand A, ldmatrix, fp16", kBlocked18, kDotA, 2, Instruction::kVector,
-       Instruction::kMatrix},
-      {"blocked [1,8] -> dot operand B, fp16", kBlocked18, kDotB, 2},
-      {"mma v2 -> blocked [1,8], stmatrix, fp16", kMmaV2, kBlocked18, 2, Instruction::kMatrix},
-      {"mma v2 -> blocked [1,4], fp32", kMmaV2, kBlocked14, 4},
-      {"mma v3 -> blocked [1,4], fp16 (HARDWARE.md's calibration tile)", kMmaV3, kBlocked14, 2},
-      {"mma v2 -> dot operand A, fp16 (no-op: the same map)", kMmaV2, kDotA, 2},
-      {"blocked [1,8] warps [4,1] -> warps [1,4], fp8", kBlocked18, kBlocked18Warps14, 1},
-      {"mma v2 -> mma v2, fp64 (no-op)", kMmaV2, kMmaV2, 8},
-      {"mma v2 -> its registers reversed, fp32 (register permutation)", kMmaV2,
-       kMmaV2RegistersReversed, 4},
-      {"blocked [1,4] -> blocked [1,8], threads [4,8], fp16 (warp shuffle)", kBlocked14,
-       kBlocked18Threads48, 2},
-      {"mma v2 -> blocked [2,2], fp32 (warp shuffle)", kMmaV2, kBlocked22, 4},
-  };
-  return list;
-}
-
-Layout catalogLayout(const char* request) {
-  Json json = parseJson(request);
-  if (json.contains("in_dims")) return Layout(layoutFromJson(json, "layout"));
-  Json response = answer(json);
-  if (!response["ok"].get<bool>())
-    throw Error(std::string("catalog request failed: ") + response["error"].get<std::string>());
-  return Layout(layoutFromJson(response["result"], "result"));
-}
-
 // Each check appends a failure description, or nothing.
 using Failures = std::vector<std::string>;
 
-void checkSwizzle(const Pair& p, const Layout& a, const Layout& b, Failures& f) {
+void checkSwizzle(const CatalogPair& p, const Layout& a, const Layout& b, Failures& f) {
   ref::analysis::OptimalSwizzle s =
       ref::analysis::optimalSwizzle(a, b, p.elementBytes, {p.write, p.read});
   ref::analysis::RoundTrip trip =
@@ -119,7 +48,7 @@ void checkSwizzle(const Pair& p, const Layout& a, const Layout& b, Failures& f) 
   side(b, AccessKind::kLoad, p.read, s.readConflictBits, "the load");
 }
 
-void checkLemma(const Pair& p, const Layout& a, const Layout& b, Failures& f) {
+void checkLemma(const CatalogPair& p, const Layout& a, const Layout& b, Failures& f) {
   std::vector<unsigned> order{1, 0};
   Layout unswizzled = ref::catalog::unswizzledShared(order, {64, 64});
   Layout optimal = ref::analysis::optimalSwizzle(a, b, p.elementBytes).shared;
@@ -137,7 +66,7 @@ void checkLemma(const Pair& p, const Layout& a, const Layout& b, Failures& f) {
       }
 }
 
-void checkVectorization(const Pair& p, const Layout& a, Failures& f) {
+void checkVectorization(const CatalogPair& p, const Layout& a, Failures& f) {
   std::vector<unsigned> order{1, 0};
   Layout offsets = ref::analysis::offsetsOf(a, ref::catalog::unswizzledShared(order, {64, 64}));
   uint64_t elements = uint64_t{1} << ref::analysis::vectorRegisterBits(offsets).size();
@@ -149,7 +78,7 @@ void checkVectorization(const Pair& p, const Layout& a, Failures& f) {
 
 // Within a warp, the shuffle plan runs on a virtual warp; across warps the
 // data goes through shared memory, which checkSwizzle simulates.
-void checkConversion(const Pair& p, const Layout& a, const Layout& b, Failures& f) {
+void checkConversion(const CatalogPair& p, const Layout& a, const Layout& b, Failures& f) {
   ref::analysis::Classification c = ref::analysis::classifyConversion(a, b);
   if (c.kind == ref::analysis::ConversionKind::kSharedMemory) return;
   ref::analysis::ShufflePlan plan = ref::analysis::shufflePlan(a, b, p.elementBytes);
@@ -178,7 +107,7 @@ void checkGather(const Layout& l, Failures& f) {
 
 // f2lay::ref and f2lay::opt give the same answer to every op the pair can be
 // asked (the oracle's --check), so the catalog's layouts go through both.
-void checkImplementationsAgree(const Pair& p, const Layout& a, const Layout& b, Failures& f) {
+void checkImplementationsAgree(const CatalogPair& p, const Layout& a, const Layout& b, Failures& f) {
   Json la = layoutJson(a), lb = layoutJson(b);
   Json shared = layoutJson(ref::catalog::unswizzledShared({1, 0}, {64, 64}));
   uint64_t w = p.elementBytes;
@@ -212,19 +141,25 @@ void checkImplementationsAgree(const Pair& p, const Layout& a, const Layout& b, 
 
 std::vector<CaseResult> runCatalogPairChecks() {
   std::vector<CaseResult> results;
-  for (const Pair& p : pairs()) {
+  std::vector<CatalogPair> pairs;
+  try {
+    pairs = catalogPairs();
+  } catch (const Error& e) {
+    return {{"catalog pairs (analyses)", "building the pairs", "every catalog request answered",
+             false, e.what()}};
+  }
+  for (const CatalogPair& p : pairs) {
     CaseResult r{"catalog pairs (analyses)", p.name, "consistency with the simulators", false, ""};
     Failures failures;
     try {
-      Layout a = catalogLayout(p.a), b = catalogLayout(p.b);
-      checkSwizzle(p, a, b, failures);
-      checkLemma(p, a, b, failures);
-      checkVectorization(p, a, failures);
-      checkVectorization(p, b, failures);
-      checkConversion(p, a, b, failures);
-      checkGather(a, failures);
-      checkGather(b, failures);
-      checkImplementationsAgree(p, a, b, failures);
+      checkSwizzle(p, p.a, p.b, failures);
+      checkLemma(p, p.a, p.b, failures);
+      checkVectorization(p, p.a, failures);
+      checkVectorization(p, p.b, failures);
+      checkConversion(p, p.a, p.b, failures);
+      checkGather(p.a, failures);
+      checkGather(p.b, failures);
+      checkImplementationsAgree(p, p.a, p.b, failures);
     } catch (const Error& e) {
       failures.push_back(std::string("error: ") + e.what());
     }

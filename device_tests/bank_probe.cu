@@ -1,0 +1,122 @@
+// Bank conflicts on hardware (issue 8, §3): for each case, one kernel that
+// does only the shared-memory stores of a distributed layout on a memory
+// layout, or only its loads, exactly the warp instructions the simulator
+// enumerates (conversion_batch.h's SharedSide), one CTA. ncu measures each
+// launch (device_tests/run); this program writes what f2lay predicts for
+// each launch, in launch order, as CSV to the file named by its argument:
+//
+//   launch,case,access,element_bytes,vector_bytes,warps,instructions,wavefronts,ideal,lemma94
+//
+// compare_banks.py joins the two. Cases: the seed transpose on its three
+// maps (HARDWARE.md's measured 16/16/16 stores and 256/32/16 reads), random
+// conversion pairs from the properties' generator on their optimal swizzle
+// and on a random memory layout (Def 4.14, properties' genMemory), and the
+// catalog pairs on the optimal, the classic XOR and the unswizzled layout.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstdlib>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "bank_probes.h"
+#include "error.h"
+#include "shared_access.cuh"
+
+namespace f2lay::device {
+namespace {
+
+__global__ void bankProbeStore(const uint32_t* addresses, uint32_t instructions, uint32_t bytes) {
+  extern __shared__ __align__(16) uint8_t shared[];
+  const uint32_t base = static_cast<uint32_t>(__cvta_generic_to_shared(shared));
+  const uint32_t warp = threadIdx.x / kLanes, lane = threadIdx.x % kLanes;
+  Vector16 v{{lane, warp, 1, 2}};
+  for (uint32_t i = 0; i < instructions; ++i)
+    storeShared(base + addresses[(warp * instructions + i) * kLanes + lane], v, bytes);
+}
+
+__global__ void bankProbeLoad(const uint32_t* addresses, uint32_t instructions, uint32_t bytes,
+                              uint32_t* sink) {
+  extern __shared__ __align__(16) uint8_t shared[];
+  const uint32_t base = static_cast<uint32_t>(__cvta_generic_to_shared(shared));
+  const uint32_t warp = threadIdx.x / kLanes, lane = threadIdx.x % kLanes;
+  uint32_t acc = 0;
+  for (uint32_t i = 0; i < instructions; ++i) {
+    Vector16 v = loadShared(base + addresses[(warp * instructions + i) * kLanes + lane], bytes);
+    acc ^= v.word[0] ^ v.word[1] ^ v.word[2] ^ v.word[3];
+  }
+  sink[threadIdx.x] = acc;
+}
+
+}  // namespace
+
+int run(const char* predictionsPath, int randomPairs) {
+  std::vector<Probe> list = bankProbes(randomPairs);
+  FILE* csv = std::fopen(predictionsPath, "w");
+  if (!csv) {
+    std::fprintf(stderr, "bank_probe: cannot write %s\n", predictionsPath);
+    return 2;
+  }
+  std::fprintf(csv, "launch,case,access,element_bytes,vector_bytes,warps,instructions,wavefronts,ideal,lemma94\n");
+  uint32_t *addresses = nullptr, *sink = nullptr;
+  if (cudaMalloc(&addresses, 1 << 20) || cudaMalloc(&sink, 4096) ||
+      cudaFuncSetAttribute(bankProbeStore, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 << 10) ||
+      cudaFuncSetAttribute(bankProbeLoad, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 << 10)) {
+    std::fprintf(stderr, "bank_probe: CUDA setup failed: %s\n", cudaGetErrorString(cudaGetLastError()));
+    return 2;
+  }
+  size_t launched = 0;
+  for (const Probe& p : list) {
+    const SharedSide& s = p.side;
+    uint32_t warps = static_cast<uint32_t>(s.addresses.size() / (uint64_t{s.instructions} * kLanes));
+    uint32_t top = 0;
+    for (uint32_t a : s.addresses) top = std::max(top, a + 16);
+    if (s.addresses.size() * 4 > (1 << 20) || top > (64 << 10)) {
+      std::fprintf(stderr, "bank_probe: %s: too large for the probe (left out)\n", p.name.c_str());
+      continue;
+    }
+    cudaMemcpy(addresses, s.addresses.data(), s.addresses.size() * 4, cudaMemcpyHostToDevice);
+    if (p.kind == opt::analysis::AccessKind::kStore)
+      bankProbeStore<<<1, warps * kLanes, top>>>(addresses, s.instructions, s.vectorBytes);
+    else
+      bankProbeLoad<<<1, warps * kLanes, top>>>(addresses, s.instructions, s.vectorBytes, sink);
+    if (cudaError_t err = cudaDeviceSynchronize()) {
+      std::fprintf(stderr, "bank_probe: %s: %s\n", p.name.c_str(), cudaGetErrorString(err));
+      return 2;
+    }
+    std::string name = p.name;
+    for (char& ch : name)
+      if (ch == ',') ch = ';';
+    std::fprintf(csv, "%zu,%s,%s,%llu,%u,%u,%llu,%llu,%llu,%s\n", launched++, name.c_str(),
+                 p.kind == opt::analysis::AccessKind::kStore ? "store" : "load",
+                 static_cast<unsigned long long>(p.elementBytes), s.vectorBytes, warps,
+                 static_cast<unsigned long long>(s.predicted.instructions),
+                 static_cast<unsigned long long>(s.predicted.wavefronts),
+                 static_cast<unsigned long long>(s.predicted.idealWavefronts),
+                 s.lemma94Exact ? "exact" : "enumerated");
+  }
+  std::fclose(csv);
+  return 0;
+}
+
+}  // namespace f2lay::device
+
+int main(int argc, char** argv) {
+  if (argc < 2 || argc > 3) {
+    std::fprintf(stderr, "usage: f2lay_device_banks PREDICTIONS.csv [RANDOM_PAIRS (default 100)]\n");
+    return 2;
+  }
+  int pairs = argc == 3 ? std::atoi(argv[2]) : 100;
+  if (pairs < 0 || pairs > 10000) {
+    std::fprintf(stderr, "f2lay_device_banks: RANDOM_PAIRS must be 0..10000, not %s\n", argv[2]);
+    return 2;
+  }
+  try {
+    return f2lay::device::run(argv[1], pairs);
+  } catch (const f2lay::Error& e) {
+    std::fprintf(stderr, "f2lay_device_banks: %s\n", e.what());
+    return 2;
+  }
+}

@@ -1,0 +1,27 @@
+// The cases of the bank-conflict probe (bank_probe.cu, issue 8, §3): each a
+// distributed layout's stores or loads on a memory layout, as the warp
+// instructions the simulator enumerates, with f2lay's prediction. Cases: the
+// seed transpose on its three maps, random conversion pairs from the
+// properties' generator on their optimal swizzle and on a random memory
+// layout (Def 4.14, properties' genMemory), and the catalog pairs on the
+// optimal, the classic XOR and the unswizzled layout.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "conversion_batch.h"
+
+namespace f2lay::device {
+
+struct Probe {
+  std::string name;
+  opt::analysis::AccessKind kind;
+  uint64_t elementBytes;
+  SharedSide side;
+};
+
+// Cases a construction refuses are left out, named on stderr.
+std::vector<Probe> bankProbes(int randomPairs);
+
+}  // namespace f2lay::device

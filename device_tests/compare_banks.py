@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""Joins f2lay's bank-conflict predictions with ncu's measurements (issue 8, §3).
+
+usage: compare_banks.py PREDICTIONS.csv NCU.csv
+
+PREDICTIONS.csv is what f2lay_device_banks writes, one row per probe launch in
+launch order; NCU.csv is `ncu --csv --page raw` over the same run, filtered to
+the probe kernels (device_tests/run). Row n of one is launch n of the other.
+Prints a Markdown report: the seed transpose against the values measured in
+../shared/HARDWARE.md (stores 16, 16, 16; reads 256, 32, 16), agreement of the
+predicted wavefronts and instruction counts with ncu by group, and every
+disagreement. Exit status 1 when any launch disagrees or the seed's values are
+not read, 2 on unreadable input.
+"""
+import csv
+import sys
+
+WAVEFRONTS = {"load": "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+              "store": "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"}
+INSTRUCTIONS = {"load": "smsp__sass_inst_executed_op_shared_ld.sum",
+                "store": "smsp__sass_inst_executed_op_shared_st.sum"}
+# ../shared/HARDWARE.md, "The seed transpose (one-bit-off-swizzle.txt), measured".
+SEED = {("32m + n", "store"): 16, ("32m + n", "load"): 256,
+        ("32m + (n xor m)", "store"): 16, ("32m + (n xor m)", "load"): 32,
+        ("32m + (n xor 2m)", "store"): 16, ("32m + (n xor 2m)", "load"): 16}
+
+
+def number(text):
+    return int(float(text.replace(",", "")))
+
+
+def read_ncu(path):
+    with open(path, newline="") as f:
+        lines = [line for line in f if line.startswith('"')]
+    rows = list(csv.reader(lines))
+    if len(rows) < 2:
+        raise ValueError(f"{path}: no ncu rows (was the probe run under ncu --csv --page raw?)")
+    header, data = rows[0], rows[1:]
+    # The raw page's second row gives units; it has no ID.
+    data = [r for r in data if r and r[header.index("ID")].strip().isdigit()]
+    return [dict(zip(header, r)) for r in data]
+
+
+def group(name):
+    if name.startswith("seed transpose"):
+        return "seed transpose"
+    if name.startswith("random pair"):
+        return "random pairs, " + ("optimal swizzle" if "optimal swizzle" in name else "random memory layout")
+    return "catalog pairs, " + name.split("; ")[-2]  # the memory layout
+
+
+def main(argv):
+    if len(argv) != 3:
+        print(__doc__.strip().splitlines()[2], file=sys.stderr)
+        return 2
+    try:
+        with open(argv[1], newline="") as f:
+            predicted = list(csv.DictReader(f))
+        measured = read_ncu(argv[2])
+    except (OSError, ValueError, KeyError) as e:
+        print(f"compare_banks: {e}", file=sys.stderr)
+        return 2
+    if len(predicted) != len(measured):
+        print(f"compare_banks: {len(predicted)} predictions but {len(measured)} measured launches",
+              file=sys.stderr)
+        return 2
+
+    groups, disagreements, seed_rows, bad = {}, [], [], False
+    for p, m in zip(predicted, measured):
+        access = p["access"]
+        waves, instr = number(m[WAVEFRONTS[access]]), number(m[INSTRUCTIONS[access]])
+        want_waves, want_instr = int(p["wavefronts"]), int(p["instructions"])
+        g = groups.setdefault((group(p["case"]), access), [0, 0, 0])
+        g[0] += 1
+        g[1] += waves == want_waves
+        g[2] += instr == want_instr
+        if waves != want_waves or instr != want_instr:
+            disagreements.append((p, waves, instr))
+        if p["case"].startswith("seed transpose"):
+            key = (p["case"].split("offset = ")[1].split(";")[0], access)
+            seed_rows.append((key, waves, SEED[key]))
+            bad |= waves != SEED[key]
+
+    print("### The seed transpose (HARDWARE.md's measured values)\n")
+    print("| map | access | ncu wavefronts | HARDWARE.md |")
+    print("|---|---|---:|---:|")
+    for (m, access), waves, want in seed_rows:
+        print(f"| offset = {m} | {access} | {waves} | {want} |")
+    print("\n### Predicted against ncu, by group\n")
+    print("| cases | access | launches | wavefronts agree | instructions agree |")
+    print("|---|---|---:|---:|---:|")
+    total = [0, 0, 0]
+    for (name, access), (n, w, i) in sorted(groups.items()):
+        print(f"| {name} | {access} | {n} | {w} | {i} |")
+        total = [total[0] + n, total[1] + w, total[2] + i]
+    print(f"| all | | {total[0]} | {total[1]} | {total[2]} |")
+    random = sum(n for (name, _), (n, _, _) in groups.items() if name.startswith("random"))
+    random_ok = sum(w for (name, _), (_, w, i) in groups.items() if name.startswith("random"))
+    print(f"\nRandom cases: {random_ok} of {random} agree on wavefronts.")
+    if disagreements:
+        print("\n### Disagreements\n")
+        print("| case | access | bytes | predicted wavefronts | ncu | predicted instructions | ncu |")
+        print("|---|---|---:|---:|---:|---:|---:|")
+        for p, waves, instr in disagreements[:50]:
+            print(f"| {p['case']} | {p['access']} | {p['vector_bytes']} | {p['wavefronts']} | {waves} "
+                  f"| {p['instructions']} | {instr} |")
+    return 1 if disagreements or bad or not seed_rows else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,316 @@
+#include "conversion_batch.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <random>
+
+#include "analysis/bank_conflicts.h"
+#include "analysis/catalog_pairs.h"
+#include "case.h"
+#include "choices.h"
+#include "error.h"
+#include "generators.h"
+#include "linear_layout.h"
+#include "opt_linear_layout.h"
+#include "optimized/analysis/conversion.h"
+#include "optimized/analysis/optimal_swizzle.h"
+#include "optimized/analysis/shuffle_plan.h"
+
+namespace f2lay::device {
+
+namespace {
+
+uint32_t u32(uint64_t v) { return static_cast<uint32_t>(v); }
+
+int bitsOf(const LayoutValue& l, const char* dim) {
+  for (const InDim& d : l.in_dims)
+    if (d.name == dim) return static_cast<int>(d.bases.size());
+  return 0;
+}
+
+// "" when the kernels can run the layout: in dims register, lane, warp and
+// an optional block of size 1, in that order; 32 lanes; the limits above.
+std::string unsupported(const LayoutValue& l) {
+  std::vector<std::string> names;
+  for (const InDim& d : l.in_dims) names.push_back(d.name);
+  std::vector<std::string> want = {"register", "lane", "warp"};
+  if (names.size() == 4 && names[3] == "block" && l.in_dims[3].bases.empty()) names.pop_back();
+  if (names != want) return "in dims must be register, lane, warp (and a block of size 1)";
+  if (bitsOf(l, "lane") != 5) return "the warp must have 32 lanes";
+  if ((1u << bitsOf(l, "warp")) > kMaxWarps)
+    return "more than " + std::to_string(kMaxWarps) + " warps";
+  if ((1u << bitsOf(l, "register")) > kMaxRegisters)
+    return "more than " + std::to_string(kMaxRegisters) + " registers";
+  return "";
+}
+
+// [warp][lane][register] -> the flat tensor element the layout puts there.
+uint64_t appendElements(std::vector<uint32_t>& pool, const LayoutValue& l) {
+  uint64_t start = pool.size();
+  opt::LinearLayout packed(l);
+  int regBits = bitsOf(l, "register");
+  for (uint64_t w = 0; w < (uint64_t{1} << bitsOf(l, "warp")); ++w)
+    for (uint64_t lane = 0; lane < kLanes; ++lane)
+      for (uint64_t r = 0; r < (uint64_t{1} << regBits); ++r)
+        pool.push_back(u32(packed.applyFlat(r | lane << regBits | w << (regBits + 5))));
+  return start;
+}
+
+uint64_t append(std::vector<uint32_t>& pool, const std::vector<uint32_t>& values) {
+  uint64_t start = pool.size();
+  pool.insert(pool.end(), values.begin(), values.end());
+  return start;
+}
+
+// Where the kernels read or write element k of a vector: little-endian, as
+// the GPU lays out the bytes of one ld/st.
+uint64_t readElement(const uint8_t* p, uint64_t bytes) {
+  uint64_t v = 0;
+  std::memcpy(&v, p, bytes);
+  return v;
+}
+
+class SeededChoices : public properties::Choices {
+ public:
+  explicit SeededChoices(uint64_t seed) : rng_(seed) {}
+  int inRange(int lo, int hi) override { return std::uniform_int_distribution<int>(lo, hi - 1)(rng_); }
+
+ private:
+  std::mt19937_64 rng_;
+};
+
+}  // namespace
+
+SharedSide sharedSide(const ref::LinearLayout& dist, const ref::LinearLayout& shared,
+                      opt::analysis::AccessKind kind, uint64_t elementBytes,
+                      std::optional<uint64_t> vectorBytes) {
+  ref::analysis::AccessSpec spec{kind == opt::analysis::AccessKind::kLoad
+                                     ? ref::analysis::AccessKind::kLoad
+                                     : ref::analysis::AccessKind::kStore,
+                                 elementBytes, vectorBytes, ref::analysis::Instruction::kVector};
+  SharedSide side;
+  uint64_t warps = uint64_t{1} << bitsOf(dist.value(), "warp");
+  for (uint64_t w = 0; w < warps; ++w) {
+    std::vector<ref::analysis::InstructionAccess> ins =
+        ref::analysis::warpAccesses(dist, shared, spec, w);
+    if (w == 0) {
+      side.instructions = u32(ins.size());
+      side.vectorBytes = u32(ins.at(0).bytes);
+      for (const auto& in : ins)
+        for (uint64_t r : in.registers) side.registers.push_back(u32(r));
+    }
+    for (const auto& in : ins)
+      for (const ref::analysis::LaneAccess& lane : in.lanes) side.addresses.push_back(u32(lane.address));
+  }
+  opt::analysis::BankPath path;
+  side.predicted = opt::analysis::bankConflictsWithPath(
+      opt::LinearLayout(dist.value()), opt::LinearLayout(shared.value()),
+      {kind, elementBytes, vectorBytes, opt::analysis::Instruction::kVector}, path);
+  side.lemma94Exact = path == opt::analysis::BankPath::kRank;
+  return side;
+}
+
+void addCase(Batch& batch, const std::string& name, const LayoutValue& a, const LayoutValue& b,
+             uint64_t elementBytes, uint64_t seed) {
+  for (const LayoutValue* l : {&a, &b})
+    if (std::string why = unsupported(*l); !why.empty()) {
+      batch.skipped.push_back(name + ": " + why);
+      return;
+    }
+  ConversionCase c{name, a, b, elementBytes, "", "", {}, {}};
+  DeviceCase d{};
+  std::vector<uint32_t>& pool = batch.pool;
+  const ref::LinearLayout refA(a), refB(b);
+  const opt::LinearLayout optA(a), optB(b);
+  try {
+    c.kind = opt::analysis::toString(opt::analysis::classifyConversion(optA, optB).kind);
+    opt::analysis::OptimalSwizzle swizzle = opt::analysis::optimalSwizzle(optA, optB, elementBytes);
+    ref::LinearLayout shared(swizzle.shared.value());
+    c.store = sharedSide(refA, shared, opt::analysis::AccessKind::kStore, elementBytes,
+                         swizzle.vectorBytes);
+    c.load = sharedSide(refB, shared, opt::analysis::AccessKind::kLoad, elementBytes,
+                        swizzle.vectorBytes);
+  } catch (const Error& e) {
+    batch.skipped.push_back(name + ": " + e.what());
+    return;
+  }
+  int tensorBits = 0;
+  for (const OutDim& o : a.out_dims) tensorBits += std::countr_zero(o.size);
+  d.warps = 1u << bitsOf(a, "warp");
+  d.elementBytes = u32(elementBytes);
+  d.aRegisters = 1u << bitsOf(a, "register");
+  d.bRegisters = 1u << bitsOf(b, "register");
+  d.aElements = appendElements(pool, a);
+  d.bElements = appendElements(pool, b);
+  d.sharedBytes = u32(elementBytes << tensorBits);
+  batch.maxSharedBytes = std::max(batch.maxSharedBytes, d.sharedBytes);
+
+  // A random tensor; no element equals the poison, so an output never
+  // written cannot pass.
+  d.input = batch.input.size();
+  std::mt19937_64 rng(seed);
+  uint64_t poison = readElement(std::vector<uint8_t>(8, kPoison).data(), elementBytes);
+  for (uint64_t e = 0; e < uint64_t{1} << tensorBits; ++e) {
+    uint64_t v;
+    do v = rng() & (elementBytes == 8 ? ~uint64_t{0} : (uint64_t{1} << 8 * elementBytes) - 1);
+    while (v == poison);
+    for (uint64_t k = 0; k < elementBytes; ++k) batch.input.push_back(uint8_t(v >> 8 * k));
+  }
+  while (batch.input.size() % 16) batch.input.push_back(0);
+  d.output = batch.outputBytes;
+  batch.outputBytes += uint64_t{d.warps} * kLanes * d.bRegisters * elementBytes;
+
+  d.storeVector = c.store.vectorBytes;
+  d.storeInstructions = c.store.instructions;
+  d.storeRegisters = append(pool, c.store.registers);
+  d.storeAddresses = append(pool, c.store.addresses);
+  d.loadVector = c.load.vectorBytes;
+  d.loadInstructions = c.load.instructions;
+  d.loadRegisters = append(pool, c.load.registers);
+  d.loadAddresses = append(pool, c.load.addresses);
+  // B's registers with zero bases hold copies; the loads skip them
+  // (bank_conflicts.h), so they are filled from the register with those
+  // bits clear.
+  uint32_t zero = 0;
+  for (size_t j = 0; j < b.in_dims[0].bases.size(); ++j)
+    if (std::all_of(b.in_dims[0].bases[j].begin(), b.in_dims[0].bases[j].end(),
+                    [](uint64_t v) { return v == 0; }))
+      zero |= 1u << j;
+  std::vector<uint32_t> copies;
+  for (uint32_t r = 0; r < d.bRegisters; ++r)
+    if (r & zero) copies.insert(copies.end(), {r, r & ~zero});
+  d.sharedCopies = append(pool, copies);
+  d.sharedCopyCount = u32(copies.size() / 2);
+
+  if (c.kind == "shared_memory") {
+    c.noShuffle = "the data crosses warps";
+  } else {
+    try {
+      opt::analysis::ShufflePlan plan = opt::analysis::shufflePlan(optA, optB, elementBytes);
+      std::vector<uint32_t> steps, send, recv, planCopies;
+      for (const auto& round : plan.rounds)
+        for (const opt::analysis::ShuffleStep& s : round)
+          steps.insert(steps.end(), {u32(s.sendRegister), s.srcLane, u32(s.recvRegister)});
+      for (uint64_t k = 0; k < plan.vectorElements; ++k) {
+        send.push_back(u32(plan.sendOffsets.at(k)));
+        recv.push_back(u32(plan.recvOffsets.at(k)));
+      }
+      for (const opt::analysis::RegisterCopy& rc : plan.copies)
+        planCopies.insert(planCopies.end(), {u32(rc.dstRegister), u32(rc.srcRegister)});
+      d.hasShuffle = 1;
+      d.rounds = u32(plan.rounds.size());
+      d.vectorElements = u32(plan.vectorElements);
+      d.steps = append(pool, steps);
+      d.sendOffsets = append(pool, send);
+      d.recvOffsets = append(pool, recv);
+      d.shuffleCopies = append(pool, planCopies);
+      d.shuffleCopyCount = u32(plan.copies.size());
+    } catch (const Error& e) {
+      c.noShuffle = e.what();
+    }
+  }
+  batch.cases.push_back(std::move(c));
+  batch.device.push_back(d);
+}
+
+void addRandomPairs(Batch& batch, int count, uint64_t seed) {
+  SeededChoices choices(seed);
+  for (int i = 0; i < count; ++i) {
+    properties::Case c = properties::makeConversionPair(choices);
+    addCase(batch, "random pair " + std::to_string(i), c.layouts[0], c.layouts[1],
+            c.params["element_bytes"].get<uint64_t>(), seed + 1 + i);
+  }
+}
+
+void addCatalogPairs(Batch& batch) {
+  uint64_t seed = 1000000;
+  for (const tools::CatalogPair& p : tools::catalogPairs())
+    addCase(batch, p.name, p.a.value(), p.b.value(), p.elementBytes, seed++);
+}
+
+// The program of conversion_kernels.cu, one thread at a time; the same
+// tables, read the same way.
+std::vector<uint8_t> replayOnHost(const Batch& batch, Path path) {
+  std::vector<uint8_t> out(batch.outputBytes, kPoison);
+  const std::vector<uint32_t>& pool = batch.pool;
+  for (const DeviceCase& c : batch.device) {
+    const uint64_t eb = c.elementBytes;
+    auto slot = [&](uint32_t w, uint32_t l, uint32_t r) {
+      return &out[c.output + ((uint64_t{w} * kLanes + l) * c.bRegisters + r) * eb];
+    };
+    auto element = [&](uint32_t w, uint32_t l, uint32_t r) {
+      return &batch.input[c.input + pool[c.aElements + (w * kLanes + l) * c.aRegisters + r] * eb];
+    };
+    if (path == Path::kShared) {
+      std::vector<uint8_t> shared(c.sharedBytes, kPoison);
+      for (uint32_t w = 0; w < c.warps; ++w)
+        for (uint32_t l = 0; l < kLanes; ++l)
+          for (uint32_t i = 0; i < c.storeInstructions; ++i) {
+            uint32_t n = c.storeVector / c.elementBytes;
+            uint32_t address = pool[c.storeAddresses + (w * c.storeInstructions + i) * kLanes + l];
+            for (uint32_t k = 0; k < n; ++k)
+              std::memcpy(&shared.at(address + k * eb), element(w, l, pool[c.storeRegisters + i * n + k]), eb);
+          }
+      for (uint32_t w = 0; w < c.warps; ++w)
+        for (uint32_t l = 0; l < kLanes; ++l) {
+          for (uint32_t i = 0; i < c.loadInstructions; ++i) {
+            uint32_t n = c.loadVector / c.elementBytes;
+            uint32_t address = pool[c.loadAddresses + (w * c.loadInstructions + i) * kLanes + l];
+            for (uint32_t k = 0; k < n; ++k)
+              std::memcpy(slot(w, l, pool[c.loadRegisters + i * n + k]), &shared.at(address + k * eb), eb);
+          }
+          for (uint32_t k = 0; k < c.sharedCopyCount; ++k)
+            std::memcpy(slot(w, l, pool[c.sharedCopies + 2 * k]), slot(w, l, pool[c.sharedCopies + 2 * k + 1]), eb);
+        }
+      continue;
+    }
+    if (!c.hasShuffle) continue;
+    for (uint32_t w = 0; w < c.warps; ++w) {
+      for (uint32_t i = 0; i < c.rounds; ++i)
+        for (uint32_t l = 0; l < kLanes; ++l) {
+          const uint32_t* step = &pool[c.steps + (uint64_t{i} * kLanes + l) * 3];
+          uint32_t srcLane = step[1];
+          uint32_t send = pool[c.steps + (uint64_t{i} * kLanes + srcLane) * 3];  // its operand
+          for (uint32_t k = 0; k < c.vectorElements; ++k)
+            std::memcpy(slot(w, l, step[2] ^ pool[c.recvOffsets + k]),
+                        element(w, srcLane, send ^ pool[c.sendOffsets + k]), eb);
+        }
+      for (uint32_t l = 0; l < kLanes; ++l)
+        for (uint32_t k = 0; k < c.shuffleCopyCount; ++k)
+          std::memcpy(slot(w, l, pool[c.shuffleCopies + 2 * k]), slot(w, l, pool[c.shuffleCopies + 2 * k + 1]), eb);
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> checkOutputs(const Batch& batch, Path path,
+                                      const std::vector<uint8_t>& output, uint64_t& checked) {
+  std::vector<std::string> wrong;
+  uint64_t wrongCount = 0;
+  checked = 0;
+  if (output.size() != batch.outputBytes) return {"the output has the wrong size"};
+  for (size_t i = 0; i < batch.device.size(); ++i) {
+    const DeviceCase& c = batch.device[i];
+    if (path == Path::kShuffle && !c.hasShuffle) continue;
+    opt::LinearLayout b(batch.cases[i].b);
+    const uint64_t eb = c.elementBytes;
+    int regBits = std::countr_zero(c.bRegisters);
+    for (uint64_t w = 0; w < c.warps; ++w)
+      for (uint64_t l = 0; l < kLanes; ++l)
+        for (uint64_t r = 0; r < c.bRegisters; ++r, ++checked) {
+          uint64_t element = b.applyFlat(r | l << regBits | w << (regBits + 5));
+          uint64_t got = readElement(&output[c.output + ((w * kLanes + l) * c.bRegisters + r) * eb], eb);
+          uint64_t want = readElement(&batch.input[c.input + element * eb], eb);
+          if (got != want && ++wrongCount <= 5)
+            wrong.push_back(batch.cases[i].name + ": warp " + std::to_string(w) + " lane " +
+                            std::to_string(l) + " register " + std::to_string(r) + " holds " +
+                            std::to_string(got) + ", element " + std::to_string(element) + " is " +
+                            std::to_string(want));
+        }
+  }
+  if (wrongCount > 5) wrong.push_back(std::to_string(wrongCount) + " locations wrong in all");
+  return wrong;
+}
+
+}  // namespace f2lay::device

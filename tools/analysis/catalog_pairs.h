@@ -1,0 +1,29 @@
+// The catalog's conversion pairs: layout pairs (A, B) and an element width
+// that compilers convert between, each built from the catalog by the
+// oracle's requests (the families exist once, in reference/catalog). `f2lay
+// verify` runs them through every analysis (pair_checks.h); device_tests/
+// runs them on the GPU.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "bank_conflicts.h"
+#include "op_table.h"
+
+namespace f2lay::tools {
+
+struct CatalogPair {
+  std::string name;
+  Layout a, b;
+  uint64_t elementBytes;
+  // How the pair's conversion stores (A) and loads (B) shared memory.
+  ref::analysis::Instruction write = ref::analysis::Instruction::kVector;
+  ref::analysis::Instruction read = ref::analysis::Instruction::kVector;
+};
+
+// Every pair, its layouts built. Throws f2lay::Error when a request fails.
+std::vector<CatalogPair> catalogPairs();
+
+}  // namespace f2lay::tools
