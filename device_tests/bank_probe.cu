@@ -5,7 +5,10 @@
 // launch (device_tests/run); this program writes what f2lay predicts for
 // each launch, in launch order, as CSV to the file named by its argument:
 //
-//   launch,case,access,element_bytes,vector_bytes,warps,instructions,wavefronts,ideal,lemma94
+//   launch,repeat,case,access,element_bytes,vector_bytes,warps,instructions,wavefronts,ideal,lemma94
+//
+// Each case is launched REPEATS times, so that a count that varies from run
+// to run shows as such.
 //
 // compare_banks.py joins the two. Cases: the seed transpose on its three
 // maps (HARDWARE.md's measured 16/16/16 stores and 256/32/16 reads), random
@@ -52,14 +55,14 @@ __global__ void bankProbeLoad(const uint32_t* addresses, uint32_t instructions, 
 
 }  // namespace
 
-int run(const char* predictionsPath, int randomPairs) {
+int run(const char* predictionsPath, int randomPairs, int repeats) {
   std::vector<Probe> list = bankProbes(randomPairs);
   FILE* csv = std::fopen(predictionsPath, "w");
   if (!csv) {
     std::fprintf(stderr, "bank_probe: cannot write %s\n", predictionsPath);
     return 2;
   }
-  std::fprintf(csv, "launch,case,access,element_bytes,vector_bytes,warps,instructions,wavefronts,ideal,lemma94\n");
+  std::fprintf(csv, "launch,repeat,case,access,element_bytes,vector_bytes,warps,instructions,wavefronts,ideal,lemma94\n");
   uint32_t *addresses = nullptr, *sink = nullptr;
   if (cudaMalloc(&addresses, 1 << 20) || cudaMalloc(&sink, 4096) ||
       cudaFuncSetAttribute(bankProbeStore, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 << 10) ||
@@ -78,24 +81,26 @@ int run(const char* predictionsPath, int randomPairs) {
       continue;
     }
     cudaMemcpy(addresses, s.addresses.data(), s.addresses.size() * 4, cudaMemcpyHostToDevice);
-    if (p.kind == opt::analysis::AccessKind::kStore)
-      bankProbeStore<<<1, warps * kLanes, top>>>(addresses, s.instructions, s.vectorBytes);
-    else
-      bankProbeLoad<<<1, warps * kLanes, top>>>(addresses, s.instructions, s.vectorBytes, sink);
-    if (cudaError_t err = cudaDeviceSynchronize()) {
-      std::fprintf(stderr, "bank_probe: %s: %s\n", p.name.c_str(), cudaGetErrorString(err));
-      return 2;
-    }
     std::string name = p.name;
     for (char& ch : name)
       if (ch == ',') ch = ';';
-    std::fprintf(csv, "%zu,%s,%s,%llu,%u,%u,%llu,%llu,%llu,%s\n", launched++, name.c_str(),
-                 p.kind == opt::analysis::AccessKind::kStore ? "store" : "load",
-                 static_cast<unsigned long long>(p.elementBytes), s.vectorBytes, warps,
-                 static_cast<unsigned long long>(s.predicted.instructions),
-                 static_cast<unsigned long long>(s.predicted.wavefronts),
-                 static_cast<unsigned long long>(s.predicted.idealWavefronts),
-                 s.lemma94Exact ? "exact" : "enumerated");
+    for (int r = 0; r < repeats; ++r) {
+      if (p.kind == opt::analysis::AccessKind::kStore)
+        bankProbeStore<<<1, warps * kLanes, top>>>(addresses, s.instructions, s.vectorBytes);
+      else
+        bankProbeLoad<<<1, warps * kLanes, top>>>(addresses, s.instructions, s.vectorBytes, sink);
+      if (cudaError_t err = cudaDeviceSynchronize()) {
+        std::fprintf(stderr, "bank_probe: %s: %s\n", p.name.c_str(), cudaGetErrorString(err));
+        return 2;
+      }
+      std::fprintf(csv, "%zu,%d,%s,%s,%llu,%u,%u,%llu,%llu,%llu,%s\n", launched++, r, name.c_str(),
+                   p.kind == opt::analysis::AccessKind::kStore ? "store" : "load",
+                   static_cast<unsigned long long>(p.elementBytes), s.vectorBytes, warps,
+                   static_cast<unsigned long long>(s.predicted.instructions),
+                   static_cast<unsigned long long>(s.predicted.wavefronts),
+                   static_cast<unsigned long long>(s.predicted.idealWavefronts),
+                   s.lemma94Exact ? "exact" : "enumerated");
+    }
   }
   std::fclose(csv);
   return 0;
@@ -104,17 +109,27 @@ int run(const char* predictionsPath, int randomPairs) {
 }  // namespace f2lay::device
 
 int main(int argc, char** argv) {
-  if (argc < 2 || argc > 3) {
-    std::fprintf(stderr, "usage: f2lay_device_banks PREDICTIONS.csv [RANDOM_PAIRS (default 100)]\n");
+  const char* usage = "usage: f2lay_device_banks PREDICTIONS.csv [RANDOM_PAIRS (100) [REPEATS (3)]]\n";
+  if (argc < 2 || argc > 4) {
+    std::fprintf(stderr, "%s", usage);
     return 2;
   }
-  int pairs = argc == 3 ? std::atoi(argv[2]) : 100;
-  if (pairs < 0 || pairs > 10000) {
-    std::fprintf(stderr, "f2lay_device_banks: RANDOM_PAIRS must be 0..10000, not %s\n", argv[2]);
-    return 2;
-  }
+  // Whole numbers in range, or exit 2 naming the argument.
+  auto count = [&](int i, int fallback, int most, const char* what) {
+    if (argc <= i) return fallback;
+    char* end = nullptr;
+    long v = std::strtol(argv[i], &end, 10);
+    if (*argv[i] == 0 || *end != 0 || v < 0 || v > most) {
+      std::fprintf(stderr, "f2lay_device_banks: %s must be a whole number in 0..%d, not '%s'\n%s", what,
+                   most, argv[i], usage);
+      std::exit(2);
+    }
+    return static_cast<int>(v);
+  };
+  int pairs = count(2, 100, 10000, "RANDOM_PAIRS");
+  int repeats = count(3, 3, 100, "REPEATS");
   try {
-    return f2lay::device::run(argv[1], pairs);
+    return f2lay::device::run(argv[1], pairs, repeats);
   } catch (const f2lay::Error& e) {
     std::fprintf(stderr, "f2lay_device_banks: %s\n", e.what());
     return 2;

@@ -8,6 +8,7 @@
 #include "generators.h"
 #include "linear_layout.h"
 #include "optimized/analysis/optimal_swizzle.h"
+#include "analysis/bank_conflicts.h"
 #include "seed_transpose.h"
 #include "shared.h"
 
@@ -54,21 +55,38 @@ std::vector<Probe> bankProbes(int randomPairs) {
              ref::LinearLayout(memory), c.elementBytes);
   }
 
+  for (const CatalogConversion& c : catalogConversions()) {
+    std::string name = c.pair + ", " + c.memory;
+    out.push_back({name + ", store per A", AccessKind::kStore, c.elementBytes, c.store});
+    out.push_back({name + ", load per B", AccessKind::kLoad, c.elementBytes, c.load});
+  }
+  return out;
+}
+
+std::vector<CatalogConversion> catalogConversions() {
+  std::vector<CatalogConversion> out;
+  const ref::catalog::Shape shape = {64, 64};
   for (const tools::CatalogPair& p : tools::catalogPairs()) {
-    const ref::catalog::Shape shape = {64, 64};
-    ref::LinearLayout optimal(
-        opt::analysis::optimalSwizzle(opt::LinearLayout(p.a.value()), opt::LinearLayout(p.b.value()),
-                                      p.elementBytes)
-            .shared.value());
-    addSides(out, p.name + ", optimal swizzle", p.a, p.b, optimal, p.elementBytes);
-    // The classic XOR swizzle: 16-byte chunks of a row xored with the row
-    // index mod 8, rows of at least 128 bytes (CUTLASS's Swizzle<3,4,3>).
-    uint64_t vec = 16 / p.elementBytes, rowBytes = 64 * p.elementBytes;
+    const uint64_t eb = p.elementBytes;
+    opt::analysis::OptimalSwizzle optimal = opt::analysis::optimalSwizzle(
+        opt::LinearLayout(p.a.value()), opt::LinearLayout(p.b.value()), eb);
+    uint64_t vec = 16 / eb, rowBytes = 64 * eb;
     uint64_t perPhase = rowBytes >= 128 ? 1 : 128 / rowBytes;
-    ref::LinearLayout classic = ref::catalog::swizzledShared({vec, perPhase, 8 / perPhase, {1, 0}, {}}, shape);
-    addSides(out, p.name + ", classic XOR swizzle", p.a, p.b, classic, p.elementBytes);
-    addSides(out, p.name + ", unswizzled", p.a, p.b, ref::catalog::unswizzledShared({1, 0}, shape),
-             p.elementBytes);
+    std::vector<std::pair<std::string, ref::LinearLayout>> memories = {
+        {"optimal swizzle", ref::LinearLayout(optimal.shared.value())},
+        {"classic XOR swizzle",
+         ref::catalog::swizzledShared({vec, perPhase, 8 / perPhase, {1, 0}, {}}, shape)},
+        {"unswizzled", ref::catalog::unswizzledShared({1, 0}, shape)}};
+    for (const auto& [memory, shared] : memories) {
+      std::optional<uint64_t> width;
+      if (memory == "optimal swizzle") width = optimal.vectorBytes;
+      try {
+        out.push_back({p.name, memory, eb, sharedSide(p.a, shared, AccessKind::kStore, eb, width),
+                       sharedSide(p.b, shared, AccessKind::kLoad, eb, width)});
+      } catch (const Error& e) {
+        std::fprintf(stderr, "%s, %s: %s (left out)\n", p.name.c_str(), memory.c_str(), e.what());
+      }
+    }
   }
   return out;
 }

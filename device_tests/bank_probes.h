@@ -24,4 +24,17 @@ struct Probe {
 // Cases a construction refuses are left out, named on stderr.
 std::vector<Probe> bankProbes(int randomPairs);
 
+// A catalog pair's conversion through shared memory on one memory layout:
+// "optimal swizzle" (f2lay's, §5.4, at its vector width), "classic XOR
+// swizzle" (16-byte chunks of a row xored with the row index mod 8, as
+// CUTLASS's Swizzle<3,4,3>; Def 4.11 with vec = 16 bytes, rows of at least
+// 128 bytes) or "unswizzled" (row-major), each side at the widest vector the
+// layouts allow there.
+struct CatalogConversion {
+  std::string pair, memory;
+  uint64_t elementBytes;
+  SharedSide store, load;
+};
+std::vector<CatalogConversion> catalogConversions();
+
 }  // namespace f2lay::device

@@ -1,0 +1,303 @@
+// Speed of the catalog conversions (issue 8, §4), not a test. Each catalog
+// pair (tools/analysis/catalog_pairs.h) is converted four ways, each kernel
+// repeating the conversion of a 64x64 tile `kIterations` times in every CTA
+// of a full grid:
+//   optimal swizzle, classic XOR swizzle, unswizzled: the shared-memory path
+//     (store per A, barrier, load per B, barrier), with exactly the warp
+//     instructions the tests check and the bank probe measures
+//     (bank_probes.h's catalogConversions); addresses held in registers;
+//   shuffle plan: the plan's rounds (where the classification and the
+//     construction allow one), registers picked by the plan's tables.
+// The ceiling is the same shared-memory kernel with conflict-free 16-byte
+// accesses (each warp instruction 512 contiguous bytes), measured in the
+// same run. Prints a Markdown table: time, bytes through shared memory per
+// second and the fraction of the ceiling, and the wavefronts f2lay predicts
+// per tile. Medians of kTimed runs. Exit 2 without a GPU.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "bank_probes.h"
+#include "conversion_batch.h"
+#include "error.h"
+#include "shared_access.cuh"
+
+namespace f2lay::device {
+namespace {
+
+constexpr uint32_t kIterations = 64;
+constexpr int kTimed = 7;
+constexpr int kMaxInstructions = 32;  // per thread and side: a 64x64 tile of <= 8 bytes, 128 threads
+constexpr int kMaxRounds = 32;
+
+template <int StoreBytes, int LoadBytes>
+__global__ void sharedRoundTrips(const uint32_t* storeAddresses, const uint32_t* loadAddresses,
+                                 uint32_t stores, uint32_t loads, uint32_t* sink) {
+  extern __shared__ __align__(16) uint8_t shared[];
+  const uint32_t base = static_cast<uint32_t>(__cvta_generic_to_shared(shared));
+  const uint32_t warp = threadIdx.x / kLanes, lane = threadIdx.x % kLanes;
+  uint32_t storeAt[kMaxInstructions], loadAt[kMaxInstructions];
+#pragma unroll
+  for (int i = 0; i < kMaxInstructions; ++i) {
+    storeAt[i] = i < stores ? base + storeAddresses[(warp * stores + i) * kLanes + lane] : base;
+    loadAt[i] = i < loads ? base + loadAddresses[(warp * loads + i) * kLanes + lane] : base;
+  }
+  uint32_t acc = 0;
+  for (uint32_t it = 0; it < kIterations; ++it) {
+#pragma unroll
+    for (int i = 0; i < kMaxInstructions; ++i)
+      if (i < stores) storeShared(storeAt[i], Vector16{{lane + i, it, acc, lane ^ i}}, StoreBytes);
+    __syncthreads();
+#pragma unroll
+    for (int i = 0; i < kMaxInstructions; ++i)
+      if (i < loads) {
+        Vector16 v = loadShared(loadAt[i], LoadBytes);
+        acc ^= v.word[0] ^ v.word[1] ^ v.word[2] ^ v.word[3];
+      }
+    __syncthreads();
+  }
+  sink[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}
+
+// The shuffle plan's rounds on registers: each lane's tables (send
+// register, source lane, receive register per round) are kept in shared
+// memory (each lane reads its own, stride 3 words: no conflict); the
+// registers they name are picked by compare-and-select, as a backend does for
+// lane-dependent registers. T holds one element (32 bits up to 4 bytes).
+template <typename T>
+__global__ void shuffleRounds(const uint32_t* steps, const uint32_t* offsets, uint32_t rounds,
+                              uint32_t vectorElements, uint32_t elementBytes, uint32_t* sink) {
+  __shared__ uint32_t table[kMaxRounds * kLanes * 3];
+  const uint32_t lane = threadIdx.x % kLanes;
+  for (uint32_t i = threadIdx.x; i < rounds * kLanes * 3; i += blockDim.x) table[i] = steps[i];
+  __syncthreads();
+  uint32_t sendOffset[4], recvOffset[4];
+#pragma unroll
+  for (int k = 0; k < 4; ++k) {
+    sendOffset[k] = k < vectorElements ? offsets[k] : 0;
+    recvOffset[k] = k < vectorElements ? offsets[vectorElements + k] : 0;
+  }
+  const uint32_t bits = 8 * elementBytes;
+  const uint64_t mask = elementBytes == 8 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+  T a[kMaxInstructions], b[kMaxInstructions];
+#pragma unroll
+  for (int r = 0; r < kMaxInstructions; ++r) a[r] = T((lane * kMaxInstructions + r) & mask), b[r] = 0;
+  for (uint32_t it = 0; it < kIterations; ++it) {
+    for (uint32_t i = 0; i < rounds; ++i) {
+      const uint32_t* step = &table[(i * kLanes + lane) * 3];
+      const uint32_t send = step[0], src = step[1], recv = step[2];
+      uint64_t payload = 0;
+#pragma unroll
+      for (int k = 0; k < 4; ++k)
+        if (k < vectorElements) {
+          T x = 0;
+#pragma unroll
+          for (int r = 0; r < kMaxInstructions; ++r) x = r == (send ^ sendOffset[k]) ? a[r] : x;
+          payload |= uint64_t{x} << bits * k;
+        }
+      uint64_t got = elementBytes * vectorElements > 4
+                         ? __shfl_sync(0xffffffffu, static_cast<unsigned long long>(payload), src)
+                         : __shfl_sync(0xffffffffu, static_cast<uint32_t>(payload), src);
+#pragma unroll
+      for (int k = 0; k < 4; ++k)
+        if (k < vectorElements) {
+#pragma unroll
+          for (int r = 0; r < kMaxInstructions; ++r)
+            b[r] = r == (recv ^ recvOffset[k]) ? T(got >> bits * k & mask) : b[r];
+        }
+    }
+#pragma unroll
+    for (int r = 0; r < kMaxInstructions; ++r) a[r] ^= b[r] & 1;  // the next conversion depends on this one
+  }
+  uint64_t acc = 0;
+#pragma unroll
+  for (int r = 0; r < kMaxInstructions; ++r) acc ^= b[r];
+  sink[blockIdx.x * blockDim.x + threadIdx.x] = uint32_t(acc ^ acc >> 32);
+}
+
+using RoundTripKernel = void (*)(const uint32_t*, const uint32_t*, uint32_t, uint32_t, uint32_t*);
+
+template <int S>
+RoundTripKernel pickLoad(uint32_t loadBytes) {
+  switch (loadBytes) {
+    case 1: return sharedRoundTrips<S, 1>;
+    case 2: return sharedRoundTrips<S, 2>;
+    case 4: return sharedRoundTrips<S, 4>;
+    case 8: return sharedRoundTrips<S, 8>;
+    default: return sharedRoundTrips<S, 16>;
+  }
+}
+
+RoundTripKernel pick(uint32_t storeBytes, uint32_t loadBytes) {
+  switch (storeBytes) {
+    case 1: return pickLoad<1>(loadBytes);
+    case 2: return pickLoad<2>(loadBytes);
+    case 4: return pickLoad<4>(loadBytes);
+    case 8: return pickLoad<8>(loadBytes);
+    default: return pickLoad<16>(loadBytes);
+  }
+}
+
+// Median milliseconds of kTimed launches (after one warm-up); launch()
+// enqueues one.
+template <typename Launch>
+float medianMs(Launch launch) {
+  cudaEvent_t start, stop;
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
+  launch();
+  std::vector<float> ms;
+  for (int i = 0; i < kTimed; ++i) {
+    cudaEventRecord(start);
+    launch();
+    cudaEventRecord(stop);
+    cudaEventSynchronize(stop);
+    float t = 0;
+    cudaEventElapsedTime(&t, start, stop);
+    ms.push_back(t);
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  std::sort(ms.begin(), ms.end());
+  return ms[kTimed / 2];
+}
+
+struct Timing {
+  float ms = 0;
+  double bytes = 0;  // through shared memory, all CTAs, all iterations
+};
+
+class Bench {
+ public:
+  explicit Bench(int ctas) : ctas_(ctas) {
+    check(cudaMalloc(&storeAddresses_, 1 << 20));
+    check(cudaMalloc(&loadAddresses_, 1 << 20));
+    check(cudaMalloc(&sink_, size_t(ctas) * kMaxWarps * kLanes * 4));
+  }
+
+  Timing sharedPath(const SharedSide& store, const SharedSide& load, uint32_t sharedBytes) {
+    uint32_t warps = static_cast<uint32_t>(store.addresses.size() / (uint64_t{store.instructions} * kLanes));
+    if (store.instructions > kMaxInstructions || load.instructions > kMaxInstructions)
+      throw Error("more than " + std::to_string(kMaxInstructions) + " instructions a side");
+    check(cudaMemcpy(storeAddresses_, store.addresses.data(), store.addresses.size() * 4, cudaMemcpyHostToDevice));
+    check(cudaMemcpy(loadAddresses_, load.addresses.data(), load.addresses.size() * 4, cudaMemcpyHostToDevice));
+    RoundTripKernel kernel = pick(store.vectorBytes, load.vectorBytes);
+    check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 << 10));
+    Timing t;
+    t.ms = medianMs([&] {
+      kernel<<<ctas_, warps * kLanes, sharedBytes>>>(storeAddresses_, loadAddresses_, store.instructions,
+                                                     load.instructions, sink_);
+    });
+    check(cudaGetLastError());
+    t.bytes = double(ctas_) * kIterations * warps * kLanes *
+              (double(store.instructions) * store.vectorBytes + double(load.instructions) * load.vectorBytes);
+    return t;
+  }
+
+  // Conflict-free 16-byte accesses, 8 a side per thread, 4 warps.
+  Timing ceiling() {
+    SharedSide side;
+    side.vectorBytes = 16;
+    side.instructions = 8;
+    for (uint32_t a = 0; a < kMaxWarps * 8 * kLanes; ++a) side.addresses.push_back(a * 16);
+    return sharedPath(side, side, kMaxWarps * 8 * kLanes * 16);
+  }
+
+  float shufflePath(const Batch& batch, size_t i) {
+    const DeviceCase& c = batch.device[i];
+    if (c.rounds > kMaxRounds || c.aRegisters > kMaxInstructions || c.bRegisters > kMaxInstructions ||
+        c.vectorElements > 4 || c.shuffleCopyCount > 0)
+      throw Error("outside the shuffle kernel's limits (rounds, registers, copies)");
+    std::vector<uint32_t> steps(batch.pool.begin() + c.steps,
+                                batch.pool.begin() + c.steps + uint64_t{c.rounds} * kLanes * 3);
+    steps.resize(std::max<size_t>(steps.size(), 3));
+    std::vector<uint32_t> offsets(batch.pool.begin() + c.sendOffsets,
+                                  batch.pool.begin() + c.sendOffsets + c.vectorElements);
+    offsets.insert(offsets.end(), batch.pool.begin() + c.recvOffsets,
+                   batch.pool.begin() + c.recvOffsets + c.vectorElements);
+    check(cudaMemcpy(storeAddresses_, steps.data(), steps.size() * 4, cudaMemcpyHostToDevice));
+    check(cudaMemcpy(loadAddresses_, offsets.data(), offsets.size() * 4, cudaMemcpyHostToDevice));
+    auto kernel = c.elementBytes == 8 ? shuffleRounds<uint64_t> : shuffleRounds<uint32_t>;
+    float ms = medianMs([&] {
+      kernel<<<ctas_, c.warps * kLanes>>>(storeAddresses_, loadAddresses_, c.rounds, c.vectorElements,
+                                          c.elementBytes, sink_);
+    });
+    check(cudaGetLastError());
+    return ms;
+  }
+
+ private:
+  static void check(cudaError_t err) {
+    if (err) throw Error(std::string("CUDA: ") + cudaGetErrorString(err));
+  }
+  int ctas_;
+  uint32_t *storeAddresses_ = nullptr, *loadAddresses_ = nullptr, *sink_ = nullptr;
+};
+
+int run() {
+  int sms = 0;
+  if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0) != cudaSuccess || sms == 0) {
+    std::fprintf(stderr, "f2lay_device_speed: no GPU\n");
+    return 2;
+  }
+  const int ctas = sms * 16;
+  Bench bench(ctas);
+  Timing ceiling = bench.ceiling();
+  double ceilingGBs = ceiling.bytes / ceiling.ms / 1e6;
+  std::printf("%d CTAs of 4 warps (%d SMs), %u tile conversions each, median of %d runs.\n\n", ctas, sms,
+              kIterations, kTimed);
+  std::printf("Ceiling (conflict-free 16-byte ld/st.shared, the same kernel): %.3f ms, %.0f GB/s.\n\n",
+              ceiling.ms, ceilingGBs);
+  std::printf("| pair | way | vector bytes (st/ld) | wavefronts per tile (st+ld) | ms | GB/s | of ceiling |\n");
+  std::printf("|---|---|---|---:|---:|---:|---:|\n");
+
+  std::vector<CatalogConversion> conversions = catalogConversions();
+  Batch batch;
+  addCatalogPairs(batch);
+  for (size_t p = 0; p < batch.cases.size(); ++p) {
+    const ConversionCase& pair = batch.cases[p];
+    const DeviceCase& d = batch.device[p];
+    float optimalMs = 0;
+    for (const CatalogConversion& c : conversions) {
+      if (c.pair != pair.name) continue;
+      try {
+        Timing t = bench.sharedPath(c.store, c.load, d.sharedBytes);
+        if (c.memory == "optimal swizzle") optimalMs = t.ms;
+        double gbs = t.bytes / t.ms / 1e6;
+        std::printf("| %s | %s | %u/%u | %llu | %.3f | %.0f | %.2f |\n", pair.name.c_str(), c.memory.c_str(),
+                    c.store.vectorBytes, c.load.vectorBytes,
+                    static_cast<unsigned long long>(c.store.predicted.wavefronts + c.load.predicted.wavefronts),
+                    t.ms, gbs, gbs / ceilingGBs);
+      } catch (const Error& e) {
+        std::printf("| %s | %s | | | not run: %s | | |\n", pair.name.c_str(), c.memory.c_str(), e.what());
+      }
+    }
+    if (!d.hasShuffle) {
+      std::printf("| %s | shuffle plan | | | none: %s | | |\n", pair.name.c_str(), pair.noShuffle.c_str());
+      continue;
+    }
+    try {
+      float ms = bench.shufflePath(batch, p);
+      std::printf("| %s | shuffle plan (%u rounds) | | | %.3f | | %.2fx the optimal swizzle's time |\n",
+                  pair.name.c_str(), d.rounds, ms, optimalMs > 0 ? ms / optimalMs : 0.0);
+    } catch (const Error& e) {
+      std::printf("| %s | shuffle plan | | | not run: %s | | |\n", pair.name.c_str(), e.what());
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace f2lay::device
+
+int main() {
+  try {
+    return f2lay::device::run();
+  } catch (const f2lay::Error& e) {
+    std::fprintf(stderr, "f2lay_device_speed: %s\n", e.what());
+    return 1;
+  }
+}
