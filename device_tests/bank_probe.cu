@@ -109,7 +109,7 @@ int run(const char* predictionsPath, int randomPairs, int repeats) {
 }  // namespace f2lay::device
 
 int main(int argc, char** argv) {
-  const char* usage = "usage: f2lay_device_banks PREDICTIONS.csv [RANDOM_PAIRS (100) [REPEATS (3)]]\n";
+  const char* usage = "usage: f2lay_device_banks PREDICTIONS.csv [RANDOM_PAIRS (100) [REPEATS (5)]]\n";
   if (argc < 2 || argc > 4) {
     std::fprintf(stderr, "%s", usage);
     return 2;
@@ -127,7 +127,7 @@ int main(int argc, char** argv) {
     return static_cast<int>(v);
   };
   int pairs = count(2, 100, 10000, "RANDOM_PAIRS");
-  int repeats = count(3, 3, 100, "REPEATS");
+  int repeats = count(3, 5, 100, "REPEATS");
   try {
     return f2lay::device::run(argv[1], pairs, repeats);
   } catch (const f2lay::Error& e) {

@@ -9,8 +9,10 @@ the probe kernels (device_tests/run). Row n of one is launch n of the other.
 Prints a Markdown report: the seed transpose against the values measured in
 ../shared/HARDWARE.md (stores 16, 16, 16; reads 256, 32, 16), agreement of the
 predicted wavefronts and instruction counts with ncu by group, and every
-disagreement. Exit status 1 when any launch disagrees or the seed's values are
-not read, 2 on unreadable input.
+disagreement. Disagreements of the kind of finding F1 (device_tests/README.md:
+a sub-word store of several warps reading at most one wavefront more, in
+some runs) are listed apart. Exit status 1 when any other launch disagrees or
+the seed's values are not read, 2 on unreadable input.
 """
 import csv
 import sys
@@ -49,6 +51,25 @@ def group(name):
     return "catalog pairs, " + name.split("; ")[-2]  # the memory layout
 
 
+def is_subword_timing(p, waves, instrs):
+    """Finding F1 (device_tests/README.md): sub-word stores (1 or 2 bytes a lane)
+    from more than one warp at times take one wavefront more than the rule
+    gives, in some runs and not in others; the instruction count is exact."""
+    want = int(p["wavefronts"])
+    return (p["access"] == "store" and int(p["vector_bytes"]) < 4 and int(p["warps"]) > 1
+            and all(i == int(p["instructions"]) for i in instrs)
+            and all(0 <= w - want <= 1 for w in waves))
+
+
+def print_rows(rows):
+    print("| case | access | bytes | warps | predicted wavefronts | ncu (each repeat) "
+          "| predicted instructions | ncu |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    for p, waves, instrs in rows[:50]:
+        print(f"| {p['case']} | {p['access']} | {p['vector_bytes']} | {p['warps']} | {p['wavefronts']} "
+              f"| {', '.join(map(str, waves))} | {p['instructions']} | {', '.join(map(str, instrs))} |")
+
+
 def main(argv):
     if len(argv) != 3:
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
@@ -73,7 +94,7 @@ def main(argv):
         entry[1].append(number(m[WAVEFRONTS[access]]))
         entry[2].append(number(m[INSTRUCTIONS[access]]))
 
-    groups, disagreements, seed_rows, varying, bad = {}, [], [], 0, False
+    groups, disagreements, subword, seed_rows, varying, bad = {}, [], [], [], 0, False
     for (name, access), (p, waves, instrs) in cases.items():
         want_waves, want_instr = int(p["wavefronts"]), int(p["instructions"])
         waves_ok = all(w == want_waves for w in waves)
@@ -84,7 +105,7 @@ def main(argv):
         g[1] += waves_ok
         g[2] += instr_ok
         if not (waves_ok and instr_ok):
-            disagreements.append((p, waves, instrs))
+            (subword if is_subword_timing(p, waves, instrs) else disagreements).append((p, waves, instrs))
         if name.startswith("seed transpose"):
             key = (name.split("offset = ")[1].split(";")[0], access)
             seed_rows.append((key, waves, SEED[key]))
@@ -109,14 +130,13 @@ def main(argv):
     random = sum(n for (name, _), (n, _, _) in groups.items() if name.startswith("random"))
     random_ok = sum(w for (name, _), (_, w, i) in groups.items() if name.startswith("random"))
     print(f"\nRandom cases: {random_ok} of {random} agree on wavefronts in every repeat.")
+    if subword:
+        print(f"\n### Finding F1: sub-word stores of several warps, one wavefront more in some runs "
+              f"({len(subword)} cases)\n")
+        print_rows(subword)
     if disagreements:
         print("\n### Disagreements\n")
-        print("| case | access | bytes | warps | predicted wavefronts | ncu (each repeat) "
-              "| predicted instructions | ncu |")
-        print("|---|---|---:|---:|---:|---:|---:|---:|")
-        for p, waves, instrs in disagreements[:50]:
-            print(f"| {p['case']} | {p['access']} | {p['vector_bytes']} | {p['warps']} | {p['wavefronts']} "
-                  f"| {', '.join(map(str, waves))} | {p['instructions']} | {', '.join(map(str, instrs))} |")
+        print_rows(disagreements)
     return 1 if disagreements or bad or not seed_rows else 0
 
 

@@ -17,11 +17,12 @@ namespace f2lay::device {
 // The order in which the kernel walks the inputs: a basis of the input
 // space whose first vectors map to output bits 0, 1, 2, ... for as long as
 // those are in the image, then unit inputs that complete it. A thread takes
-// the 2^lowBits inputs that differ in the first lowBits (at most 5) basis
+// the 2^lowBits inputs that differ in the first lowBits (at most 6) basis
 // vectors: by linearity their images are one value with its lowBits low bits
-// running through every pattern, so they fill a run of bits of one bitmap
-// word, marked by a single atomicOr. Neighbouring threads take neighbouring
-// combinations of the next vectors, which map to output bits 5, 6, ...:
+// running through every pattern, so they fill a run of bits of one 64-bit
+// bitmap word, marked by a single atomicOr (64-bit words: half the atomics
+// of 32-bit ones, and the atomics are what bound the kernel). Neighbouring threads take neighbouring
+// combinations of the next vectors, which map to output bits 6, 7, ...:
 // neighbouring words. Every input is still visited exactly once (a change
 // of basis is a bijection), so the check stays exhaustive.
 struct Walk {
@@ -46,7 +47,7 @@ inline Walk walkOrder(const uint64_t* cols, int inBits, int outBits) {
     consecutive &= added && y == uint64_t{1} << i;
     if (!added) continue;
     w.images[count++] = y;
-    if (consecutive && w.lowBits < 5) ++w.lowBits;
+    if (consecutive && w.lowBits < 6) ++w.lowBits;
   }
   for (int j = 0; j < inBits && count < inBits; ++j)
     if (chosen.insert(uint64_t{1} << j, count)) w.images[count++] = cols[j];
@@ -55,16 +56,16 @@ inline Walk walkOrder(const uint64_t* cols, int inBits, int outBits) {
 
 // Thread t marks the images of its coset: base(t) = the combination of basis
 // vectors lowBits, lowBits + 1, ... given by the bits of t.
-__global__ void markImage(const uint64_t* images, int lowBits, int inBits, uint32_t* bitmap,
+__global__ void markImage(const uint64_t* images, int lowBits, int inBits, unsigned long long* bitmap,
                           unsigned long long* repeats) {
   uint64_t cosets = uint64_t{1} << (inBits - lowBits);
-  uint32_t run = lowBits == 5 ? ~0u : (1u << (1u << lowBits)) - 1;
+  unsigned long long run = lowBits == 6 ? ~0ull : (1ull << (1u << lowBits)) - 1;
   unsigned long long found = 0;
   for (uint64_t t = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; t < cosets;
        t += uint64_t{gridDim.x} * blockDim.x) {
     uint64_t y = opt::core::apply(images + lowBits, inBits - lowBits, t);
-    uint32_t mask = run << (y & 31 & ~((1u << lowBits) - 1));
-    found += __popc(atomicOr(&bitmap[y >> 5], mask) & mask);
+    unsigned long long mask = run << (y & 63 & ~((1u << lowBits) - 1));
+    found += __popcll(atomicOr(&bitmap[y >> 6], mask) & mask);
   }
   if (found) atomicAdd(repeats, found);
 }
@@ -80,16 +81,16 @@ inline ImageCount countImage(const uint64_t* cols, int inBits, int outBits) {
   ImageCount r;
   Walk walk = walkOrder(cols, inBits, outBits);
   uint64_t *dCols = nullptr;
-  uint32_t* bitmap = nullptr;
+  unsigned long long* bitmap = nullptr;
   unsigned long long* dRepeats = nullptr;
-  size_t words = outBits <= 5 ? 1 : size_t{1} << (outBits - 5);
+  size_t words = outBits <= 6 ? 1 : size_t{1} << (outBits - 6);
   cudaEvent_t start, stop;
   cudaEventCreate(&start);
   cudaEventCreate(&stop);
-  if (cudaMalloc(&dCols, 64 * 8) == cudaSuccess && cudaMalloc(&bitmap, words * 4) == cudaSuccess &&
+  if (cudaMalloc(&dCols, 64 * 8) == cudaSuccess && cudaMalloc(&bitmap, words * 8) == cudaSuccess &&
       cudaMalloc(&dRepeats, 8) == cudaSuccess &&
       cudaMemcpy(dCols, walk.images, 64 * 8, cudaMemcpyHostToDevice) == cudaSuccess &&
-      cudaMemset(bitmap, 0, words * 4) == cudaSuccess && cudaMemset(dRepeats, 0, 8) == cudaSuccess) {
+      cudaMemset(bitmap, 0, words * 8) == cudaSuccess && cudaMemset(dRepeats, 0, 8) == cudaSuccess) {
     cudaEventRecord(start);
     markImage<<<4096, 256>>>(dCols, walk.lowBits, inBits, bitmap, dRepeats);
     cudaEventRecord(stop);
