@@ -31,7 +31,10 @@ namespace {
 
 constexpr uint32_t kIterations = 64;
 constexpr int kTimed = 7;
-constexpr int kMaxInstructions = 32;  // per thread and side: a 64x64 tile of <= 8 bytes, 128 threads
+// Per thread and side: a 64x64 tile of <= 8-byte elements over 128 threads is
+// at most 256 bytes a thread.
+constexpr int kMaxInstructions = 32;
+__host__ __device__ constexpr int maxInstructions(int bytes) { return bytes >= 16 ? 16 : kMaxInstructions; }
 constexpr int kMaxRounds = 32;
 
 template <int StoreBytes, int LoadBytes>
@@ -40,20 +43,22 @@ __global__ void sharedRoundTrips(const uint32_t* storeAddresses, const uint32_t*
   extern __shared__ __align__(16) uint8_t shared[];
   const uint32_t base = static_cast<uint32_t>(__cvta_generic_to_shared(shared));
   const uint32_t warp = threadIdx.x / kLanes, lane = threadIdx.x % kLanes;
-  uint32_t storeAt[kMaxInstructions], loadAt[kMaxInstructions];
+  constexpr int kStores = maxInstructions(StoreBytes), kLoads = maxInstructions(LoadBytes);
+  uint32_t storeAt[kStores], loadAt[kLoads];
 #pragma unroll
-  for (int i = 0; i < kMaxInstructions; ++i) {
+  for (int i = 0; i < kStores; ++i)
     storeAt[i] = i < stores ? base + storeAddresses[(warp * stores + i) * kLanes + lane] : base;
+#pragma unroll
+  for (int i = 0; i < kLoads; ++i)
     loadAt[i] = i < loads ? base + loadAddresses[(warp * loads + i) * kLanes + lane] : base;
-  }
   uint32_t acc = 0;
   for (uint32_t it = 0; it < kIterations; ++it) {
 #pragma unroll
-    for (int i = 0; i < kMaxInstructions; ++i)
+    for (int i = 0; i < kStores; ++i)
       if (i < stores) storeShared(storeAt[i], Vector16{{lane + i, it, acc, lane ^ i}}, StoreBytes);
     __syncthreads();
 #pragma unroll
-    for (int i = 0; i < kMaxInstructions; ++i)
+    for (int i = 0; i < kLoads; ++i)
       if (i < loads) {
         Vector16 v = loadShared(loadAt[i], LoadBytes);
         acc ^= v.word[0] ^ v.word[1] ^ v.word[2] ^ v.word[3];
@@ -144,8 +149,12 @@ __global__ void shuffleRoundsOnly(const uint32_t* steps, uint32_t rounds, uint32
 }
 
 // The ceiling: conflict-free 16-byte accesses (each warp instruction 512
-// contiguous bytes, 4 wavefronts) at full occupancy, loads only or stores only.
-constexpr uint32_t kCeilingBytes = 16 << 10;
+// contiguous bytes, 4 wavefronts) at full occupancy, loads only or stores
+// only. Every access of an iteration has its own address, and the addresses
+// rotate between iterations, so that no load repeats one (ptxas merges
+// repeated loads, HARDWARE.md).
+constexpr uint32_t kCeilingThreads = 256, kCeilingAccesses = 8;
+constexpr uint32_t kCeilingBytes = kCeilingThreads * kCeilingAccesses * 16;
 constexpr uint32_t kCeilingIterations = 1024;
 template <bool kStore>
 __global__ void sharedCeiling(uint32_t* sink) {
@@ -154,8 +163,9 @@ __global__ void sharedCeiling(uint32_t* sink) {
   uint32_t acc = 0;
   for (uint32_t it = 0; it < kCeilingIterations; ++it) {
 #pragma unroll
-    for (uint32_t j = 0; j < 8; ++j) {
-      uint32_t address = base + ((j * blockDim.x + threadIdx.x) * 16) % kCeilingBytes;
+    for (uint32_t j = 0; j < kCeilingAccesses; ++j) {
+      uint32_t row = (j + it) % kCeilingAccesses;
+      uint32_t address = base + (row * kCeilingThreads + threadIdx.x) * 16;
       if (kStore) {
         storeShared(address, Vector16{{threadIdx.x, it, j, acc}}, 16);
       } else {
@@ -229,8 +239,11 @@ class Bench {
 
   Timing sharedPath(const SharedSide& store, const SharedSide& load, uint32_t sharedBytes) {
     uint32_t warps = static_cast<uint32_t>(store.addresses.size() / (uint64_t{store.instructions} * kLanes));
-    if (store.instructions > kMaxInstructions || load.instructions > kMaxInstructions)
-      throw Error("more than " + std::to_string(kMaxInstructions) + " instructions a side");
+    if (store.instructions > uint32_t(maxInstructions(store.vectorBytes)) ||
+        load.instructions > uint32_t(maxInstructions(load.vectorBytes)))
+      throw Error(std::to_string(store.instructions) + " stores and " + std::to_string(load.instructions) +
+                  " loads a thread, more than the kernel holds (" + std::to_string(kMaxInstructions) +
+                  ", 16 of 16 bytes)");
     check(cudaMemcpy(storeAddresses_, store.addresses.data(), store.addresses.size() * 4, cudaMemcpyHostToDevice));
     check(cudaMemcpy(loadAddresses_, load.addresses.data(), load.addresses.size() * 4, cudaMemcpyHostToDevice));
     RoundTripKernel kernel = pick(store.vectorBytes, load.vectorBytes);
@@ -250,10 +263,12 @@ class Bench {
   double ceilingBytesPerSecond() {
     double best = 0;
     for (auto kernel : {sharedCeiling<false>, sharedCeiling<true>}) {
-      const int threads = 256, ctas = ctas_ / 2;
-      float ms = medianMs([&] { kernel<<<ctas, threads, kCeilingBytes>>>(sink_); });
+      const int ctas = ctas_ / 2;
+      float ms = medianMs([&] { kernel<<<ctas, kCeilingThreads, kCeilingBytes>>>(sink_); });
       check(cudaGetLastError());
-      best = std::max(best, double(ctas) * threads * kCeilingIterations * 8 * 16 / (ms * 1e-3));
+      double rate = double(ctas) * kCeilingThreads * kCeilingIterations * kCeilingAccesses * 16 / (ms * 1e-3);
+      std::printf("Ceiling, %s only: %.0f GB/s.\n", kernel == sharedCeiling<true> ? "stores" : "loads", rate / 1e9);
+      best = std::max(best, rate);
     }
     return best;
   }
