@@ -54,26 +54,69 @@ inline Walk walkOrder(const uint64_t* cols, int inBits, int outBits) {
   return w;
 }
 
-// Thread t marks the images of its coset: base(t) = the combination of basis
-// vectors lowBits, lowBits + 1, ... given by the bits of t.
+// Calls mark(y) with the image y of every combination of the n bases (n <=
+// 32), each exactly once. Thread i of the grid (a power of two, 2^m threads)
+// takes the combinations whose low m bits are i: it applies i once (unrolled
+// selects), then walks the high bits in Gray-code order,
+// so that each further combination costs one XOR with one basis, the same
+// for the whole warp. (opt::core::apply per combination loads one basis per
+// set bit, a load the next one waits for: that bounded the kernels.) At each
+// step the grid marks 2^m neighbouring combinations, whose images are
+// neighbouring words in the walk order.
+template <typename Mark>
+__device__ void forEachCombination(const uint64_t* bases, int n, Mark mark) {
+  const uint64_t threads = uint64_t{gridDim.x} * blockDim.x;
+  const int threadBits = __ffsll(threads) - 1;
+  const uint64_t i = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x;
+  const int low = n < threadBits ? n : threadBits;
+  if (i >> low) return;
+  uint64_t y = 0;
+#pragma unroll
+  for (int j = 0; j < 32; ++j) y ^= j < low && (i >> j & 1) ? bases[j] : 0;
+  mark(y);
+  for (uint64_t k = 1; k < uint64_t{1} << (n - low); ++k) {
+    y ^= bases[low + __ffsll(k) - 1];
+    mark(y);
+  }
+}
+
+// Thread t marks the images of its cosets: base = a combination of basis
+// vectors lowBits, lowBits + 1, ...; the coset's images are base ^ (every
+// pattern of the low bits), a run of 2^lowBits bits of one word.
 __global__ void markImage(const uint64_t* images, int lowBits, int inBits, unsigned long long* bitmap,
                           unsigned long long* repeats) {
-  uint64_t cosets = uint64_t{1} << (inBits - lowBits);
   unsigned long long run = lowBits == 6 ? ~0ull : (1ull << (1u << lowBits)) - 1;
   unsigned long long found = 0;
-  for (uint64_t t = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; t < cosets;
-       t += uint64_t{gridDim.x} * blockDim.x) {
-    uint64_t y = opt::core::apply(images + lowBits, inBits - lowBits, t);
+  forEachCombination(images + lowBits, inBits - lowBits, [&](uint64_t y) {
     unsigned long long mask = run << (y & 63 & ~((1u << lowBits) - 1));
     found += __popcll(atomicOr(&bitmap[y >> 6], mask) & mask);
-  }
+  });
   if (found) atomicAdd(repeats, found);
+}
+
+// When a thread's coset fills a whole word (lowBits == 6), marking needs no
+// atomics: every coset writes all ones to its word with a plain store, and
+// two cosets that meet write the same value, so the bitmap ends up exactly
+// the image. The repeats are then 2^inBits - (marked bits), counted by a
+// second pass over the bitmap. Both passes run at memory bandwidth.
+__global__ void markWholeWords(const uint64_t* images, int inBits, unsigned long long* bitmap) {
+  forEachCombination(images + 6, inBits - 6, [&](uint64_t y) { bitmap[y >> 6] = ~0ull; });
+}
+
+__global__ void countMarked(const unsigned long long* bitmap, uint64_t words, unsigned long long* marked) {
+  unsigned long long count = 0;
+  for (uint64_t i = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; i < words;
+       i += uint64_t{gridDim.x} * blockDim.x)
+    count += __popcll(bitmap[i]);
+  for (int offset = 16; offset > 0; offset /= 2) count += __shfl_down_sync(0xffffffffu, count, offset);
+  if (threadIdx.x % 32 == 0 && count) atomicAdd(marked, count);
 }
 
 struct ImageCount {
   bool ok = false;  // false: a CUDA call failed
   uint64_t repeats = 0;
-  float ms = 0;  // the kernel alone
+  bool wholeWords = false;  // marked by plain stores and counted (markWholeWords)
+  float ms = 0;  // the kernels alone
 };
 
 // Applies the layout with `cols` (inBits <= 32, outBits <= 32) to every input.
@@ -91,13 +134,20 @@ inline ImageCount countImage(const uint64_t* cols, int inBits, int outBits) {
       cudaMalloc(&dRepeats, 8) == cudaSuccess &&
       cudaMemcpy(dCols, walk.images, 64 * 8, cudaMemcpyHostToDevice) == cudaSuccess &&
       cudaMemset(bitmap, 0, words * 8) == cudaSuccess && cudaMemset(dRepeats, 0, 8) == cudaSuccess) {
+    r.wholeWords = walk.lowBits == 6;
     cudaEventRecord(start);
-    markImage<<<4096, 256>>>(dCols, walk.lowBits, inBits, bitmap, dRepeats);
+    // 2^20 threads: forEachCombination needs a power of two.
+    if (r.wholeWords) {
+      markWholeWords<<<4096, 256>>>(dCols, inBits, bitmap);
+      countMarked<<<4096, 256>>>(bitmap, words, dRepeats);  // the marked bits, here
+    } else {
+      markImage<<<4096, 256>>>(dCols, walk.lowBits, inBits, bitmap, dRepeats);
+    }
     cudaEventRecord(stop);
-    unsigned long long repeats = 0;
+    unsigned long long count = 0;
     r.ok = cudaEventSynchronize(stop) == cudaSuccess && cudaGetLastError() == cudaSuccess &&
-           cudaMemcpy(&repeats, dRepeats, 8, cudaMemcpyDeviceToHost) == cudaSuccess;
-    r.repeats = repeats;
+           cudaMemcpy(&count, dRepeats, 8, cudaMemcpyDeviceToHost) == cudaSuccess;
+    r.repeats = r.wholeWords ? (uint64_t{1} << inBits) - count : count;
     cudaEventElapsedTime(&r.ms, start, stop);
   }
   cudaFree(dCols);

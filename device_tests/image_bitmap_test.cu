@@ -20,23 +20,34 @@ std::vector<uint64_t> identityColumns(int bits) {
 }
 
 // By construction: the identity on 2^26 is a bijection; with its last column
-// made equal to the first, its image is half the space (2^25 repeats).
+// made equal to the first, its image is half the space (2^25 repeats); both
+// fill whole words (plain stores). With its first column zero instead, the
+// image misses output bit 0, so no thread fills a whole word (atomics), and
+// again 2^25 inputs repeat.
 TEST(DeviceImageBitmap, IdentityAndARepeatedColumn) {
   F2LAY_REQUIRE_GPU();
   std::vector<uint64_t> cols = identityColumns(26);
   ImageCount id = countImage(cols.data(), 26, 26);
   ASSERT_TRUE(id.ok) << "a CUDA call failed";
   EXPECT_EQ(id.repeats, 0u);
+  EXPECT_TRUE(id.wholeWords);
   cols[25] = cols[0];
   ImageCount half = countImage(cols.data(), 26, 26);
   ASSERT_TRUE(half.ok);
   EXPECT_EQ(half.repeats, uint64_t{1} << 25);
+  EXPECT_TRUE(half.wholeWords);
+  cols = identityColumns(26);
+  cols[0] = 0;
+  ImageCount noBit0 = countImage(cols.data(), 26, 26);
+  ASSERT_TRUE(noBit0.ok);
+  EXPECT_EQ(noBit0.repeats, uint64_t{1} << 25);
+  EXPECT_FALSE(noBit0.wholeWords);
 }
 
 TEST(DeviceImageBitmap, RandomLayoutsAgreeWithRank) {
   F2LAY_REQUIRE_GPU();
   std::mt19937_64 rng(88);
-  int injective = 0, surjective = 0;
+  int injective = 0, surjective = 0, wholeWords = 0;
   for (int t = 0; t < 200; ++t) {
     // Up to 24 bits a side, often square, so that both answers occur.
     LayoutValue v = naive::randomLayout(rng, {"register", "lane", "warp"}, {"dim0", "dim1"}, 8);
@@ -49,7 +60,11 @@ TEST(DeviceImageBitmap, RandomLayoutsAgreeWithRank) {
     EXPECT_EQ(image == uint64_t{1} << out, l.isSurjective()) << naive::inBits(v) << " -> " << out;
     injective += c.repeats == 0;
     surjective += image == uint64_t{1} << out;
+    wholeWords += c.wholeWords;
   }
+  // Both ways of marking are exercised.
+  EXPECT_GT(wholeWords, 0);
+  EXPECT_LT(wholeWords, 200);
   RecordProperty("injective", injective);
   RecordProperty("surjective", surjective);
   EXPECT_GT(injective, 0);
