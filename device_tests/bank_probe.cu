@@ -5,16 +5,16 @@
 // launch (device_tests/run); this program writes what f2lay predicts for
 // each launch, in launch order, as CSV to the file named by its argument:
 //
-//   launch,repeat,case,access,element_bytes,vector_bytes,warps,instructions,wavefronts,ideal,lemma94
+//   launch,repeat,case,access,instruction,element_bytes,vector_bytes,warps,instructions,wavefronts,
+//   ideal,lemma94,golden
+//
+// (instruction: vector, matrix or matrix_trans; golden: the wavefronts a
+// golden case of tools/cases states, else empty)
 //
 // Each case is launched REPEATS times, so that a count that varies from run
 // to run shows as such.
 //
-// compare_banks.py joins the two. Cases: the seed transpose on its three
-// maps (HARDWARE.md's measured 16/16/16 stores and 256/32/16 reads), random
-// conversion pairs from the properties' generator on their optimal swizzle
-// and on a random memory layout (Def 4.14, properties' genMemory), and the
-// catalog pairs on the optimal, the classic XOR and the unswizzled layout.
+// compare_banks.py joins the two. The cases are bank_probes.h's.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -31,23 +31,24 @@
 namespace f2lay::device {
 namespace {
 
-__global__ void bankProbeStore(const uint32_t* addresses, uint32_t instructions, uint32_t bytes) {
+__global__ void bankProbeStore(SharedInstruction kind, const uint32_t* addresses, uint32_t instructions,
+                               uint32_t bytes) {
   extern __shared__ __align__(16) uint8_t shared[];
   const uint32_t base = static_cast<uint32_t>(__cvta_generic_to_shared(shared));
   const uint32_t warp = threadIdx.x / kLanes, lane = threadIdx.x % kLanes;
   Vector16 v{{lane, warp, 1, 2}};
   for (uint32_t i = 0; i < instructions; ++i)
-    storeShared(base + addresses[(warp * instructions + i) * kLanes + lane], v, bytes);
+    storeAccess(kind, base + addresses[(warp * instructions + i) * kLanes + lane], v, bytes);
 }
 
-__global__ void bankProbeLoad(const uint32_t* addresses, uint32_t instructions, uint32_t bytes,
-                              uint32_t* sink) {
+__global__ void bankProbeLoad(SharedInstruction kind, const uint32_t* addresses, uint32_t instructions,
+                              uint32_t bytes, uint32_t* sink) {
   extern __shared__ __align__(16) uint8_t shared[];
   const uint32_t base = static_cast<uint32_t>(__cvta_generic_to_shared(shared));
   const uint32_t warp = threadIdx.x / kLanes, lane = threadIdx.x % kLanes;
   uint32_t acc = 0;
   for (uint32_t i = 0; i < instructions; ++i) {
-    Vector16 v = loadShared(base + addresses[(warp * instructions + i) * kLanes + lane], bytes);
+    Vector16 v = loadAccess(kind, base + addresses[(warp * instructions + i) * kLanes + lane], bytes);
     acc ^= v.word[0] ^ v.word[1] ^ v.word[2] ^ v.word[3];
   }
   sink[threadIdx.x] = acc;
@@ -62,7 +63,8 @@ int run(const char* predictionsPath, int randomPairs, int repeats) {
     std::fprintf(stderr, "bank_probe: cannot write %s\n", predictionsPath);
     return 2;
   }
-  std::fprintf(csv, "launch,repeat,case,access,element_bytes,vector_bytes,warps,instructions,wavefronts,ideal,lemma94\n");
+  std::fprintf(csv, "launch,repeat,case,access,instruction,element_bytes,vector_bytes,warps,instructions,wavefronts,ideal,"
+               "lemma94,golden\n");
   uint32_t *addresses = nullptr, *sink = nullptr;
   if (cudaMalloc(&addresses, 1 << 20) || cudaMalloc(&sink, 4096) ||
       cudaFuncSetAttribute(bankProbeStore, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 << 10) ||
@@ -86,20 +88,24 @@ int run(const char* predictionsPath, int randomPairs, int repeats) {
       if (ch == ',') ch = ';';
     for (int r = 0; r < repeats; ++r) {
       if (p.kind == opt::analysis::AccessKind::kStore)
-        bankProbeStore<<<1, warps * kLanes, top>>>(addresses, s.instructions, s.vectorBytes);
+        bankProbeStore<<<1, warps * kLanes, top>>>(s.instruction, addresses, s.instructions, s.vectorBytes);
       else
-        bankProbeLoad<<<1, warps * kLanes, top>>>(addresses, s.instructions, s.vectorBytes, sink);
+        bankProbeLoad<<<1, warps * kLanes, top>>>(s.instruction, addresses, s.instructions, s.vectorBytes, sink);
       if (cudaError_t err = cudaDeviceSynchronize()) {
         std::fprintf(stderr, "bank_probe: %s: %s\n", p.name.c_str(), cudaGetErrorString(err));
         return 2;
       }
-      std::fprintf(csv, "%zu,%d,%s,%s,%llu,%u,%u,%llu,%llu,%llu,%s\n", launched++, r, name.c_str(),
-                   p.kind == opt::analysis::AccessKind::kStore ? "store" : "load",
+      const char* instruction = s.instruction == SharedInstruction::kVector   ? "vector"
+                                : s.instruction == SharedInstruction::kMatrix ? "matrix"
+                                                                              : "matrix_trans";
+      std::string golden = p.golden ? std::to_string(*p.golden) : "";
+      std::fprintf(csv, "%zu,%d,%s,%s,%s,%llu,%u,%u,%llu,%llu,%llu,%s,%s\n", launched++, r, name.c_str(),
+                   p.kind == opt::analysis::AccessKind::kStore ? "store" : "load", instruction,
                    static_cast<unsigned long long>(p.elementBytes), s.vectorBytes, warps,
                    static_cast<unsigned long long>(s.predicted.instructions),
                    static_cast<unsigned long long>(s.predicted.wavefronts),
                    static_cast<unsigned long long>(s.predicted.idealWavefronts),
-                   s.lemma94Exact ? "exact" : "enumerated");
+                   s.lemma94Exact ? "exact" : "enumerated", golden.c_str());
     }
   }
   std::fclose(csv);

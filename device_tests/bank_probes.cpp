@@ -2,9 +2,13 @@
 
 #include <bit>
 #include <cstdio>
+#include <map>
+#include <sstream>
 
 #include "analysis/catalog_pairs.h"
+#include "cases.h"
 #include "error.h"
+#include "json_format.h"
 #include "generators.h"
 #include "linear_layout.h"
 #include "optimized/analysis/optimal_swizzle.h"
@@ -18,14 +22,50 @@ namespace {
 
 using opt::analysis::AccessKind;
 
+opt::analysis::Instruction toOpt(ref::analysis::Instruction i) {
+  return i == ref::analysis::Instruction::kVector   ? opt::analysis::Instruction::kVector
+         : i == ref::analysis::Instruction::kMatrix ? opt::analysis::Instruction::kMatrix
+                                                    : opt::analysis::Instruction::kMatrixTrans;
+}
+
+// Every bank_conflicts case of tools/cases that expects an answer.
+void addGoldenCases(std::vector<Probe>& out) {
+  using opt::analysis::Instruction;
+  const std::map<std::string, std::pair<AccessKind, Instruction>> accesses = {
+      {"load", {AccessKind::kLoad, Instruction::kVector}},
+      {"store", {AccessKind::kStore, Instruction::kVector}},
+      {"ldmatrix", {AccessKind::kLoad, Instruction::kMatrix}},
+      {"stmatrix", {AccessKind::kStore, Instruction::kMatrix}},
+      {"ldmatrix_trans", {AccessKind::kLoad, Instruction::kMatrixTrans}},
+      {"stmatrix_trans", {AccessKind::kStore, Instruction::kMatrixTrans}}};
+  for (const tools::CaseFile& file : tools::builtinCaseFiles()) {
+    std::istringstream lines(file.text);
+    for (std::string line; std::getline(lines, line);) {
+      if (line.find("\"bank_conflicts\"") == std::string::npos) continue;
+      Json c = parseJson(line);
+      const Json& r = c["request"];
+      if (r.value("op", "") != "bank_conflicts" || !c["expect"].value("ok", false)) continue;
+      auto [kind, instruction] = accesses.at(r["access"].get<std::string>());
+      std::optional<uint64_t> width;
+      if (r.contains("vector_bytes")) width = r["vector_bytes"].get<uint64_t>();
+      uint64_t eb = r["element_bytes"].get<uint64_t>();
+      out.push_back({"golden: " + c["name"].get<std::string>(), kind, eb,
+                     sharedSide(ref::LinearLayout(layoutFromJson(r["layout"])),
+                                ref::LinearLayout(layoutFromJson(r["shared"], "shared")), kind, eb, width,
+                                instruction),
+                     c["expect"]["result"]["wavefronts"].get<uint64_t>()});
+    }
+  }
+}
+
 void addSides(std::vector<Probe>& probes, const std::string& name, const ref::LinearLayout& a,
               const ref::LinearLayout& b, const ref::LinearLayout& shared, uint64_t elementBytes,
               std::optional<uint64_t> vectorBytes = std::nullopt) {
   try {
     probes.push_back({name + ", store per A", AccessKind::kStore, elementBytes,
-                      sharedSide(a, shared, AccessKind::kStore, elementBytes, vectorBytes)});
+                      sharedSide(a, shared, AccessKind::kStore, elementBytes, vectorBytes), std::nullopt});
     probes.push_back({name + ", load per B", AccessKind::kLoad, elementBytes,
-                      sharedSide(b, shared, AccessKind::kLoad, elementBytes, vectorBytes)});
+                      sharedSide(b, shared, AccessKind::kLoad, elementBytes, vectorBytes), std::nullopt});
   } catch (const Error& e) {
     std::fprintf(stderr, "bank_probe: %s: %s (left out)\n", name.c_str(), e.what());
   }
@@ -35,6 +75,7 @@ void addSides(std::vector<Probe>& probes, const std::string& name, const ref::Li
 
 std::vector<Probe> bankProbes(int randomPairs) {
   std::vector<Probe> out;
+  addGoldenCases(out);
   const char* maps[] = {"32m + n", "32m + (n xor m)", "32m + (n xor 2m)"};
   for (uint64_t f = 0; f < 3; ++f)
     addSides(out, std::string("seed transpose, offset = ") + maps[f], ref::analysis::seed::storeRowWise(),
@@ -45,9 +86,9 @@ std::vector<Probe> bankProbes(int randomPairs) {
   for (size_t i = 0; i < batch.cases.size(); ++i) {
     const ConversionCase& c = batch.cases[i];
     out.push_back({c.name + " (" + c.kind + "), optimal swizzle, store per A", AccessKind::kStore,
-                   c.elementBytes, c.store});
+                   c.elementBytes, c.store, std::nullopt});
     out.push_back({c.name + " (" + c.kind + "), optimal swizzle, load per B", AccessKind::kLoad,
-                   c.elementBytes, c.load});
+                   c.elementBytes, c.load, std::nullopt});
     std::vector<int> tensorBits;
     for (const OutDim& o : c.a.out_dims) tensorBits.push_back(std::countr_zero(o.size));
     LayoutValue memory = properties::genMemory(tensorBits)(rc::Random(1000 + i), 50).value();
@@ -55,21 +96,24 @@ std::vector<Probe> bankProbes(int randomPairs) {
              ref::LinearLayout(memory), c.elementBytes);
   }
 
-  for (const CatalogConversion& c : catalogConversions()) {
+  for (const CatalogConversion& c : catalogConversions(true)) {
     std::string name = c.pair + ", " + c.memory;
-    out.push_back({name + ", store per A", AccessKind::kStore, c.elementBytes, c.store});
-    out.push_back({name + ", load per B", AccessKind::kLoad, c.elementBytes, c.load});
+    out.push_back({name + ", store per A", AccessKind::kStore, c.elementBytes, c.store, std::nullopt});
+    out.push_back({name + ", load per B", AccessKind::kLoad, c.elementBytes, c.load, std::nullopt});
   }
   return out;
 }
 
-std::vector<CatalogConversion> catalogConversions() {
+std::vector<CatalogConversion> catalogConversions(bool matrices) {
+  using opt::analysis::Instruction;
   std::vector<CatalogConversion> out;
   const ref::catalog::Shape shape = {64, 64};
   for (const tools::CatalogPair& p : tools::catalogPairs()) {
     const uint64_t eb = p.elementBytes;
+    const Instruction write = matrices ? toOpt(p.write) : Instruction::kVector;
+    const Instruction read = matrices ? toOpt(p.read) : Instruction::kVector;
     opt::analysis::OptimalSwizzle optimal = opt::analysis::optimalSwizzle(
-        opt::LinearLayout(p.a.value()), opt::LinearLayout(p.b.value()), eb);
+        opt::LinearLayout(p.a.value()), opt::LinearLayout(p.b.value()), eb, {write, read});
     uint64_t vec = 16 / eb, rowBytes = 64 * eb;
     uint64_t perPhase = rowBytes >= 128 ? 1 : 128 / rowBytes;
     std::vector<std::pair<std::string, ref::LinearLayout>> memories = {
@@ -78,11 +122,19 @@ std::vector<CatalogConversion> catalogConversions() {
          ref::catalog::swizzledShared({vec, perPhase, 8 / perPhase, {1, 0}, {}}, shape)},
         {"unswizzled", ref::catalog::unswizzledShared({1, 0}, shape)}};
     for (const auto& [memory, shared] : memories) {
-      std::optional<uint64_t> width;
-      if (memory == "optimal swizzle") width = optimal.vectorBytes;
+      // A side: the asked instruction, or vectors where it cannot be lowered.
+      auto side = [&](const ref::LinearLayout& l, AccessKind kind, Instruction instruction) {
+        std::optional<uint64_t> width;
+        if (memory == "optimal swizzle" && instruction == Instruction::kVector) width = optimal.vectorBytes;
+        try {
+          return sharedSide(l, shared, kind, eb, width, instruction);
+        } catch (const Error&) {
+          if (instruction == Instruction::kVector) throw;
+          return sharedSide(l, shared, kind, eb, std::nullopt, Instruction::kVector);
+        }
+      };
       try {
-        out.push_back({p.name, memory, eb, sharedSide(p.a, shared, AccessKind::kStore, eb, width),
-                       sharedSide(p.b, shared, AccessKind::kLoad, eb, width)});
+        out.push_back({p.name, memory, eb, side(p.a, AccessKind::kStore, write), side(p.b, AccessKind::kLoad, read)});
       } catch (const Error& e) {
         std::fprintf(stderr, "%s, %s: %s (left out)\n", p.name.c_str(), memory.c_str(), e.what());
       }

@@ -4,9 +4,12 @@
 // seed transpose on its three maps, random conversion pairs from the
 // properties' generator on their optimal swizzle and on a random memory
 // layout (Def 4.14, properties' genMemory), and the catalog pairs on the
-// optimal, the classic XOR and the unswizzled layout.
+// optimal, the classic XOR and the unswizzled layout; and every
+// `bank_conflicts` golden case of tools/cases (HARDWARE.md's tables), with the
+// wavefronts the file states.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +22,8 @@ struct Probe {
   opt::analysis::AccessKind kind;
   uint64_t elementBytes;
   SharedSide side;
+  // For a golden case (tools/cases/*.jsonl): the wavefronts the file states.
+  std::optional<uint64_t> golden;
 };
 
 // Cases a construction refuses are left out, named on stderr.
@@ -29,12 +34,14 @@ std::vector<Probe> bankProbes(int randomPairs);
 // swizzle" (16-byte chunks of a row xored with the row index mod 8, as
 // CUTLASS's Swizzle<3,4,3>; Def 4.11 with vec = 16 bytes, rows of at least
 // 128 bytes) or "unswizzled" (row-major), each side at the widest vector the
-// layouts allow there.
+// layouts allow there. With `matrices`, each side uses the pair's ldmatrix /
+// stmatrix where it names one (and vectors where the memory layout cannot
+// take it); without, vectors only.
 struct CatalogConversion {
   std::string pair, memory;
   uint64_t elementBytes;
   SharedSide store, load;
 };
-std::vector<CatalogConversion> catalogConversions();
+std::vector<CatalogConversion> catalogConversions(bool matrices);
 
 }  // namespace f2lay::device

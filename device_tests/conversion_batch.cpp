@@ -71,6 +71,12 @@ uint64_t readElement(const uint8_t* p, uint64_t bytes) {
   return v;
 }
 
+opt::analysis::Instruction toOpt(ref::analysis::Instruction i) {
+  return i == ref::analysis::Instruction::kVector   ? opt::analysis::Instruction::kVector
+         : i == ref::analysis::Instruction::kMatrix ? opt::analysis::Instruction::kMatrix
+                                                    : opt::analysis::Instruction::kMatrixTrans;
+}
+
 class SeededChoices : public properties::Choices {
  public:
   explicit SeededChoices(uint64_t seed) : rng_(seed) {}
@@ -84,35 +90,52 @@ class SeededChoices : public properties::Choices {
 
 SharedSide sharedSide(const ref::LinearLayout& dist, const ref::LinearLayout& shared,
                       opt::analysis::AccessKind kind, uint64_t elementBytes,
-                      std::optional<uint64_t> vectorBytes) {
+                      std::optional<uint64_t> vectorBytes, opt::analysis::Instruction instruction) {
+  using opt::analysis::Instruction;
   ref::analysis::AccessSpec spec{kind == opt::analysis::AccessKind::kLoad
                                      ? ref::analysis::AccessKind::kLoad
                                      : ref::analysis::AccessKind::kStore,
-                                 elementBytes, vectorBytes, ref::analysis::Instruction::kVector};
+                                 elementBytes, vectorBytes,
+                                 instruction == Instruction::kVector   ? ref::analysis::Instruction::kVector
+                                 : instruction == Instruction::kMatrix ? ref::analysis::Instruction::kMatrix
+                                                                       : ref::analysis::Instruction::kMatrixTrans};
   SharedSide side;
+  side.instruction = instruction == Instruction::kVector   ? SharedInstruction::kVector
+                     : instruction == Instruction::kMatrix ? SharedInstruction::kMatrix
+                                                           : SharedInstruction::kMatrixTrans;
   uint64_t warps = uint64_t{1} << bitsOf(dist.value(), "warp");
   for (uint64_t w = 0; w < warps; ++w) {
     std::vector<ref::analysis::InstructionAccess> ins =
         ref::analysis::warpAccesses(dist, shared, spec, w);
     if (w == 0) {
       side.instructions = u32(ins.size());
-      side.vectorBytes = u32(ins.at(0).bytes);
+      side.vectorBytes = instruction == Instruction::kVector ? u32(ins.at(0).bytes)
+                                                             : u32(4 * ins.at(0).matrices.size());
       for (const auto& in : ins)
         for (uint64_t r : in.registers) side.registers.push_back(u32(r));
     }
-    for (const auto& in : ins)
-      for (const ref::analysis::LaneAccess& lane : in.lanes) side.addresses.push_back(u32(lane.address));
+    for (const auto& in : ins) {
+      if (instruction == Instruction::kVector) {
+        for (const ref::analysis::LaneAccess& lane : in.lanes) side.addresses.push_back(u32(lane.address));
+        continue;
+      }
+      for (uint32_t lane = 0; lane < kLanes; ++lane) {
+        size_t matrix = lane / 8 < in.matrices.size() ? lane / 8 : 0;
+        side.addresses.push_back(u32(in.matrices[matrix][lane % 8]));
+      }
+    }
   }
   opt::analysis::BankPath path;
   side.predicted = opt::analysis::bankConflictsWithPath(
       opt::LinearLayout(dist.value()), opt::LinearLayout(shared.value()),
-      {kind, elementBytes, vectorBytes, opt::analysis::Instruction::kVector}, path);
+      {kind, elementBytes, vectorBytes, instruction}, path);
   side.lemma94Exact = path == opt::analysis::BankPath::kRank;
   return side;
 }
 
 void addCase(Batch& batch, const std::string& name, const LayoutValue& a, const LayoutValue& b,
-             uint64_t elementBytes, uint64_t seed) {
+             uint64_t elementBytes, uint64_t seed, opt::analysis::Instruction write,
+             opt::analysis::Instruction read) {
   for (const LayoutValue* l : {&a, &b})
     if (std::string why = unsupported(*l); !why.empty()) {
       batch.skipped.push_back(name + ": " + why);
@@ -125,12 +148,15 @@ void addCase(Batch& batch, const std::string& name, const LayoutValue& a, const 
   const opt::LinearLayout optA(a), optB(b);
   try {
     c.kind = opt::analysis::toString(opt::analysis::classifyConversion(optA, optB).kind);
-    opt::analysis::OptimalSwizzle swizzle = opt::analysis::optimalSwizzle(optA, optB, elementBytes);
+    opt::analysis::OptimalSwizzle swizzle =
+        opt::analysis::optimalSwizzle(optA, optB, elementBytes, {write, read});
     ref::LinearLayout shared(swizzle.shared.value());
-    c.store = sharedSide(refA, shared, opt::analysis::AccessKind::kStore, elementBytes,
-                         swizzle.vectorBytes);
-    c.load = sharedSide(refB, shared, opt::analysis::AccessKind::kLoad, elementBytes,
-                        swizzle.vectorBytes);
+    auto width = [&](opt::analysis::Instruction i) {
+      return i == opt::analysis::Instruction::kVector ? std::optional<uint64_t>(swizzle.vectorBytes)
+                                                      : std::nullopt;
+    };
+    c.store = sharedSide(refA, shared, opt::analysis::AccessKind::kStore, elementBytes, width(write), write);
+    c.load = sharedSide(refB, shared, opt::analysis::AccessKind::kLoad, elementBytes, width(read), read);
   } catch (const Error& e) {
     batch.skipped.push_back(name + ": " + e.what());
     return;
@@ -161,6 +187,8 @@ void addCase(Batch& batch, const std::string& name, const LayoutValue& a, const 
   d.output = batch.outputBytes;
   batch.outputBytes += uint64_t{d.warps} * kLanes * d.bRegisters * elementBytes;
 
+  d.storeKind = c.store.instruction;
+  d.loadKind = c.load.instruction;
   d.storeVector = c.store.vectorBytes;
   d.storeInstructions = c.store.instructions;
   d.storeRegisters = append(pool, c.store.registers);
@@ -226,7 +254,7 @@ void addRandomPairs(Batch& batch, int count, uint64_t seed) {
 void addCatalogPairs(Batch& batch) {
   uint64_t seed = 1000000;
   for (const tools::CatalogPair& p : tools::catalogPairs())
-    addCase(batch, p.name, p.a.value(), p.b.value(), p.elementBytes, seed++);
+    addCase(batch, p.name, p.a.value(), p.b.value(), p.elementBytes, seed++, toOpt(p.write), toOpt(p.read));
 }
 
 // The program of conversion_kernels.cu, one thread at a time; the same
@@ -243,22 +271,35 @@ std::vector<uint8_t> replayOnHost(const Batch& batch, Path path) {
       return &batch.input[c.input + pool[c.aElements + (w * kLanes + l) * c.aRegisters + r] * eb];
     };
     if (path == Path::kShared) {
+      // Where element k of lane l's vector lies: ld/st.shared, the next
+      // element; ldmatrix/stmatrix, HARDWARE.md's ownership (register k / 2
+      // of lane l is matrix k / 2; not transposed: its row l / 4, columns
+      // 2 (l % 4) + half; .trans: its row 2 (l % 4) + half, column l / 4),
+      // the rows' addresses given by lanes 8 matrix + row.
+      auto at = [&](SharedInstruction kind, uint64_t table, uint32_t instructions, uint32_t w, uint32_t i,
+                    uint32_t l, uint32_t k) -> uint64_t {
+        const uint32_t* lanes = &pool[table + (uint64_t{w} * instructions + i) * kLanes];
+        if (kind == SharedInstruction::kVector) return lanes[l] + k * eb;
+        uint32_t matrix = k / 2, half = k % 2;
+        if (kind == SharedInstruction::kMatrix) return lanes[8 * matrix + l / 4] + 2 * (2 * (l % 4) + half);
+        return lanes[8 * matrix + 2 * (l % 4) + half] + 2 * (l / 4);
+      };
       std::vector<uint8_t> shared(c.sharedBytes, kPoison);
       for (uint32_t w = 0; w < c.warps; ++w)
         for (uint32_t l = 0; l < kLanes; ++l)
           for (uint32_t i = 0; i < c.storeInstructions; ++i) {
             uint32_t n = c.storeVector / c.elementBytes;
-            uint32_t address = pool[c.storeAddresses + (w * c.storeInstructions + i) * kLanes + l];
             for (uint32_t k = 0; k < n; ++k)
-              std::memcpy(&shared.at(address + k * eb), element(w, l, pool[c.storeRegisters + i * n + k]), eb);
+              std::memcpy(&shared.at(at(c.storeKind, c.storeAddresses, c.storeInstructions, w, i, l, k)),
+                          element(w, l, pool[c.storeRegisters + i * n + k]), eb);
           }
       for (uint32_t w = 0; w < c.warps; ++w)
         for (uint32_t l = 0; l < kLanes; ++l) {
           for (uint32_t i = 0; i < c.loadInstructions; ++i) {
             uint32_t n = c.loadVector / c.elementBytes;
-            uint32_t address = pool[c.loadAddresses + (w * c.loadInstructions + i) * kLanes + l];
             for (uint32_t k = 0; k < n; ++k)
-              std::memcpy(slot(w, l, pool[c.loadRegisters + i * n + k]), &shared.at(address + k * eb), eb);
+              std::memcpy(slot(w, l, pool[c.loadRegisters + i * n + k]),
+                          &shared.at(at(c.loadKind, c.loadAddresses, c.loadInstructions, w, i, l, k)), eb);
           }
           for (uint32_t k = 0; k < c.sharedCopyCount; ++k)
             std::memcpy(slot(w, l, pool[c.sharedCopies + 2 * k]), slot(w, l, pool[c.sharedCopies + 2 * k + 1]), eb);

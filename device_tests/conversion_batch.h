@@ -39,8 +39,17 @@ inline constexpr uint8_t kPoison = 0xA5;       // every byte of an unwritten out
 // One side of the shared path: a distributed layout's warp instructions on a
 // memory layout, as the simulator enumerates them, and f2lay's prediction of
 // their cost (the `bank_conflicts` op, f2lay::opt).
+//
+// ldmatrix / stmatrix (m8n8, b16; HARDWARE.md "ldmatrix / stmatrix
+// ownership"): a lane moves `matrices` (1, 2, 4) 32-bit registers, element k
+// of its "vector" being half k % 2 of register k / 2, and lane 8i + r gives
+// the byte address of row r of matrix i (lanes past the matrices repeat
+// matrix 0's rows; the hardware ignores them).
+enum class SharedInstruction : uint32_t { kVector, kMatrix, kMatrixTrans };
+
 struct SharedSide {
-  uint32_t vectorBytes = 0;
+  SharedInstruction instruction = SharedInstruction::kVector;
+  uint32_t vectorBytes = 0;         // bytes a lane moves: 4 * matrices for ldmatrix
   uint32_t instructions = 0;        // per warp
   std::vector<uint32_t> registers;  // [instruction][element of the vector]
   std::vector<uint32_t> addresses;  // [warp][instruction][lane], bytes
@@ -51,7 +60,8 @@ struct SharedSide {
 // Throws f2lay::Error (from the simulator) when the access is not possible.
 SharedSide sharedSide(const ref::LinearLayout& dist, const ref::LinearLayout& shared,
                       opt::analysis::AccessKind kind, uint64_t elementBytes,
-                      std::optional<uint64_t> vectorBytes = std::nullopt);
+                      std::optional<uint64_t> vectorBytes = std::nullopt,
+                      opt::analysis::Instruction instruction = opt::analysis::Instruction::kVector);
 
 // What one CTA runs. Offsets index Batch::pool (u32) or the byte arrays.
 struct DeviceCase {
@@ -61,6 +71,7 @@ struct DeviceCase {
   uint32_t sharedBytes;
   // The shared path.
   uint32_t storeVector, storeInstructions, loadVector, loadInstructions;
+  SharedInstruction storeKind, loadKind;
   uint64_t storeRegisters, storeAddresses, loadRegisters, loadAddresses;
   uint64_t sharedCopies;  // pool: (dst, src) B registers, after the loads
   uint32_t sharedCopyCount;
@@ -91,10 +102,13 @@ struct Batch {
 };
 
 // Adds the conversion A -> B (layouts of register, lane, warp and an optional
-// block of size 1, 32 lanes, at most kMaxWarps warps). A case the limits or
-// the analyses refuse goes to skipped with the reason.
+// block of size 1, 32 lanes, at most kMaxWarps warps), storing and loading
+// with the given instructions (the optimal swizzle is made for them). A case
+// the limits or the analyses refuse goes to skipped with the reason.
 void addCase(Batch& batch, const std::string& name, const LayoutValue& a, const LayoutValue& b,
-             uint64_t elementBytes, uint64_t seed);
+             uint64_t elementBytes, uint64_t seed,
+             opt::analysis::Instruction write = opt::analysis::Instruction::kVector,
+             opt::analysis::Instruction read = opt::analysis::Instruction::kVector);
 
 // `count` pairs from the properties' conversion-pair generator, drawn from
 // a seeded generator of choices, and the catalog's pairs (tools/analysis).

@@ -56,15 +56,16 @@ __global__ void convertThroughShared(const DeviceCase* cases, const uint32_t* po
       Vector16 v{{0, 0, 0, 0}};
       for (uint32_t k = 0; k < n; ++k)
         setElement(v, k, eb, aRegister(c, pool, input, warp, lane, pool[c.storeRegisters + i * n + k]));
-      storeShared(base + pool[c.storeAddresses + (uint64_t{warp} * c.storeInstructions + i) * kLanes + lane],
+      storeAccess(c.storeKind,
+                  base + pool[c.storeAddresses + (uint64_t{warp} * c.storeInstructions + i) * kLanes + lane],
                   v, c.storeVector);
     }
   __syncthreads();
   if (!active) return;
   for (uint32_t i = 0; i < c.loadInstructions; ++i) {
     uint32_t n = c.loadVector / eb;
-    Vector16 v = loadShared(
-        base + pool[c.loadAddresses + (uint64_t{warp} * c.loadInstructions + i) * kLanes + lane],
+    Vector16 v = loadAccess(
+        c.loadKind, base + pool[c.loadAddresses + (uint64_t{warp} * c.loadInstructions + i) * kLanes + lane],
         c.loadVector);
     for (uint32_t k = 0; k < n; ++k)
       writeElement(bRegister(c, output, warp, lane, pool[c.loadRegisters + i * n + k]), eb,

@@ -330,7 +330,7 @@ int run() {
               "| G wavefronts/s | of ceiling |\n");
   std::printf("|---|---|---|---:|---:|---:|---:|---:|---:|\n");
 
-  std::vector<CatalogConversion> conversions = catalogConversions();
+  std::vector<CatalogConversion> conversions = catalogConversions(false);
   Batch batch;
   addCatalogPairs(batch);
   for (size_t p = 0; p < batch.cases.size(); ++p) {

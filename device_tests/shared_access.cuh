@@ -1,5 +1,5 @@
-// One lane's part of an ld.shared / st.shared of 1, 2, 4, 8 or 16 bytes, as
-// inline PTX so that the access width is exactly the one f2lay's simulator
+// One lane's part of an ld.shared / st.shared of 1, 2, 4, 8 or 16 bytes (or
+// of an ldmatrix / stmatrix), as inline PTX so that the access width is exactly the one f2lay's simulator
 // costs, and no access is merged or dropped by the compiler (HARDWARE.md:
 // ptxas merges identical loads; a volatile asm with a memory clobber is kept
 // and ordered). A vector is four 32-bit words, little-endian: the element k
@@ -7,6 +7,8 @@
 #pragma once
 
 #include <cstdint>
+
+#include "conversion_batch.h"
 
 namespace f2lay::device {
 
@@ -48,6 +50,65 @@ __device__ inline Vector16 loadShared(uint32_t address, uint32_t bytes) {
                    : "memory");
   }
   return v;
+}
+
+// stmatrix / ldmatrix (m8n8, b16, sm_90) of `count` (1, 2, 4) matrices: the
+// lane's registers are the vector's words 0 .. count - 1; `address` is the
+// row this lane gives (lane 8i + r: row r of matrix i). Warp-wide: every lane
+// of the warp executes it.
+#define F2LAY_STMATRIX(shape, ...) \
+  asm volatile("stmatrix.sync.aligned.m8n8." shape ".shared.b16 [%0], " __VA_ARGS__ : "memory")
+#define F2LAY_LDMATRIX(shape, regs, ...) \
+  asm volatile("ldmatrix.sync.aligned.m8n8." shape ".shared.b16 " regs ", [%" __VA_ARGS__ : "memory")
+
+__device__ inline void storeMatrix(uint32_t address, const Vector16& v, uint32_t count, bool trans) {
+  const uint32_t* w = v.word;
+  if (!trans && count == 1) F2LAY_STMATRIX("x1", "{%1};" ::"r"(address), "r"(w[0]));
+  if (!trans && count == 2) F2LAY_STMATRIX("x2", "{%1, %2};" ::"r"(address), "r"(w[0]), "r"(w[1]));
+  if (!trans && count == 4)
+    F2LAY_STMATRIX("x4", "{%1, %2, %3, %4};" ::"r"(address), "r"(w[0]), "r"(w[1]), "r"(w[2]), "r"(w[3]));
+  if (trans && count == 1) F2LAY_STMATRIX("x1.trans", "{%1};" ::"r"(address), "r"(w[0]));
+  if (trans && count == 2) F2LAY_STMATRIX("x2.trans", "{%1, %2};" ::"r"(address), "r"(w[0]), "r"(w[1]));
+  if (trans && count == 4)
+    F2LAY_STMATRIX("x4.trans", "{%1, %2, %3, %4};" ::"r"(address), "r"(w[0]), "r"(w[1]), "r"(w[2]),
+                   "r"(w[3]));
+}
+
+__device__ inline Vector16 loadMatrix(uint32_t address, uint32_t count, bool trans) {
+  Vector16 v{{0, 0, 0, 0}};
+  uint32_t* w = v.word;
+  if (!trans && count == 1) F2LAY_LDMATRIX("x1", "{%0}", "1];" : "=r"(w[0]) : "r"(address));
+  if (!trans && count == 2) F2LAY_LDMATRIX("x2", "{%0, %1}", "2];" : "=r"(w[0]), "=r"(w[1]) : "r"(address));
+  if (!trans && count == 4)
+    F2LAY_LDMATRIX("x4", "{%0, %1, %2, %3}", "4];"
+                   : "=r"(w[0]), "=r"(w[1]), "=r"(w[2]), "=r"(w[3])
+                   : "r"(address));
+  if (trans && count == 1) F2LAY_LDMATRIX("x1.trans", "{%0}", "1];" : "=r"(w[0]) : "r"(address));
+  if (trans && count == 2)
+    F2LAY_LDMATRIX("x2.trans", "{%0, %1}", "2];" : "=r"(w[0]), "=r"(w[1]) : "r"(address));
+  if (trans && count == 4)
+    F2LAY_LDMATRIX("x4.trans", "{%0, %1, %2, %3}", "4];"
+                   : "=r"(w[0]), "=r"(w[1]), "=r"(w[2]), "=r"(w[3])
+                   : "r"(address));
+  return v;
+}
+
+#undef F2LAY_STMATRIX
+#undef F2LAY_LDMATRIX
+
+// One side's instruction: ld/st.shared of `bytes`, or ldmatrix/stmatrix of
+// bytes / 4 matrices.
+__device__ inline void storeAccess(SharedInstruction kind, uint32_t address, const Vector16& v,
+                                   uint32_t bytes) {
+  if (kind == SharedInstruction::kVector)
+    storeShared(address, v, bytes);
+  else
+    storeMatrix(address, v, bytes / 4, kind == SharedInstruction::kMatrixTrans);
+}
+
+__device__ inline Vector16 loadAccess(SharedInstruction kind, uint32_t address, uint32_t bytes) {
+  if (kind == SharedInstruction::kVector) return loadShared(address, bytes);
+  return loadMatrix(address, bytes / 4, kind == SharedInstruction::kMatrixTrans);
 }
 
 // Element k (of `bytes` bytes, at most 8) of a vector, and its setter.
