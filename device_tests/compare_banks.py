@@ -7,20 +7,26 @@ PREDICTIONS.csv is what f2lay_device_banks writes, one row per probe launch in
 launch order; NCU.csv is `ncu --csv --page raw` over the same run, filtered to
 the probe kernels (device_tests/run). Row n of one is launch n of the other.
 Prints a Markdown report: the seed transpose against the values measured in
-../shared/HARDWARE.md (stores 16, 16, 16; reads 256, 32, 16), agreement of the
+../shared/HARDWARE.md (stores 16, 16, 16; reads 256, 32, 16), the golden
+bank_conflicts cases of tools/cases against the values they state, agreement of the
 predicted wavefronts and instruction counts with ncu by group, and every
-disagreement. Disagreements of the kind of finding F1 (device_tests/README.md:
+disagreement. Instruction counts: op_shared_ld/st for ld/st.shared, LDSM and
+STSM for ldmatrix/stmatrix. Disagreements of the kind of finding F1 (device_tests/README.md:
 a sub-word store of several warps reading more in some repeats, exactly the
-prediction in others) are listed apart. Exit status 1 when any other launch disagrees or
-the seed's values are not read, 2 on unreadable input.
+prediction in others) are listed apart. Exit status 1 when any other launch
+disagrees, a golden case reads other than its stated value, or the seed's
+values are not read; 2 on unreadable input.
 """
 import csv
 import sys
 
 WAVEFRONTS = {"load": "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
               "store": "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"}
-INSTRUCTIONS = {"load": "smsp__sass_inst_executed_op_shared_ld.sum",
-                "store": "smsp__sass_inst_executed_op_shared_st.sum"}
+# ld/st.shared count under op_shared_ld/st, ldmatrix/stmatrix apart (LDSM, STSM).
+INSTRUCTIONS = {("load", "vector"): "smsp__sass_inst_executed_op_shared_ld.sum",
+                ("store", "vector"): "smsp__sass_inst_executed_op_shared_st.sum",
+                ("load", "matrix"): "sm__sass_inst_executed_op_ldsm.sum",
+                ("store", "matrix"): "sm__sass_inst_executed_op_shared_stsm.sum"}
 # ../shared/HARDWARE.md, "The seed transpose (one-bit-off-swizzle.txt), measured".
 SEED = {("32m + n", "store"): 16, ("32m + n", "load"): 256,
         ("32m + (n xor m)", "store"): 16, ("32m + (n xor m)", "load"): 32,
@@ -44,6 +50,8 @@ def read_ncu(path):
 
 
 def group(name):
+    if name.startswith("golden: "):
+        return "golden cases (tools/cases)"
     if name.startswith("seed transpose"):
         return "seed transpose"
     if name.startswith("random pair"):
@@ -83,6 +91,11 @@ def main(argv):
     except (OSError, ValueError, KeyError) as e:
         print(f"compare_banks: {e}", file=sys.stderr)
         return 2
+    missing = [c for c in list(WAVEFRONTS.values()) + list(INSTRUCTIONS.values())
+               if measured and c not in measured[0]]
+    if missing:
+        print(f"compare_banks: ncu measured no {', '.join(missing)}", file=sys.stderr)
+        return 2
     if len(predicted) != len(measured):
         print(f"compare_banks: {len(predicted)} predictions but {len(measured)} measured launches",
               file=sys.stderr)
@@ -94,9 +107,10 @@ def main(argv):
         access = p["access"]
         entry = cases.setdefault((p["case"], access), (p, [], []))
         entry[1].append(number(m[WAVEFRONTS[access]]))
-        entry[2].append(number(m[INSTRUCTIONS[access]]))
+        kind = "vector" if p["instruction"] == "vector" else "matrix"
+        entry[2].append(number(m[INSTRUCTIONS[(access, kind)]]))
 
-    groups, disagreements, subword, seed_rows, varying, bad = {}, [], [], [], 0, False
+    groups, disagreements, subword, seed_rows, golden_rows, varying, bad = {}, [], [], [], [], 0, False
     for (name, access), (p, waves, instrs) in cases.items():
         want_waves, want_instr = int(p["wavefronts"]), int(p["instructions"])
         waves_ok = all(w == want_waves for w in waves)
@@ -108,6 +122,9 @@ def main(argv):
         g[2] += instr_ok
         if not (waves_ok and instr_ok):
             (subword if is_subword_timing(p, waves, instrs) else disagreements).append((p, waves, instrs))
+        if p["golden"]:
+            golden_rows.append((name[len("golden: "):], access, int(p["golden"]), want_waves, waves))
+            bad |= any(w != int(p["golden"]) for w in waves)
         if name.startswith("seed transpose"):
             key = (name.split("offset = ")[1].split(";")[0], access)
             seed_rows.append((key, waves, SEED[key]))
@@ -118,6 +135,11 @@ def main(argv):
     print("|---|---|---:|---:|")
     for (m, access), waves, want in seed_rows:
         print(f"| offset = {m} | {access} | {', '.join(map(str, waves))} | {want} |")
+    print("\n### The golden cases of tools/cases (values stated in the file)\n")
+    print("| case | access | the file | f2lay | ncu (each repeat) |")
+    print("|---|---|---:|---:|---:|")
+    for name, access, stated, want, waves in golden_rows:
+        print(f"| {name} | {access} | {stated} | {want} | {', '.join(map(str, waves))} |")
     print("\n### Predicted against ncu, by group\n")
     repeats = len(predicted) // max(1, len(cases))
     print(f"Each case launched {repeats} times; a case agrees when every repeat does. "
@@ -139,7 +161,7 @@ def main(argv):
     if disagreements:
         print("\n### Disagreements\n")
         print_rows(disagreements)
-    return 1 if disagreements or bad or not seed_rows else 0
+    return 1 if disagreements or bad or not seed_rows or not golden_rows else 0
 
 
 if __name__ == "__main__":
