@@ -22,12 +22,6 @@ namespace {
 
 using opt::analysis::AccessKind;
 
-opt::analysis::Instruction toOpt(ref::analysis::Instruction i) {
-  return i == ref::analysis::Instruction::kVector   ? opt::analysis::Instruction::kVector
-         : i == ref::analysis::Instruction::kMatrix ? opt::analysis::Instruction::kMatrix
-                                                    : opt::analysis::Instruction::kMatrixTrans;
-}
-
 // Every bank_conflicts case of tools/cases that expects an answer.
 void addGoldenCases(std::vector<Probe>& out) {
   using opt::analysis::Instruction;

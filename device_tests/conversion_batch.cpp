@@ -71,12 +71,6 @@ uint64_t readElement(const uint8_t* p, uint64_t bytes) {
   return v;
 }
 
-opt::analysis::Instruction toOpt(ref::analysis::Instruction i) {
-  return i == ref::analysis::Instruction::kVector   ? opt::analysis::Instruction::kVector
-         : i == ref::analysis::Instruction::kMatrix ? opt::analysis::Instruction::kMatrix
-                                                    : opt::analysis::Instruction::kMatrixTrans;
-}
-
 class SeededChoices : public properties::Choices {
  public:
   explicit SeededChoices(uint64_t seed) : rng_(seed) {}
@@ -87,6 +81,12 @@ class SeededChoices : public properties::Choices {
 };
 
 }  // namespace
+
+opt::analysis::Instruction toOpt(ref::analysis::Instruction i) {
+  return i == ref::analysis::Instruction::kVector   ? opt::analysis::Instruction::kVector
+         : i == ref::analysis::Instruction::kMatrix ? opt::analysis::Instruction::kMatrix
+                                                    : opt::analysis::Instruction::kMatrixTrans;
+}
 
 SharedSide sharedSide(const ref::LinearLayout& dist, const ref::LinearLayout& shared,
                       opt::analysis::AccessKind kind, uint64_t elementBytes,

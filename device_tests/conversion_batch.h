@@ -27,7 +27,10 @@
 // CUDA sources include this header: no Eigen (the reference) here.
 namespace f2lay::ref {
 class LinearLayout;
+namespace analysis {
+enum class Instruction;
 }
+}  // namespace f2lay::ref
 
 namespace f2lay::device {
 
@@ -56,6 +59,9 @@ struct SharedSide {
   opt::analysis::WavefrontReport predicted;
   bool lemma94Exact = false;        // predicted came by the closed form
 };
+
+// The reference's instruction as f2lay::opt names it.
+opt::analysis::Instruction toOpt(ref::analysis::Instruction instruction);
 
 // Throws f2lay::Error (from the simulator) when the access is not possible.
 SharedSide sharedSide(const ref::LinearLayout& dist, const ref::LinearLayout& shared,
