@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""compare_banks.py on made-up runs (ctest compare_banks, no GPU): the join of
+predictions with ncu's raw CSV (quoted values, thousands separators, a units
+row), the seed's literal values, the golden cases' stated values, finding F1's
+rule and the exit statuses."""
+import csv
+import io
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "compare_banks.py")
+COUNTERS = ["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+            "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+            "smsp__sass_inst_executed_op_shared_ld.sum", "smsp__sass_inst_executed_op_shared_st.sum",
+            "sm__sass_inst_executed_op_ldsm.sum", "sm__sass_inst_executed_op_shared_stsm.sum"]
+# HARDWARE.md's seed transpose: (map, access) -> wavefronts.
+SEED = [("32m + n", "store", 16), ("32m + n", "load", 256), ("32m + (n xor m)", "store", 16),
+        ("32m + (n xor m)", "load", 32), ("32m + (n xor 2m)", "store", 16), ("32m + (n xor 2m)", "load", 16)]
+
+
+def case(name, access, warps, predicted, measured, instructions=16, instruction="vector", golden=""):
+    """A case: its prediction and ncu's wavefronts in each repeat."""
+    return dict(name=name, access=access, warps=warps, predicted=predicted, measured=measured,
+                instructions=instructions, instruction=instruction, golden=golden)
+
+
+def seed_cases():
+    return [case(f"seed transpose; offset = {m}; {'store per A' if a == 'store' else 'load per B'}",
+                 a, 1, w, [w] * 3) for m, a, w in SEED]
+
+
+def golden_case(measured=(1024, 1024, 1024), stated="1024"):
+    return case("golden: LDS.32 word stride 32: 32 wavefronts per instruction", "load", 1, 1024,
+                list(measured), instructions=32, golden=stated)
+
+
+class CompareBanks(unittest.TestCase):
+    def run_compare(self, cases, drop_counter=None, extra_ncu_row=False):
+        with tempfile.TemporaryDirectory() as d:
+            pred, ncu = os.path.join(d, "pred.csv"), os.path.join(d, "ncu.csv")
+            with open(pred, "w", newline="") as f:
+                w = csv.writer(f)
+                w.writerow(["launch", "repeat", "case", "access", "instruction", "element_bytes",
+                            "vector_bytes", "warps", "instructions", "wavefronts", "ideal", "lemma94",
+                            "golden"])
+                launch = 0
+                for c in cases:
+                    for r in range(len(c["measured"])):
+                        w.writerow([launch, r, c["name"], c["access"], c["instruction"], 4, 4, c["warps"],
+                                    c["instructions"], c["predicted"], c["instructions"], "exact",
+                                    c["golden"]])
+                        launch += 1
+            counters = [k for k in COUNTERS if k != drop_counter]
+            out = io.StringIO()
+            out.write("==PROF== Connected to process 1\n")
+            w = csv.writer(out, quoting=csv.QUOTE_ALL, lineterminator="\n")
+            w.writerow(["ID", "Kernel Name"] + counters)
+            w.writerow(["", ""] + ["" for _ in counters])  # the units row
+            launch = 0
+            rows = [(c, m) for c in cases for m in c["measured"]]
+            if extra_ncu_row:
+                rows.append(rows[-1])
+            for c, m in rows:
+                values = []
+                for k in counters:
+                    is_ld = c["access"] == "load"
+                    matrix = c["instruction"] != "vector"
+                    if k.startswith("l1tex"):
+                        v = m if (k.endswith("ld.sum") == is_ld) else 0
+                    elif "ldsm" in k or "stsm" in k:
+                        v = c["instructions"] if matrix and (("ldsm" in k) == is_ld) else 0
+                    else:
+                        v = c["instructions"] if not matrix and (k.endswith("ld.sum") == is_ld) else 0
+                    values.append(f"{v:,}")
+                w.writerow([str(launch), "bankProbeLoad" if c["access"] == "load" else "bankProbeStore"]
+                           + values)
+                launch += 1
+            with open(ncu, "w") as f:
+                f.write(out.getvalue())
+            p = subprocess.run([sys.executable, SCRIPT, pred, ncu], capture_output=True, text=True)
+            return p.returncode, p.stdout + p.stderr
+
+    def test_agreement_exits_0_and_reads_thousands_separators(self):
+        status, out = self.run_compare(seed_cases() + [golden_case()])
+        self.assertEqual(status, 0, out)
+        self.assertIn("| all | | 7 | 7 | 7 | 7 |", out)  # six seed maps, one golden case
+
+    def test_one_warp_excess_is_a_disagreement(self):
+        extra = case("random pair 1; optimal swizzle; load per B", "load", 1, 4, [4, 5, 4])
+        status, out = self.run_compare(seed_cases() + [golden_case(), extra])
+        self.assertEqual(status, 1, out)
+        self.assertIn("### Disagreements", out)
+
+    def test_several_warps_reading_the_prediction_in_some_repeat_is_finding_f1(self):
+        extra = case("random pair 2; random memory layout; store per A", "store", 4, 32, [33, 32, 34])
+        status, out = self.run_compare(seed_cases() + [golden_case(), extra])
+        self.assertEqual(status, 0, out)
+        self.assertIn("Finding F1", out)
+        self.assertNotIn("### Disagreements", out)
+
+    def test_several_warps_reading_more_in_every_repeat_is_a_disagreement(self):
+        extra = case("random pair 3; random memory layout; store per A", "store", 4, 32, [33, 33, 34])
+        status, out = self.run_compare(seed_cases() + [golden_case(), extra])
+        self.assertEqual(status, 1, out)
+
+    def test_reading_fewer_is_a_disagreement(self):
+        extra = case("random pair 4; optimal swizzle; load per B", "load", 4, 32, [32, 31, 32])
+        status, out = self.run_compare(seed_cases() + [golden_case(), extra])
+        self.assertEqual(status, 1, out)
+
+    def test_a_golden_case_must_read_its_stated_value(self):
+        status, out = self.run_compare(seed_cases() + [golden_case(stated="512")])
+        self.assertEqual(status, 1, out)
+
+    def test_a_seed_map_must_read_hardware_md(self):
+        cases = seed_cases()
+        cases[1] = case(cases[1]["name"], "load", 1, 128, [128] * 3)  # predicted and read alike
+        status, out = self.run_compare(cases + [golden_case()])
+        self.assertEqual(status, 1, out)
+
+    def test_ldmatrix_instructions_come_from_ldsm(self):
+        extra = case("blocked; ldmatrix; fp16; optimal swizzle; load per B", "load", 4, 64, [64] * 3,
+                     instruction="matrix")
+        status, out = self.run_compare(seed_cases() + [golden_case(), extra])
+        self.assertEqual(status, 0, out)
+
+    def test_a_missing_counter_exits_2_naming_it(self):
+        status, out = self.run_compare(seed_cases() + [golden_case()],
+                                       drop_counter="sm__sass_inst_executed_op_ldsm.sum")
+        self.assertEqual(status, 2, out)
+        self.assertIn("sm__sass_inst_executed_op_ldsm.sum", out)
+
+    def test_launch_counts_that_differ_exit_2(self):
+        status, out = self.run_compare(seed_cases() + [golden_case()], extra_ncu_row=True)
+        self.assertEqual(status, 2, out)
+        self.assertIn("predictions but", out)
+
+
+if __name__ == "__main__":
+    unittest.main()
