@@ -115,7 +115,10 @@ std::vector<CatalogConversion> catalogConversions(bool matrices) {
         {"classic XOR swizzle",
          ref::catalog::swizzledShared({vec, perPhase, 8 / perPhase, {1, 0}, {}}, shape)},
         {"unswizzled", ref::catalog::unswizzledShared({1, 0}, shape)}};
-    for (const auto& [memory, shared] : memories) {
+    for (const auto& choice : memories) {
+      // (Named, not a structured binding: clang 14 cannot capture one in the lambda.)
+      const std::string& memory = choice.first;
+      const ref::LinearLayout& shared = choice.second;
       // A side: the asked instruction, or vectors where it cannot be lowered.
       auto side = [&](const ref::LinearLayout& l, AccessKind kind, Instruction instruction) {
         std::optional<uint64_t> width;
