@@ -2,17 +2,17 @@
 
 #include <bit>
 #include <cstdio>
-#include <map>
 #include <sstream>
 
+#include "analysis/bank_conflicts.h"
 #include "analysis/catalog_pairs.h"
 #include "cases.h"
 #include "error.h"
-#include "json_format.h"
 #include "generators.h"
+#include "json_format.h"
 #include "linear_layout.h"
-#include "optimized/analysis/optimal_swizzle.h"
-#include "analysis/bank_conflicts.h"
+#include "op_table.h"
+#include "optimal_swizzle.h"
 #include "seed_transpose.h"
 #include "shared.h"
 
@@ -22,16 +22,18 @@ namespace {
 
 using opt::analysis::AccessKind;
 
-// Every bank_conflicts case of tools/cases that expects an answer.
+// ld/st.shared at the widest vector the layouts allow.
+ref::analysis::AccessSpec widestVectors(ref::analysis::AccessKind kind, uint64_t elementBytes) {
+  return {kind, elementBytes, std::nullopt, ref::analysis::Instruction::kVector};
+}
+
+AccessKind kindOf(const ref::analysis::AccessSpec& access) {
+  return access.kind == ref::analysis::AccessKind::kLoad ? AccessKind::kLoad : AccessKind::kStore;
+}
+
+// Every bank_conflicts case of tools/cases that expects an answer, its
+// access read as the oracle reads it.
 void addGoldenCases(std::vector<Probe>& out) {
-  using opt::analysis::Instruction;
-  const std::map<std::string, std::pair<AccessKind, Instruction>> accesses = {
-      {"load", {AccessKind::kLoad, Instruction::kVector}},
-      {"store", {AccessKind::kStore, Instruction::kVector}},
-      {"ldmatrix", {AccessKind::kLoad, Instruction::kMatrix}},
-      {"stmatrix", {AccessKind::kStore, Instruction::kMatrix}},
-      {"ldmatrix_trans", {AccessKind::kLoad, Instruction::kMatrixTrans}},
-      {"stmatrix_trans", {AccessKind::kStore, Instruction::kMatrixTrans}}};
   for (const tools::CaseFile& file : tools::builtinCaseFiles()) {
     std::istringstream lines(file.text);
     for (std::string line; std::getline(lines, line);) {
@@ -39,27 +41,22 @@ void addGoldenCases(std::vector<Probe>& out) {
       Json c = parseJson(line);
       const Json& r = c["request"];
       if (r.value("op", "") != "bank_conflicts" || !c["expect"].value("ok", false)) continue;
-      auto [kind, instruction] = accesses.at(r["access"].get<std::string>());
-      std::optional<uint64_t> width;
-      if (r.contains("vector_bytes")) width = r["vector_bytes"].get<uint64_t>();
-      uint64_t eb = r["element_bytes"].get<uint64_t>();
-      out.push_back({"golden: " + c["name"].get<std::string>(), kind, eb,
+      ref::analysis::AccessSpec access = tools::bankAccessSpec(tools::Args(r));
+      out.push_back({"golden: " + c["name"].get<std::string>(), kindOf(access), access.elementBytes,
                      sharedSide(ref::LinearLayout(layoutFromJson(r["layout"])),
-                                ref::LinearLayout(layoutFromJson(r["shared"], "shared")), kind, eb, width,
-                                instruction),
+                                ref::LinearLayout(layoutFromJson(r["shared"], "shared")), access),
                      c["expect"]["result"]["wavefronts"].get<uint64_t>()});
     }
   }
 }
 
 void addSides(std::vector<Probe>& probes, const std::string& name, const ref::LinearLayout& a,
-              const ref::LinearLayout& b, const ref::LinearLayout& shared, uint64_t elementBytes,
-              std::optional<uint64_t> vectorBytes = std::nullopt) {
+              const ref::LinearLayout& b, const ref::LinearLayout& shared, uint64_t elementBytes) {
   try {
     probes.push_back({name + ", store per A", AccessKind::kStore, elementBytes,
-                      sharedSide(a, shared, AccessKind::kStore, elementBytes, vectorBytes), std::nullopt});
+                      sharedSide(a, shared, widestVectors(ref::analysis::AccessKind::kStore, elementBytes)), std::nullopt});
     probes.push_back({name + ", load per B", AccessKind::kLoad, elementBytes,
-                      sharedSide(b, shared, AccessKind::kLoad, elementBytes, vectorBytes), std::nullopt});
+                      sharedSide(b, shared, widestVectors(ref::analysis::AccessKind::kLoad, elementBytes)), std::nullopt});
   } catch (const Error& e) {
     std::fprintf(stderr, "bank_probe: %s: %s (left out)\n", name.c_str(), e.what());
   }
@@ -99,19 +96,18 @@ std::vector<Probe> bankProbes(int randomPairs) {
 }
 
 std::vector<CatalogConversion> catalogConversions(bool matrices) {
-  using opt::analysis::Instruction;
+  using ref::analysis::Instruction;
   std::vector<CatalogConversion> out;
   const ref::catalog::Shape shape = {64, 64};
   for (const tools::CatalogPair& p : tools::catalogPairs()) {
     const uint64_t eb = p.elementBytes;
-    const Instruction write = matrices ? toOpt(p.write) : Instruction::kVector;
-    const Instruction read = matrices ? toOpt(p.read) : Instruction::kVector;
-    opt::analysis::OptimalSwizzle optimal = opt::analysis::optimalSwizzle(
-        opt::LinearLayout(p.a.value()), opt::LinearLayout(p.b.value()), eb, {write, read});
+    const Instruction write = matrices ? p.write : Instruction::kVector;
+    const Instruction read = matrices ? p.read : Instruction::kVector;
+    ref::analysis::OptimalSwizzle optimal = ref::analysis::optimalSwizzle(p.a, p.b, eb, {write, read});
     uint64_t vec = 16 / eb, rowBytes = 64 * eb;
     uint64_t perPhase = rowBytes >= 128 ? 1 : 128 / rowBytes;
     std::vector<std::pair<std::string, ref::LinearLayout>> memories = {
-        {"optimal swizzle", ref::LinearLayout(optimal.shared.value())},
+        {"optimal swizzle", optimal.shared},
         {"classic XOR swizzle",
          ref::catalog::swizzledShared({vec, perPhase, 8 / perPhase, {1, 0}, {}}, shape)},
         {"unswizzled", ref::catalog::unswizzledShared({1, 0}, shape)}};
@@ -119,19 +115,21 @@ std::vector<CatalogConversion> catalogConversions(bool matrices) {
       // (Named, not a structured binding: clang 14 cannot capture one in the lambda.)
       const std::string& memory = choice.first;
       const ref::LinearLayout& shared = choice.second;
-      // A side: the asked instruction, or vectors where it cannot be lowered.
-      auto side = [&](const ref::LinearLayout& l, AccessKind kind, Instruction instruction) {
-        std::optional<uint64_t> width;
-        if (memory == "optimal swizzle" && instruction == Instruction::kVector) width = optimal.vectorBytes;
+      // A side: the asked instruction, or vectors where it cannot be lowered;
+      // vectors on the optimal swizzle at its width.
+      auto side = [&](const ref::LinearLayout& l, ref::analysis::AccessKind kind, Instruction instruction) {
+        ref::analysis::AccessSpec access{kind, eb, std::nullopt, instruction};
+        if (memory == "optimal swizzle" && instruction == Instruction::kVector) access.vectorBytes = optimal.vectorBytes;
         try {
-          return sharedSide(l, shared, kind, eb, width, instruction);
+          return sharedSide(l, shared, access);
         } catch (const Error&) {
           if (instruction == Instruction::kVector) throw;
-          return sharedSide(l, shared, kind, eb, std::nullopt, Instruction::kVector);
+          return sharedSide(l, shared, widestVectors(kind, eb));
         }
       };
       try {
-        out.push_back({p.name, memory, eb, side(p.a, AccessKind::kStore, write), side(p.b, AccessKind::kLoad, read)});
+        out.push_back({p.name, memory, eb, side(p.a, ref::analysis::AccessKind::kStore, write),
+                       side(p.b, ref::analysis::AccessKind::kLoad, read)});
       } catch (const Error& e) {
         std::fprintf(stderr, "%s, %s: %s (left out)\n", p.name.c_str(), memory.c_str(), e.what());
       }

@@ -13,8 +13,9 @@
 #include "generators.h"
 #include "linear_layout.h"
 #include "opt_linear_layout.h"
+#include "op_table.h"
+#include "optimal_swizzle.h"
 #include "optimized/analysis/conversion.h"
-#include "optimized/analysis/optimal_swizzle.h"
 #include "optimized/analysis/shuffle_plan.h"
 
 namespace f2lay::device {
@@ -82,40 +83,25 @@ class SeededChoices : public properties::Choices {
 
 }  // namespace
 
-opt::analysis::Instruction toOpt(ref::analysis::Instruction i) {
-  return i == ref::analysis::Instruction::kVector   ? opt::analysis::Instruction::kVector
-         : i == ref::analysis::Instruction::kMatrix ? opt::analysis::Instruction::kMatrix
-                                                    : opt::analysis::Instruction::kMatrixTrans;
-}
-
 SharedSide sharedSide(const ref::LinearLayout& dist, const ref::LinearLayout& shared,
-                      opt::analysis::AccessKind kind, uint64_t elementBytes,
-                      std::optional<uint64_t> vectorBytes, opt::analysis::Instruction instruction) {
-  using opt::analysis::Instruction;
-  ref::analysis::AccessSpec spec{kind == opt::analysis::AccessKind::kLoad
-                                     ? ref::analysis::AccessKind::kLoad
-                                     : ref::analysis::AccessKind::kStore,
-                                 elementBytes, vectorBytes,
-                                 instruction == Instruction::kVector   ? ref::analysis::Instruction::kVector
-                                 : instruction == Instruction::kMatrix ? ref::analysis::Instruction::kMatrix
-                                                                       : ref::analysis::Instruction::kMatrixTrans};
+                      const ref::analysis::AccessSpec& access) {
+  using ref::analysis::Instruction;
   SharedSide side;
-  side.instruction = instruction == Instruction::kVector   ? SharedInstruction::kVector
-                     : instruction == Instruction::kMatrix ? SharedInstruction::kMatrix
-                                                           : SharedInstruction::kMatrixTrans;
+  side.instruction = access.instruction == Instruction::kVector   ? SharedInstruction::kVector
+                     : access.instruction == Instruction::kMatrix ? SharedInstruction::kMatrix
+                                                                  : SharedInstruction::kMatrixTrans;
   uint64_t warps = uint64_t{1} << bitsOf(dist.value(), "warp");
   for (uint64_t w = 0; w < warps; ++w) {
-    std::vector<ref::analysis::InstructionAccess> ins =
-        ref::analysis::warpAccesses(dist, shared, spec, w);
+    std::vector<ref::analysis::InstructionAccess> ins = ref::analysis::warpAccesses(dist, shared, access, w);
     if (w == 0) {
       side.instructions = u32(ins.size());
-      side.vectorBytes = instruction == Instruction::kVector ? u32(ins.at(0).bytes)
-                                                             : u32(4 * ins.at(0).matrices.size());
+      side.vectorBytes = access.instruction == Instruction::kVector ? u32(ins.at(0).bytes)
+                                                                    : u32(4 * ins.at(0).matrices.size());
       for (const auto& in : ins)
         for (uint64_t r : in.registers) side.registers.push_back(u32(r));
     }
     for (const auto& in : ins) {
-      if (instruction == Instruction::kVector) {
+      if (access.instruction == Instruction::kVector) {
         for (const ref::analysis::LaneAccess& lane : in.lanes) side.addresses.push_back(u32(lane.address));
         continue;
       }
@@ -128,14 +114,14 @@ SharedSide sharedSide(const ref::LinearLayout& dist, const ref::LinearLayout& sh
   opt::analysis::BankPath path;
   side.predicted = opt::analysis::bankConflictsWithPath(
       opt::LinearLayout(dist.value()), opt::LinearLayout(shared.value()),
-      {kind, elementBytes, vectorBytes, instruction}, path);
+      tools::accessAs<opt::analysis::AccessSpec>(access), path);
   side.lemma94Exact = path == opt::analysis::BankPath::kRank;
   return side;
 }
 
 void addCase(Batch& batch, const std::string& name, const LayoutValue& a, const LayoutValue& b,
-             uint64_t elementBytes, uint64_t seed, opt::analysis::Instruction write,
-             opt::analysis::Instruction read) {
+             uint64_t elementBytes, uint64_t seed, ref::analysis::Instruction write,
+             ref::analysis::Instruction read) {
   for (const LayoutValue* l : {&a, &b})
     if (std::string why = unsupported(*l); !why.empty()) {
       batch.skipped.push_back(name + ": " + why);
@@ -148,15 +134,16 @@ void addCase(Batch& batch, const std::string& name, const LayoutValue& a, const 
   const opt::LinearLayout optA(a), optB(b);
   try {
     c.kind = opt::analysis::toString(opt::analysis::classifyConversion(optA, optB).kind);
-    opt::analysis::OptimalSwizzle swizzle =
-        opt::analysis::optimalSwizzle(optA, optB, elementBytes, {write, read});
-    ref::LinearLayout shared(swizzle.shared.value());
-    auto width = [&](opt::analysis::Instruction i) {
-      return i == opt::analysis::Instruction::kVector ? std::optional<uint64_t>(swizzle.vectorBytes)
-                                                      : std::nullopt;
+    ref::analysis::OptimalSwizzle swizzle =
+        ref::analysis::optimalSwizzle(refA, refB, elementBytes, {write, read});
+    // Vectors at the swizzle's width; ldmatrix/stmatrix move 16-byte rows.
+    auto access = [&](ref::analysis::AccessKind kind, ref::analysis::Instruction i) {
+      std::optional<uint64_t> width;
+      if (i == ref::analysis::Instruction::kVector) width = swizzle.vectorBytes;
+      return ref::analysis::AccessSpec{kind, elementBytes, width, i};
     };
-    c.store = sharedSide(refA, shared, opt::analysis::AccessKind::kStore, elementBytes, width(write), write);
-    c.load = sharedSide(refB, shared, opt::analysis::AccessKind::kLoad, elementBytes, width(read), read);
+    c.store = sharedSide(refA, swizzle.shared, access(ref::analysis::AccessKind::kStore, write));
+    c.load = sharedSide(refB, swizzle.shared, access(ref::analysis::AccessKind::kLoad, read));
   } catch (const Error& e) {
     batch.skipped.push_back(name + ": " + e.what());
     return;
@@ -247,14 +234,15 @@ void addRandomPairs(Batch& batch, int count, uint64_t seed) {
   for (int i = 0; i < count; ++i) {
     properties::Case c = properties::makeConversionPair(choices);
     addCase(batch, "random pair " + std::to_string(i), c.layouts[0], c.layouts[1],
-            c.params["element_bytes"].get<uint64_t>(), seed + 1 + i);
+            c.params["element_bytes"].get<uint64_t>(), seed + 1 + i, ref::analysis::Instruction::kVector,
+            ref::analysis::Instruction::kVector);
   }
 }
 
 void addCatalogPairs(Batch& batch) {
   uint64_t seed = 1000000;
   for (const tools::CatalogPair& p : tools::catalogPairs())
-    addCase(batch, p.name, p.a.value(), p.b.value(), p.elementBytes, seed++, toOpt(p.write), toOpt(p.read));
+    addCase(batch, p.name, p.a.value(), p.b.value(), p.elementBytes, seed++, p.write, p.read);
 }
 
 // The program of conversion_kernels.cu, one thread at a time; the same

@@ -29,6 +29,7 @@ namespace f2lay::ref {
 class LinearLayout;
 namespace analysis {
 enum class Instruction;
+struct AccessSpec;
 }
 }  // namespace f2lay::ref
 
@@ -60,14 +61,11 @@ struct SharedSide {
   bool lemma94Exact = false;        // predicted came by the closed form
 };
 
-// The reference's instruction as f2lay::opt names it.
-opt::analysis::Instruction toOpt(ref::analysis::Instruction instruction);
-
-// Throws f2lay::Error (from the simulator) when the access is not possible.
+// The warp instructions of `access` (the reference's spelling of a
+// bank_conflicts access). Throws f2lay::Error (from the simulator) when the
+// access is not possible.
 SharedSide sharedSide(const ref::LinearLayout& dist, const ref::LinearLayout& shared,
-                      opt::analysis::AccessKind kind, uint64_t elementBytes,
-                      std::optional<uint64_t> vectorBytes = std::nullopt,
-                      opt::analysis::Instruction instruction = opt::analysis::Instruction::kVector);
+                      const ref::analysis::AccessSpec& access);
 
 // What one CTA runs. Offsets index Batch::pool (u32) or the byte arrays.
 struct DeviceCase {
@@ -112,9 +110,8 @@ struct Batch {
 // with the given instructions (the optimal swizzle is made for them). A case
 // the limits or the analyses refuse goes to skipped with the reason.
 void addCase(Batch& batch, const std::string& name, const LayoutValue& a, const LayoutValue& b,
-             uint64_t elementBytes, uint64_t seed,
-             opt::analysis::Instruction write = opt::analysis::Instruction::kVector,
-             opt::analysis::Instruction read = opt::analysis::Instruction::kVector);
+             uint64_t elementBytes, uint64_t seed, ref::analysis::Instruction write,
+             ref::analysis::Instruction read);
 
 // `count` pairs from the properties' conversion-pair generator, drawn from
 // a seeded generator of choices, and the catalog's pairs (tools/analysis).
