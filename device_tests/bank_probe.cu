@@ -82,7 +82,10 @@ int run(const char* predictionsPath, int randomPairs, int repeats) {
       std::fprintf(stderr, "bank_probe: %s: too large for the probe (left out)\n", p.name.c_str());
       continue;
     }
-    cudaMemcpy(addresses, s.addresses.data(), s.addresses.size() * 4, cudaMemcpyHostToDevice);
+    if (cudaError_t err = cudaMemcpy(addresses, s.addresses.data(), s.addresses.size() * 4, cudaMemcpyHostToDevice)) {
+      std::fprintf(stderr, "bank_probe: %s: %s\n", p.name.c_str(), cudaGetErrorString(err));
+      return 2;
+    }
     std::string name = p.name;
     for (char& ch : name)
       if (ch == ',') ch = ';';

@@ -373,7 +373,11 @@ int run() {
 }  // namespace
 }  // namespace f2lay::device
 
-int main() {
+int main(int argc, char**) {
+  if (argc != 1) {
+    std::fprintf(stderr, "usage: f2lay_device_speed (no arguments)\n");
+    return 2;
+  }
   try {
     return f2lay::device::run();
   } catch (const f2lay::Error& e) {
