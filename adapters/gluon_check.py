@@ -16,7 +16,7 @@ import json
 import random
 import sys
 
-from oracle_client import compare
+from oracle_client import Report, compare
 
 try:
     from triton._C.libtriton import gluon_ir, ir
@@ -216,8 +216,7 @@ def main():
             request, gluon_layout, shape = draw(rng)
             pairs.append((family, request, gluon.layout(gluon_layout, shape)))
 
-    return compare("gluon_check", f"Triton {__import__('triton').__version__}", args.f2lay, pairs,
-                   FAMILIES)
+    return compare(Report("gluon_check", f"Triton {__import__('triton').__version__}", FAMILIES), args.f2lay, pairs)
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ layout when the shared layout has one ("Invalid basis ... for in-dim
 """
 import argparse, json, math, random, sys
 
-from oracle_client import compare
+from oracle_client import Report, compare
 try:
     import triton
     from triton.experimental import gluon
@@ -177,8 +177,7 @@ def main():
             expected = gluon_answer(req)
             if expected is not None:
                 pairs.append((family, req, expected))
-    return compare("gluon_shared_check", f"Triton {triton.__version__}", args.f2lay, pairs,
-                   FAMILIES)
+    return compare(Report("gluon_shared_check", f"Triton {triton.__version__}", FAMILIES), args.f2lay, pairs)
 
 
 if __name__ == "__main__":

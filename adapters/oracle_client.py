@@ -1,6 +1,10 @@
-"""What every adapter does with `f2lay oracle`: send all requests in one run,
-read one response per request, and compare each with the peer project's
-answer, printing a summary line and the first disagreements."""
+"""What every adapter does with `f2lay oracle` and with its verdicts.
+
+ask_oracle sends all requests in one run and reads one response per request.
+Report tallies agreements and disagreements. A disagreement is judged by a
+check independent of both sides: where f2lay is wrong it is an f2lay bug and
+the adapter fails (exit 1); where the other project is wrong it is a finding,
+printed with its witness and not failed on (adapters/FINDINGS.md)."""
 import json
 import subprocess
 
@@ -31,12 +35,43 @@ def ask_oracle(f2lay, requests):
     return responses
 
 
-def compare(tool, peer, f2lay, pairs, kinds, problems=()):
-    """pairs: (kind, request, expected). Prints '<tool>: <peer>: agree: ...;
-    N disagree' and up to 10 disagreements; returns the exit status (1 on any
-    disagreement or earlier problem)."""
-    problems = list(problems)
-    agree = {kind: 0 for kind in kinds}
+class Report:
+    """Prints '<tool>: <peer>: agree: <kind> N, ...; f2lay bugs: B; findings: F',
+    then the first bugs and findings, each with its witness."""
+    SHOWN = 10
+
+    def __init__(self, tool, peer, kinds):
+        self.tool, self.peer = tool, peer
+        self.agreed = {kind: 0 for kind in kinds}
+        self.bugs, self.findings = [], []
+
+    def agree(self, kind):
+        self.agreed[kind] += 1
+
+    def f2lay_bug(self, kind, text):
+        self.bugs.append(f"{kind}: {text}")
+
+    def finding(self, kind, text):
+        self.findings.append(f"{kind}: {text}")
+
+    def finish(self):
+        """Prints the report; the exit status: 1 on any f2lay bug, else 0."""
+        counts = ", ".join(f"{kind} {n}" for kind, n in self.agreed.items())
+        print(f"{self.tool}: {self.peer}: agree: {counts}; "
+              f"f2lay bugs: {len(self.bugs)}; findings: {len(self.findings)}")
+        for label, items in (("F2LAY BUG", self.bugs), ("FINDING", self.findings)):
+            for item in items[:self.SHOWN]:
+                print(label, item)
+            if len(items) > self.SHOWN:
+                print(f"{label} ... and {len(items) - self.SHOWN} more")
+        return 1 if self.bugs else 0
+
+
+def compare(report, f2lay, pairs, judge=None):
+    """pairs: (kind, request, expected) with the peer's answer as expected.
+    judge(request, expected, response) says who is wrong where they differ:
+    "peer" makes a finding, anything else (and no judge) an f2lay bug.
+    Returns report.finish()."""
     responses = ask_oracle(f2lay, [request for _, request, _ in pairs])
     for (kind, request, expected), response in zip(pairs, responses):
         if expected is ERROR:
@@ -46,12 +81,15 @@ def compare(tool, peer, f2lay, pairs, kinds, problems=()):
             good = response.get("ok") is True and same(response["result"], expected)
             want = json.dumps(expected)
         if good:
-            agree[kind] += 1
+            report.agree(kind)
+            continue
+        text = (f"{request.get('op')}: {report.peer} {want}\n  f2lay {json.dumps(response)}"
+                f"\n  request {json.dumps(request)}")
+        verdict = judge(request, expected, response) if judge else None
+        if verdict is not None and verdict[0] == "peer":
+            report.finding(kind, f"{text}\n  witness {verdict[1]}")
+        elif verdict is not None:
+            report.f2lay_bug(kind, f"{text}\n  witness {verdict[1]}")
         else:
-            problems.append(f"{kind} {request.get('op')}: {peer} {want}\n  f2lay {json.dumps(response)}"
-                            f"\n  request {json.dumps(request)}")
-    counts = ", ".join(f"{kind} {n}" for kind, n in agree.items())
-    print(f"{tool}: {peer}: agree: {counts}; {len(problems)} disagree")
-    for p in problems[:10]:
-        print("DISAGREE", p)
-    return 1 if problems else 0
+            report.f2lay_bug(kind, text)
+    return report.finish()

@@ -12,6 +12,7 @@
 #include "linear_layout.h"
 #include "oracle.h"
 #include "show.h"
+#include "vectors/vectors.h"
 
 namespace {
 
@@ -142,6 +143,15 @@ int main(int argc, char** argv) {
   convert->add_option("--from", convertFrom, "Input format (default: detected)")
       ->check(CLI::IsMember({"json", "triton", "mlir"}));
 
+  auto* vectors = app.add_subcommand(
+      "vectors", "Generate the golden vectors (vectors/*.json), or check stored ones");
+  std::string vectorsOut, vectorsCheck;
+  auto* vectorsOutOpt = vectors->add_option("--out", vectorsOut, "Write the files into DIR");
+  vectors->add_option("--check", vectorsCheck,
+                      "Regenerate and compare with the files in DIR: exit 1 naming each "
+                      "difference")
+      ->excludes(vectorsOutOpt);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -169,6 +179,26 @@ int main(int argc, char** argv) {
                                            f2lay::tools::runCatalogPairChecks(), impl) == 0
                  ? kOk
                  : kCheckFailed;
+    }
+    if (vectors->parsed()) {
+      if (vectorsOut.empty() && vectorsCheck.empty())
+        throw f2lay::Error("vectors: give --out DIR or --check DIR");
+      std::vector<f2lay::tools::VectorFile> files;
+      try {
+        files = f2lay::tools::generateVectors();
+      } catch (const f2lay::Error& e) {
+        std::cerr << "f2lay: " << e.what() << '\n';
+        return kCheckFailed;  // a golden case or ref against opt failed
+      }
+      if (!vectorsOut.empty()) {
+        f2lay::tools::writeVectors(files, vectorsOut);
+        std::cout << "f2lay vectors: wrote " << files.size() << " files into " << vectorsOut << '\n';
+        return kOk;
+      }
+      size_t differ = f2lay::tools::compareVectors(files, vectorsCheck, std::cout);
+      std::cout << "f2lay vectors: " << files.size() - differ << " of " << files.size()
+                << " files regenerate identically\n";
+      return differ ? kCheckFailed : kOk;
     }
     if (show->parsed() && showBanksFlag) {
       f2lay::Json request;

@@ -1,0 +1,188 @@
+// Catalog requests with random legal parameters (drawn.h), following the
+// rules Triton and Gluon put on each family (the same ones
+// adapters/gluon_check.py and gluon_shared_check.py draw by, where Gluon
+// checks f2lay's answers).
+#include <rapidcheck.h>
+
+#include <numeric>
+
+#include "drawn.h"
+
+namespace f2lay::tools {
+
+namespace {
+
+constexpr int kDraws = 25;  // per family
+constexpr int kSize = 60;
+
+uint64_t pow2(int bits) { return uint64_t{1} << bits; }
+int pick(int lo, int hi) { return *rc::gen::inRange(lo, hi + 1); }  // [lo, hi]
+
+// `bits` powers of two over `rank` dims, multiplying to 2^bits.
+Json spread(int bits, int rank) {
+  std::vector<uint64_t> sizes(static_cast<size_t>(rank), 1);
+  for (int i = 0; i < bits; ++i) sizes[static_cast<size_t>(pick(0, rank - 1))] *= 2;
+  return sizes;
+}
+
+Json permutation(int rank) {
+  std::vector<int> left(static_cast<size_t>(rank)), order;
+  std::iota(left.begin(), left.end(), 0);
+  while (!left.empty()) {
+    size_t k = static_cast<size_t>(pick(0, static_cast<int>(left.size()) - 1));
+    order.push_back(left[k]);
+    left.erase(left.begin() + static_cast<long>(k));
+  }
+  return order;
+}
+
+Json shape(int rank, int maxBits) {
+  Json s = Json::array();
+  for (int k = 0; k < rank; ++k) s.push_back(pow2(pick(0, maxBits)));
+  return s;
+}
+
+// Block bases: each CTA bit doubles one dim's split, or copies (zero).
+Json cgaLayout(int rank) {
+  Json bases = Json::array();
+  std::vector<uint64_t> next(static_cast<size_t>(rank), 1);
+  for (int b = pick(0, 2); b > 0; --b) {
+    Json basis(static_cast<size_t>(rank), 0);
+    if (pick(0, 4) > 0) {
+      size_t d = static_cast<size_t>(pick(0, rank - 1));
+      basis[d] = next[d];
+      next[d] *= 2;
+    }
+    bases.push_back(basis);
+  }
+  return bases;
+}
+
+Json blockedKeys(int rank) {
+  Json spt = Json::array();
+  for (int k = 0; k < rank; ++k) spt.push_back(pow2(pick(0, 2)));
+  return {{"size_per_thread", spt}, {"threads_per_warp", spread(5, rank)},
+          {"warps_per_cta", spread(pick(0, 3), rank)}, {"order", permutation(rank)}};
+}
+
+Json blocked() {
+  int rank = pick(1, 3);
+  Json r = {{"op", "blocked"}};
+  r.update(blockedKeys(rank));
+  if (pick(0, 1)) r["cga_layout"] = cgaLayout(rank);
+  r["shape"] = shape(rank, rank < 3 ? 7 : 4);
+  return r;
+}
+
+Json slice() {
+  int rank = pick(2, 3), dim = pick(0, rank - 1);
+  Json s = shape(rank - 1, rank < 3 ? 7 : 4);
+  return {{"op", "slice"}, {"dim", dim}, {"parent", blockedKeys(rank)}, {"shape", s}};
+}
+
+Json mmaKeys() {
+  if (pick(0, 1)) {
+    int rank = pick(0, 2) ? 2 : 3;
+    return {{"version", {2, 0}}, {"warps_per_cta", spread(pick(0, 3), rank)},
+            {"instr_shape", rank == 2 ? Json{16, 8} : Json{1, 16, 8}}};
+  }
+  return {{"version", {3, 0}}, {"warps_per_cta", spread(pick(2, 4), 2)},
+          {"instr_shape", {16, pow2(pick(3, 8)), pow2(pick(3, 5))}}};
+}
+
+Json mmaShape(const Json& keys) {
+  Json s = keys["warps_per_cta"].size() == 3 ? Json{pow2(pick(0, 2))} : Json::array();
+  for (int k = 0; k < 2; ++k) s.push_back(pow2(pick(3, 8)));
+  return s;
+}
+
+Json nvidiaMma() {
+  Json r = {{"op", "nvidia_mma"}};
+  r.update(mmaKeys());
+  r["shape"] = mmaShape(r);
+  return r;
+}
+
+Json dotOperand() {
+  Json parent = mmaKeys();
+  int index = parent["version"][0] == 3 ? 0 : pick(0, 1);
+  return {{"op", "dot_operand"}, {"operand_index", index}, {"k_width", pow2(pick(0, 3))},
+          {"parent", parent}, {"shape", mmaShape(parent)}};
+}
+
+Json amdMfma() {
+  static const int mn[][2] = {{32, 32}, {16, 16}, {4, 64}, {64, 4}};
+  int k = pick(0, 3), rank = pick(0, 2) ? 2 : 3;
+  Json s = rank == 3 ? Json{pow2(pick(0, 2))} : Json::array();
+  for (int d = 0; d < 2; ++d) s.push_back(pow2(pick(2, 8)));
+  Json tiles = Json::array();
+  for (int d = 0; d < rank; ++d) tiles.push_back(pow2(pick(0, 1)));
+  return {{"op", "amd_mfma"}, {"version", pick(1, 4)},
+          {"instr_shape", {mn[k][0], mn[k][1], pow2(pick(2, 5))}},
+          {"transposed", k == 3 || pick(0, 1) == 1}, {"warps_per_cta", spread(pick(0, 3), rank)},
+          {"element_bitwidth", pick(0, 1) ? 32 : 64}, {"tiles_per_warp", tiles}, {"shape", s}};
+}
+
+Json swizzledShared() {
+  int rank = pick(1, 3);
+  return {{"op", "swizzled_shared"}, {"vec", pow2(pick(0, 3))}, {"per_phase", pow2(pick(0, 2))},
+          {"max_phase", pow2(pick(0, 3))}, {"order", permutation(rank)},
+          {"shape", shape(rank, rank < 3 ? 7 : 4)}};
+}
+
+// NVMMA: the box's contiguous rows must hold the swizzle's 8-row pattern.
+Json nvmmaShared() {
+  int bits = static_cast<int>(pow2(pick(3, 6))), width = pick(0, 3) ? 32 << pick(0, 2) : 0;
+  bool transposed = pick(0, 3) == 0;
+  uint64_t minContig = width ? 8u * static_cast<uint64_t>(width) / static_cast<uint64_t>(bits) : 1;
+  uint64_t contig = std::max<uint64_t>(minContig, pow2(pick(0, 7)));
+  uint64_t rows = pow2(pick(width ? 3 : 0, 7));
+  Json s = transposed ? Json{contig, rows} : Json{rows, contig};
+  return {{"op", "nvmma_shared"}, {"swizzle_byte_width", width}, {"element_bitwidth", bits},
+          {"transposed", transposed}, {"shape", s}};
+}
+
+// CuTe: Sw<B,M,S> o shape:stride with a compact stride order (a permutation
+// of the modes), both directions.
+Json cuteSwizzle() {
+  int rank = pick(1, 3);
+  Json s = shape(rank, 4), order = permutation(rank), stride(static_cast<size_t>(rank), 0);
+  uint64_t next = 1;
+  for (const Json& mode : order) {
+    stride[mode.get<size_t>()] = next;
+    next *= s[mode.get<size_t>()].get<uint64_t>();
+  }
+  int total = 0;
+  for (uint64_t v = next; v > 1; v /= 2) ++total;
+  int b = pick(0, 3), m = pick(0, 3), shift = pick(b, b + 2);
+  if (b + m + shift > total) b = 0;
+  return {{"op", "cute_swizzle"}, {"b", b}, {"m", m}, {"s", b ? shift : 0}, {"shape", s},
+          {"stride", stride},
+          {"direction", pick(0, 1) ? "coordinate_to_offset" : "offset_to_coordinate"}};
+}
+
+}  // namespace
+
+std::vector<DrawnRequest> catalogRequests() {
+  using Drawer = Json (*)();
+  const std::pair<const char*, Drawer> families[] = {
+      {"blocked", blocked},       {"slice", slice},
+      {"nvidia_mma", nvidiaMma},  {"dot_operand", dotOperand},
+      {"amd_mfma", amdMfma},      {"swizzled_shared", swizzledShared},
+      {"nvmma_shared", nvmmaShared}, {"cute_swizzle", cuteSwizzle}};
+  std::vector<DrawnRequest> out;
+  uint64_t seed = 20000;
+  for (const auto& [name, drawer] : families) {
+    for (int i = 0; i < kDraws; ++i) {
+      Json request = rc::gen::exec(drawer)(rc::Random(seed++), kSize).value();
+      out.push_back({std::string(name) + " #" + std::to_string(i), request});
+    }
+  }
+  for (int count : {1, 2, 4})
+    for (bool trans : {false, true})
+      out.push_back({"ldmatrix x" + std::to_string(count) + (trans ? " trans" : ""),
+                     {{"op", "ldmatrix"}, {"count", count}, {"trans", trans}}});
+  return out;
+}
+
+}  // namespace f2lay::tools

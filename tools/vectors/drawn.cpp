@@ -1,0 +1,202 @@
+// Requests drawn from fixed seeds (drawn.h). Each draw runs a RapidCheck
+// generator on rc::Random(seed) at a fixed size, which is deterministic, so
+// the files regenerate byte for byte.
+#include "drawn.h"
+
+#include <rapidcheck.h>
+
+#include "analysis/catalog_pairs.h"
+#include "error.h"
+#include "generators.h"
+#include "oracle.h"
+
+namespace f2lay::tools {
+
+namespace {
+
+using properties::Dims;
+using properties::RankKind;
+constexpr int kDraws = 40;   // rounds per family
+constexpr int kSize = 60;    // RapidCheck's size (below Debian's bad 100)
+
+// The value of a generator at draw `i` of the family seeded `seed`.
+template <class T>
+T draw(const rc::Gen<T>& gen, uint64_t seed, int i) {
+  return gen(rc::Random(seed + static_cast<uint64_t>(i)), kSize).value();
+}
+
+Json lj(const LayoutValue& l) { return layoutToJson(l); }
+
+std::vector<std::pair<std::string, int>> outsAsIns(const LayoutValue& l) {
+  std::vector<std::pair<std::string, int>> ins;
+  for (const OutDim& d : l.out_dims) ins.push_back({d.name, log2Exact(d.size)});
+  return ins;
+}
+
+// A layout from `ins` onto exactly the out dims of `like`, random columns.
+rc::Gen<LayoutValue> genOnto(const std::vector<std::pair<std::string, int>>& ins,
+                             const LayoutValue& like) {
+  return rc::gen::exec([ins, like] {
+    Dims dims;
+    dims.ins = ins;
+    for (const OutDim& d : like.out_dims) dims.outs.push_back({d.name, log2Exact(d.size)});
+    std::vector<uint64_t> cols;
+    for (int j = 0; j < dims.inBits(); ++j)
+      cols.push_back(*rc::gen::resize(100, rc::gen::inRange<uint64_t>(0, uint64_t{1} << dims.outBits())));
+    return properties::layoutOf(dims, cols);
+  });
+}
+
+std::vector<DrawnRequest> algebra() {
+  std::vector<DrawnRequest> out;
+  auto add = [&](int i, Json request) {
+    out.push_back({request["op"].get<std::string>() + " #" + std::to_string(i), std::move(request)});
+  };
+  for (int i = 0; i < kDraws; ++i) {
+    LayoutValue l = draw(properties::genLayout(RankKind::kAny), 9100, i);
+    for (const char* op : {"matrix_view", "is_injective", "is_surjective", "is_invertible",
+                           "free_variable_masks", "num_consecutive_in_out", "flatten_ins",
+                           "flatten_outs"})
+      add(i, {{"op", op}, {"layout", lj(l)}});
+    Json input = Json::object();
+    uint64_t salt = 0x9e3779b97f4a7c15ull * static_cast<uint64_t>(i + 1);
+    for (const InDim& d : l.in_dims) {
+      input[d.name] = (salt >> 7) & ((uint64_t{1} << d.bases.size()) - 1);
+      salt = salt * 6364136223846793005ull + 1442695040888963407ull;
+    }
+    add(i, {{"op", "apply"}, {"layout", lj(l)}, {"input", input}});
+    Json reversed = Json::array();
+    for (auto d = l.out_dims.rbegin(); d != l.out_dims.rend(); ++d) reversed.push_back(d->name);
+    add(i, {{"op", "transpose_outs"}, {"layout", lj(l)}, {"new_out_dims", reversed}});
+    add(i, {{"op", "sublayout"}, {"layout", lj(l)},
+            {"in_dim_names", Json::array({l.in_dims[0].name})}, {"out_dim_names", reversed}});
+
+    LayoutValue m = draw(properties::genLayoutFrom(outsAsIns(l)), 9200, i);
+    add(i, {{"op", "compose"}, {"self", lj(l)}, {"other", lj(m)}});
+    LayoutValue n = draw(properties::genLayout(RankKind::kAny), 9300, i);
+    add(i, {{"op", "product"}, {"self", lj(l)}, {"other", lj(n)}});
+    add(i, {{"op", "equal"}, {"self", lj(l)}, {"other", lj(n)}});
+
+    LayoutValue s = draw(properties::genLayout(RankKind::kSurjective), 9400, i);
+    add(i, {{"op", "pseudoinvert"}, {"layout", lj(s)}});
+    LayoutValue v = draw(properties::genLayout(RankKind::kInvertible), 9500, i);
+    add(i, {{"op", "invert"}, {"layout", lj(v)}});
+    // invert_and_compose: a source onto the surjective layout's out dims;
+    // every other draw copies s's first in dim, which Triton's heuristic
+    // sets aside (dims mapped alike).
+    LayoutValue a = draw(genOnto({{"register", 2}, {"lane", 3}, {"warp", 1}}, s), 9600, i);
+    if (i % 2 == 0) a.in_dims[0] = s.in_dims[0];
+    add(i, {{"op", "invert_and_compose"}, {"self", lj(a)}, {"other", lj(s)}});
+  }
+  return out;
+}
+
+// Each op of a drawn sequence acts on the previous op's result, so the
+// sequence runs through the reference as it is drawn; it stops at a refusal.
+std::vector<DrawnRequest> shapeOperations() {
+  std::vector<DrawnRequest> out;
+  for (int i = 0; i < kDraws; ++i) {
+    properties::Case c = draw(properties::genShapeOpSequence(), 9700, i);
+    Json layout = lj(c.layouts[0]);
+    for (size_t k = 0; k < c.params["ops"].size(); ++k) {
+      Json request = c.params["ops"][k];
+      request["layout"] = layout;
+      request["direction"] = "forward";
+      out.push_back({request["op"].get<std::string>() + " #" + std::to_string(i) + "." +
+                         std::to_string(k),
+                     request});
+      Json response = answer(request, Impl::kRef);
+      if (!response["ok"].get<bool>()) break;
+      layout = response["result"];
+    }
+  }
+  return out;
+}
+
+// Conversion pairs: drawn ones, then the catalog's (tools/analysis).
+struct Pair {
+  std::string name;
+  LayoutValue a, b;
+  uint64_t elementBytes;
+  std::string write = "vector", read = "vector";
+};
+
+std::string instructionName(ref::analysis::Instruction in, const char* matrix) {
+  switch (in) {
+    case ref::analysis::Instruction::kVector: return "vector";
+    case ref::analysis::Instruction::kMatrix: return matrix;
+    case ref::analysis::Instruction::kMatrixTrans: return std::string(matrix) + "_trans";
+  }
+  throw Error("vectors: unknown instruction");
+}
+
+std::vector<Pair> pairs(uint64_t seed) {
+  std::vector<Pair> out;
+  for (int i = 0; i < kDraws; ++i) {
+    properties::Case c = draw(properties::genConversionPair(), seed, i);
+    out.push_back({std::string("#").append(std::to_string(i)), c.layouts[0], c.layouts[1],
+                   c.params["element_bytes"].get<uint64_t>()});
+  }
+  for (const CatalogPair& p : catalogPairs())
+    out.push_back({p.name, p.a.value(), p.b.value(), p.elementBytes,
+                   instructionName(p.write, "stmatrix"), instructionName(p.read, "ldmatrix")});
+  return out;
+}
+
+std::vector<DrawnRequest> conversions() {
+  std::vector<DrawnRequest> out;
+  for (const Pair& p : pairs(9800)) {
+    out.push_back({"classify_conversion " + p.name,
+                   {{"op", "classify_conversion"}, {"self", lj(p.a)}, {"other", lj(p.b)}}});
+    out.push_back({"shuffle_plan " + p.name,
+                   {{"op", "shuffle_plan"}, {"self", lj(p.a)}, {"other", lj(p.b)},
+                    {"element_bytes", p.elementBytes}}});
+    out.push_back({"duplication " + p.name, {{"op", "duplication"}, {"layout", lj(p.b)}}});
+  }
+  return out;
+}
+
+std::vector<DrawnRequest> swizzles() {
+  std::vector<DrawnRequest> out;
+  for (const Pair& p : pairs(9900))
+    out.push_back({"optimal_swizzle " + p.name,
+                   {{"op", "optimal_swizzle"}, {"self", lj(p.a)}, {"other", lj(p.b)},
+                    {"element_bytes", p.elementBytes}, {"write", p.write}, {"read", p.read}}});
+  return out;
+}
+
+std::vector<DrawnRequest> bankConflicts() {
+  std::vector<DrawnRequest> out;
+  int i = 0;
+  for (const Pair& p : pairs(10000)) {
+    std::vector<int> tensorBits;
+    for (const OutDim& d : p.a.out_dims) tensorBits.push_back(log2Exact(d.size));
+    LayoutValue shared = draw(properties::genMemory(tensorBits), 10100, i++);
+    for (const char* access : {"store", "load"})
+      out.push_back({std::string("bank_conflicts ") + access + " " + p.name,
+                     {{"op", "bank_conflicts"}, {"layout", lj(access[0] == 's' ? p.a : p.b)},
+                      {"shared", lj(shared)}, {"element_bytes", p.elementBytes},
+                      {"access", access}}});
+  }
+  return out;
+}
+
+}  // namespace
+
+const std::vector<std::string>& vectorFamilies() {
+  static const std::vector<std::string> families = {
+      "algebra", "catalog", "shape_operations", "conversions", "swizzles", "bank_conflicts"};
+  return families;
+}
+
+std::vector<DrawnRequest> drawnRequests(const std::string& family) {
+  if (family == "algebra") return algebra();
+  if (family == "catalog") return catalogRequests();
+  if (family == "shape_operations") return shapeOperations();
+  if (family == "conversions") return conversions();
+  if (family == "swizzles") return swizzles();
+  if (family == "bank_conflicts") return bankConflicts();
+  throw Error("vectors: no family \"" + family + "\"");
+}
+
+}  // namespace f2lay::tools
