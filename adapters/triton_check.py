@@ -7,13 +7,21 @@ Triton's wheel carries Python bindings of its C++ LinearLayout
 
   * random layouts: matrix_view, is_injective/is_surjective/is_invertible,
     apply, compose, product, pseudoinvert, invert, invert_and_compose, equal;
-  * every golden case of tools/cases/*.jsonl whose op the binding has, so the
-    expected values written there are checked against Triton too.
+  * every case of the algebra vectors (vectors/algebra.json: the golden
+    cases of tools/cases and the requests `f2lay vectors` draws) whose op the
+    binding has, so the answers stated there are checked against Triton too.
+
+A disagreement is judged by the op's law, checked by brute force here: an
+answer of Triton's that breaks it is a finding (reported, adapters/
+FINDINGS.md); anything else is an f2lay bug, since f2lay follows Triton's
+conventions exactly. Legacy layouts go through Gluon: gluon_check.py and
+gluon_shared_check.py.
 
 Usage: triton_check.py F2LAY_BINARY [--cases N] [--seed S]
-Exit status: 0 when everything agrees, 1 on any disagreement (printed with its
-request), 2 on usage errors, 77 (skip) when Triton is not installed. Triton aborts the whole process on a layout it
-rejects, so only valid requests are given to it.
+Exit status: 0 when f2lay has no bug (Triton's are printed as findings), 1 on
+an f2lay bug (printed with its request and witness), 2 on usage errors, 77
+(skip) when Triton is not installed. Triton aborts the whole process on a
+layout it rejects, so only valid requests are given to it.
 """
 import argparse
 import json
@@ -21,7 +29,7 @@ import pathlib
 import random
 import sys
 
-from oracle_client import ERROR, compare
+from oracle_client import ERROR, Report, compare, same
 
 try:
     from triton._C.libtriton.linear_layout import LinearLayout as TLL
@@ -29,7 +37,7 @@ except ImportError as e:  # pragma: no cover - reported, not failed on
     print(f"triton_check: Triton is not installed ({e}); run scripts/setup", file=sys.stderr)
     sys.exit(77)  # ctest's skip code
 
-CASES_DIR = pathlib.Path(__file__).resolve().parent.parent / "tools" / "cases"
+VECTORS_DIR = pathlib.Path(__file__).resolve().parent.parent / "vectors"
 
 
 # ---------------------------------------------------------------- conversions
@@ -221,21 +229,102 @@ def triton_answer(req):
     return None
 
 
-def golden_requests():
-    for path in sorted(CASES_DIR.glob("*.jsonl")):
-        for line in path.read_text().splitlines():
-            if not line.strip():
-                continue
-            case = json.loads(line)
-            if not case["expect"]["ok"]:
-                continue
-            expected = triton_answer(case["request"])
-            if expected is None:
-                continue
-            if expected != case["expect"]["result"]:
-                yield None, f"{path.name}: {case['name']}: the file says " \
-                            f"{json.dumps(case['expect']['result'])}, Triton says {json.dumps(expected)}"
-            yield case["request"], expected
+def vector_requests():
+    """The algebra vectors (vectors/algebra.json: tools/cases' golden cases and
+    requests drawn by `f2lay vectors`) that the binding can answer. Yields
+    (kind, request, Triton's answer) and, where Triton differs from the
+    vector's stated answer, (None, text, None)."""
+    data = json.loads((VECTORS_DIR / "algebra.json").read_text())
+    for case in data["cases"]:
+        if not case["expect"]["ok"]:
+            continue  # Triton aborts the process on a request it refuses
+        expected = triton_answer(case["request"])
+        if expected is None:
+            continue
+        kind = "golden" if "golden" in case["flags"] else "vectors"
+        if not same(expected, case["expect"]["result"]):
+            yield None, f"algebra.json: {case['name']}: the vector says " \
+                        f"{json.dumps(case['expect']['result'])}, Triton says {json.dumps(expected)}", None
+        yield kind, case["request"], expected
+
+
+# ------------------------------------------------------------------ judging
+# Where Triton and f2lay differ, the op's law decides, checked here by brute
+# force on plain bases (no code shared with either side): the answer that
+# breaks the law is wrong. If both keep it, f2lay is wrong, for it promises
+# Triton's exact conventions (dim order, sizes, which of many answers).
+def flat_inputs(layout):
+    """Every input of a layout as {dim: value}, in flattened order (the first
+    dim least significant); at most 2^14 of them."""
+    dims = [(d["name"], len(d["bases"])) for d in layout["in_dims"]]
+    total = sum(bits for _, bits in dims)
+    for x in range(1 << min(total, 14)):
+        point, shift = {}, 0
+        for name, bits in dims:
+            point[name] = (x >> shift) & ((1 << bits) - 1)
+            shift += bits
+        yield point
+
+
+def evaluate(layout, point):
+    """The layout at an input {dim: value}: the XOR of the bases of its set
+    bits, as {out dim: value}."""
+    value = [0] * len(layout["out_dims"])
+    for d in layout["in_dims"]:
+        for bit, basis in enumerate(d["bases"]):
+            if point.get(d["name"], 0) >> bit & 1:
+                value = [v ^ b for v, b in zip(value, basis)]
+    return {o["name"]: v for o, v in zip(layout["out_dims"], value)}
+
+
+def as_input(values, layout):
+    """An output {dim: value} fed to a layout whose in dims it names."""
+    return {d["name"]: values.get(d["name"], 0) for d in layout["in_dims"]}
+
+
+def law_witness(request, result):
+    """The first input where `result` breaks the law of the request's op, or
+    None where it keeps it (or the op has no law checked here)."""
+    op = request["op"]
+    if op == "compose":
+        a, b = request["self"], request["other"]
+        for x in flat_inputs(a):
+            if evaluate(result, x) != evaluate(b, as_input(evaluate(a, x), b)):
+                return x
+    elif op == "invert":
+        for x in flat_inputs(request["layout"]):
+            y = evaluate(request["layout"], x)
+            if evaluate(result, as_input(y, result)) != x:
+                return x
+    elif op == "pseudoinvert":
+        layout = request["layout"]
+        for y in flat_inputs(result):
+            if evaluate(layout, as_input(evaluate(result, y), layout)) != y:
+                return y
+    elif op == "invert_and_compose":
+        a, b = request["self"], request["other"]
+        for x in flat_inputs(a):
+            if evaluate(b, as_input(evaluate(result, x), b)) != evaluate(a, x):
+                return x
+    elif op == "apply":
+        truth = evaluate(request["layout"], request["input"])
+        if result != truth:
+            return request["input"]
+    return None
+
+
+def judge(request, triton, response):
+    """('peer', witness) where Triton breaks the op's law and f2lay keeps it,
+    else ('f2lay', why)."""
+    if not response.get("ok") or triton is ERROR:
+        return "f2lay", "f2lay refuses what Triton answers" if triton is not ERROR else \
+            "f2lay answers what Triton asserts on"
+    mine, theirs = law_witness(request, response["result"]), law_witness(request, triton)
+    if mine is not None:
+        return "f2lay", f"f2lay's answer breaks {request['op']}'s law at input {json.dumps(mine)}"
+    if theirs is not None:
+        return "peer", f"Triton's answer breaks {request['op']}'s law at input {json.dumps(theirs)}"
+    return "f2lay", "both keep the law; f2lay's convention differs from Triton's"
 
 
 # ---------------------------------------------------------------------- main
@@ -246,17 +335,17 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
 
+    report = Report("triton_check", f"Triton {__import__('triton').__version__}",
+                    ["golden", "vectors", "random"])
     rng = random.Random(args.seed)
-    pairs, problems = [], []
-    for req, expected in golden_requests():
-        if req is None:
-            problems.append(expected)
+    pairs = []
+    for kind, req, expected in vector_requests():
+        if kind is None:
+            report.f2lay_bug("vectors", req)  # a stated answer Triton does not give
         else:
-            pairs.append(("golden", req, expected))
+            pairs.append((kind, req, expected))
     pairs += [("random", r, e) for r, e in random_requests(rng, args.cases)]
-
-    return compare("triton_check", f"Triton {__import__('triton').__version__}", args.f2lay,
-                   pairs, ["golden", "random"], problems)
+    return compare(report, args.f2lay, pairs, judge)
 
 
 if __name__ == "__main__":

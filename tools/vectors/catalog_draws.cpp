@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "drawn.h"
+#include "oracle.h"
 
 namespace f2lay::tools {
 
@@ -123,6 +124,35 @@ Json amdMfma() {
           {"element_bitwidth", pick(0, 1) ? 32 : 64}, {"tiles_per_warp", tiles}, {"shape", s}};
 }
 
+Json amdWmma() {
+  int version = pick(1, 3), rank = pick(0, 2) ? 2 : 3;
+  uint64_t k = version == 1 ? 16 : version == 2 ? pow2(pick(4, 5)) : pow2(pick(0, 3) ? pick(5, 7) : 2);
+  Json s = rank == 3 ? Json{pow2(pick(0, 2))} : Json::array();
+  for (int d = 0; d < 2; ++d) s.push_back(pick(0, 5) ? pow2(pick(4, 8)) : 1);
+  Json tiles = Json::array();
+  for (int d = 0; d < rank; ++d) tiles.push_back(pow2(pick(0, 1)));
+  return {{"op", "amd_wmma"}, {"version", version}, {"transposed", pick(0, 1) == 1},
+          {"warps_per_cta", spread(pick(0, 3), rank)}, {"instr_shape", {16, 16, k}},
+          {"tiles_per_warp", tiles}, {"shape", s}};
+}
+
+Json unswizzledShared() {
+  int rank = pick(1, 3);
+  return {{"op", "unswizzled_shared"}, {"order", permutation(rank)},
+          {"shape", shape(rank, rank < 3 ? 7 : 4)}};
+}
+
+// CUTLASS TensorOpMultiplicand crosswise: the extent holds at least one
+// 128-byte row of the pattern (contiguous) and its 8 or more rows (strided).
+Json cutlassTensorop() {
+  int bits = static_cast<int>(pow2(pick(2, 6)));
+  uint64_t perAccess = 128 / static_cast<uint64_t>(bits);
+  uint64_t crosswise = perAccess << pick(0, 3);
+  return {{"op", "cutlass_tensorop"}, {"element_bits", bits}, {"crosswise", crosswise},
+          {"extent", {crosswise << pick(0, 2), pow2(pick(3, 6))}}, {"row_major", pick(0, 1) == 1},
+          {"direction", pick(0, 1) ? "coordinate_to_offset" : "offset_to_coordinate"}};
+}
+
 Json swizzledShared() {
   int rank = pick(1, 3);
   return {{"op", "swizzled_shared"}, {"vec", pow2(pick(0, 3))}, {"per_phase", pow2(pick(0, 2))},
@@ -168,7 +198,9 @@ std::vector<DrawnRequest> catalogRequests() {
   const std::pair<const char*, Drawer> families[] = {
       {"blocked", blocked},       {"slice", slice},
       {"nvidia_mma", nvidiaMma},  {"dot_operand", dotOperand},
-      {"amd_mfma", amdMfma},      {"swizzled_shared", swizzledShared},
+      {"amd_mfma", amdMfma},      {"amd_wmma", amdWmma},
+      {"unswizzled_shared", unswizzledShared}, {"swizzled_shared", swizzledShared},
+      {"cutlass_tensorop", cutlassTensorop},
       {"nvmma_shared", nvmmaShared}, {"cute_swizzle", cuteSwizzle}};
   std::vector<DrawnRequest> out;
   uint64_t seed = 20000;
@@ -177,6 +209,20 @@ std::vector<DrawnRequest> catalogRequests() {
       Json request = rc::gen::exec(drawer)(rc::Random(seed++), kSize).value();
       out.push_back({std::string(name) + " #" + std::to_string(i), request});
     }
+  }
+  // Answers read back: the CuTe parameters of drawn CuTe layouts, and the
+  // family predicates (Def 4.10, 4.14) on drawn layouts of each kind.
+  for (const DrawnRequest& d : std::vector<DrawnRequest>(out)) {
+    const std::string op = d.request["op"].get<std::string>();
+    Json response = answer(d.request, Impl::kRef);
+    if (!response["ok"].get<bool>() || !response["result"].is_object()) continue;
+    const Json& layout = response["result"];
+    if (op == "cute_swizzle" || op == "cutlass_tensorop")
+      out.push_back({"linear_to_cute of " + d.name, {{"op", "linear_to_cute"}, {"layout", layout}}});
+    if (op == "blocked" || op == "nvmma_shared" || op == "amd_wmma")
+      for (const char* predicate : {"is_distributed", "is_memory"})
+        out.push_back({std::string(predicate) + " of " + d.name,
+                       {{"op", predicate}, {"layout", layout}}});
   }
   for (int count : {1, 2, 4})
     for (bool trans : {false, true})

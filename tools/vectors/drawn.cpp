@@ -77,6 +77,28 @@ std::vector<DrawnRequest> algebra() {
     add(i, {{"op", "product"}, {"self", lj(l)}, {"other", lj(n)}});
     add(i, {{"op", "equal"}, {"self", lj(l)}, {"other", lj(n)}});
 
+    // divide_left: l * n divided by l gives n back (Def 4.4), where the
+    // product exists.
+    Json product = answer({{"op", "product"}, {"self", lj(l)}, {"other", lj(n)}}, Impl::kRef);
+    if (product["ok"].get<bool>())
+      add(i, {{"op", "divide_left"}, {"self", product["result"]}, {"other", lj(l)}});
+    LayoutValue extra = draw(genOnto({{"extra", 2}}, l), 9350, i);
+    add(i, {{"op", "concat_ins"}, {"self", lj(l)}, {"other", lj(extra)}});
+    uint64_t inSize = uint64_t{1} << properties::columnsOf(l).size();
+    add(i, {{"op", "reshape_ins"}, {"layout", lj(l)},
+            {"new_in_dims", Json::array({{{"name", "flat"}, {"size", inSize}}})}});
+    Json ins = Json::array();
+    for (auto d = l.in_dims.rbegin(); d != l.in_dims.rend(); ++d) ins.push_back(d->name);
+    add(i, {{"op", "transpose_ins"}, {"layout", lj(l)}, {"new_in_dims", ins}});
+    if (i < 8) {
+      uint64_t size = uint64_t{1} << (i % 4);
+      add(i, {{"op", "identity_1d"}, {"size", size}, {"in_dim", "lane"}, {"out_dim", "dim0"}});
+      add(i, {{"op", "zeros_1d"}, {"size", size}, {"in_dim", "register"}, {"out_dim", "dim1"},
+              {"out_dim_size", uint64_t{1} << (i / 4)}});
+      add(i, {{"op", "strided_1d"}, {"size", size}, {"stride", uint64_t{1} << (i / 2)},
+              {"in_dim", "offset"}, {"out_dim", "dim0"}});
+    }
+
     LayoutValue s = draw(properties::genLayout(RankKind::kSurjective), 9400, i);
     add(i, {{"op", "pseudoinvert"}, {"layout", lj(s)}});
     LayoutValue v = draw(properties::genLayout(RankKind::kInvertible), 9500, i);
@@ -143,8 +165,15 @@ std::vector<Pair> pairs(uint64_t seed) {
   return out;
 }
 
+std::vector<int> tensorBitsOf(const LayoutValue& l) {
+  std::vector<int> bits;
+  for (const OutDim& d : l.out_dims) bits.push_back(log2Exact(d.size));
+  return bits;
+}
+
 std::vector<DrawnRequest> conversions() {
   std::vector<DrawnRequest> out;
+  int i = 0;
   for (const Pair& p : pairs(9800)) {
     out.push_back({"classify_conversion " + p.name,
                    {{"op", "classify_conversion"}, {"self", lj(p.a)}, {"other", lj(p.b)}}});
@@ -152,6 +181,14 @@ std::vector<DrawnRequest> conversions() {
                    {{"op", "shuffle_plan"}, {"self", lj(p.a)}, {"other", lj(p.b)},
                     {"element_bytes", p.elementBytes}}});
     out.push_back({"duplication " + p.name, {{"op", "duplication"}, {"layout", lj(p.b)}}});
+    out.push_back({"gather_plan " + p.name,
+                   {{"op", "gather_plan"}, {"layout", lj(p.a)}, {"axis", p.name.size() % 2}}});
+    LayoutValue shared = draw(properties::genMemory(tensorBitsOf(p.a)), 9850, i++);
+    out.push_back({"vectorization " + p.name,
+                   {{"op", "vectorization"}, {"layout", lj(p.a)}, {"shared", lj(shared)}}});
+    out.push_back({"divide_by_tile " + p.name,
+                   {{"op", "divide_by_tile"}, {"layout", lj(p.a)}, {"shared", lj(shared)},
+                    {"tile", "vector"}, {"elements", uint64_t{16} / p.elementBytes}}});
   }
   return out;
 }
@@ -169,9 +206,7 @@ std::vector<DrawnRequest> bankConflicts() {
   std::vector<DrawnRequest> out;
   int i = 0;
   for (const Pair& p : pairs(10000)) {
-    std::vector<int> tensorBits;
-    for (const OutDim& d : p.a.out_dims) tensorBits.push_back(log2Exact(d.size));
-    LayoutValue shared = draw(properties::genMemory(tensorBits), 10100, i++);
+    LayoutValue shared = draw(properties::genMemory(tensorBitsOf(p.a)), 10100, i++);
     for (const char* access : {"store", "load"})
       out.push_back({std::string("bank_conflicts ") + access + " " + p.name,
                      {{"op", "bank_conflicts"}, {"layout", lj(access[0] == 's' ? p.a : p.b)},

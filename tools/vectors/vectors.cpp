@@ -185,11 +185,15 @@ std::vector<VectorFile> generateVectors() {
   std::map<std::string, Family> families;
   for (const std::string& name : vectorFamilies()) families[name].name = name;
   addGolden(families);
+  std::map<std::string, size_t> perOp;
   std::vector<VectorFile> files;
   for (const std::string& name : vectorFamilies()) {
     addDrawn(families[name]);
+    for (const Json& c : families[name].cases) ++perOp[c["request"]["op"].get<std::string>()];
     files.push_back({name + ".json", fileText(families[name])});
   }
+  for (const auto& op : oracleOps())
+    if (!perOp.count(op.name)) throw Error("vectors: no case of the op \"" + op.name + "\"");
   return files;
 }
 
