@@ -185,14 +185,14 @@ LinearLayout cuteMemoryLayout(const CuteSwizzle& sw, const CuteLayout& l) {
 namespace {
 
 // The flat shape:stride whose plain images (no swizzle) are `images`, per
-// dim: bit j of a dim maps to stride * 2^j, stride 0 or a power of two, and
-// no two images share a bit. nullopt otherwise.
+// dim: bit j of a dim maps to stride * 2^j, and no two images share a bit
+// (so that CuTe's sums are XORs: any stride, e.g. (2):(7), not only powers
+// of two). nullopt otherwise.
 std::optional<CuteLayout> plainLayout(const std::vector<std::vector<uint64_t>>& images) {
   CuteLayout l;
   uint64_t used = 0;
   for (const std::vector<uint64_t>& dim : images) {
     uint64_t stride = dim.empty() ? 0 : dim[0];
-    if (stride != 0 && !isPowerOfTwo(stride)) return std::nullopt;
     for (size_t j = 0; j < dim.size(); ++j) {
       bool doubling = stride == 0 ? dim[j] == 0 : (dim[j] >> j) == stride && dim[j] == (stride << j);
       if (!doubling) return std::nullopt;

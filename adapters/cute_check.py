@@ -1,0 +1,337 @@
+#!/usr/bin/env python3
+"""Checks f2lay's CuTe constructors against pycute (nvidia-cutlass's Python CuTe).
+
+pycute evaluates Swizzle(B,M,S) o shape:stride at every point of its domain;
+f2lay's `cute_swizzle` (both directions) must give the same value at every
+point, or refuse exactly the layouts that are not linear over F2 (f(x xor y) !=
+f(x) xor f(y) on the bits of the 1-D coordinate, its witness a real one), that
+have negative offsets or, offset -> coordinate, that do not fill 0..size-1 one
+to one. Each `linear_to_cute` answer, evaluated by pycute, must give f2lay's
+layout again, and null only where no CuTe layout does. A disagreement is judged
+by CuTe's definition, evaluated here on its own (`cute_definition`): an f2lay
+bug, or a finding in pycute where f2lay agrees with the definition. Each is
+shrunk to a minimal witness.
+
+Usage: cute_check.py F2LAY_BINARY [--cases N] [--seed S]
+Exit status: 0 when f2lay has no bug, 1 on an f2lay bug, 2 on usage errors,
+77 (ctest's skip) when pycute is not installed.
+"""
+import argparse
+import importlib.metadata
+import itertools
+import math
+import random
+import re
+import sys
+
+from oracle_client import Report, ask_oracle, same
+
+try:
+    import pycute
+except ImportError as e:  # pragma: no cover
+    print(f"cute_check: pycute is not installed ({e}); run scripts/setup", file=sys.stderr)
+    sys.exit(77)
+
+KINDS = ["to_offset", "to_coordinate", "not_linear", "round_trip", "apply"]
+DIRECTIONS = ("coordinate_to_offset", "offset_to_coordinate")
+
+
+# A case is (b, m, s, shape, stride), shape and stride tuples of one int per mode.
+def text(c):
+    b, m, s, shape, stride = c
+    return f"Sw<{b},{m},{s}> o ({','.join(map(str, shape))}):({','.join(map(str, stride))})"
+
+
+def coord(shape, x):
+    """CuTe's coordinate of the 1-D index x: colexicographic, mode 0 fastest."""
+    out = []
+    for n in shape:
+        out.append(x % n)
+        x //= n
+    return tuple(out)
+
+
+# ------------------------------------------------------------ the evaluators
+def pycute_values(c):
+    b, m, s, shape, stride = c
+    swizzle, layout = pycute.Swizzle(b, m, s), pycute.Layout(shape, stride)
+    if b == 0 and s == 0:
+        # pycute's Swizzle(0,M,0) recurses without end (its shiftr and shiftl
+        # hand s == 0 to each other): check_swizzle_functor reports it once,
+        # and the bare layout keeps plain layouts checked by pycute here.
+        return [layout(x) for x in range(math.prod(shape))]
+    composed = pycute.ComposedLayout(swizzle, 0, layout)
+    return [composed(x) for x in range(math.prod(shape))]  # pycute's own 1-D indexing
+
+
+def cute_definition(c):
+    """include/cute/swizzle.hpp and layout.hpp: Swizzle<B,M,S>(o) = o xor
+    ((o & YYY) >> S), YYY = (2^B - 1) << (M + max(S, 0)), a negative S shifting
+    left; (shape:stride)(x) = sum of coord_i * stride_i."""
+    b, m, s, shape, stride = c
+    if b < 0 or m < 0 or abs(s) < b:
+        raise ValueError("CuTe's static_assert: BBits >= 0, MBase >= 0, abs(SShift) >= BBits")
+    yyy = ((1 << b) - 1) << (m + max(s, 0))
+
+    def swizzle(o):
+        return o ^ ((o & yyy) >> s if s >= 0 else (o & yyy) << -s)
+    return [swizzle(sum(ci * d for ci, d in zip(coord(shape, x), stride)))
+            for x in range(math.prod(shape))]
+
+
+def evaluate(evaluator, c):
+    """The values at every 1-D index, or the exception that refused c."""
+    try:
+        return evaluator(c)
+    except Exception as e:  # pycute refuses by assert
+        return e
+
+
+def nonlinear_pair(v):
+    """None when v is linear over F2, else the smallest witness (x, y) (by y,
+    then x) with v(x xor y) != v(x) xor v(y)."""
+    if v[0] != 0:
+        return 0, 0
+    # Linear iff each value is its lowest bit's xor the rest's (induction).
+    if all(v[x] == v[x & -x] ^ v[x & (x - 1)] for x in range(1, len(v))):
+        return None
+    return next((x, y) for y in range(1, len(v)) for x in range(1, y) if v[x ^ y] != v[x] ^ v[y])
+
+
+def apply(layout, inputs):
+    """f2lay's layout at a point: the XOR of the bases of the set input bits."""
+    out = [0] * len(layout["out_dims"])
+    for d in layout["in_dims"]:
+        for j, basis in enumerate(d["bases"]):
+            if inputs[d["name"]] >> j & 1:
+                out = [a ^ e for a, e in zip(out, basis)]
+    return out
+
+
+# ---------------------------------------------------------------- the verdicts
+def mismatch(v, c, inverse, resp):
+    """Why f2lay's response to cute_swizzle(c) is not what the values v (one
+    evaluator's, or the exception it raised) say, or None when it is."""
+    shape, ok = c[3], resp["ok"]
+    if isinstance(v, Exception):
+        return f"it raises {type(v).__name__} {str(v)[:80]}; f2lay answers a layout" if ok else None
+    pair = nonlinear_pair(v)
+    if pair:
+        x, y = pair
+        why = (f"not linear: x = {coord(shape, x)}, y = {coord(shape, y)} give "
+               f"L(x xor y) = {v[x ^ y]} but L(x) xor L(y) = {v[x] ^ v[y]}")
+        if ok:
+            return why + "; f2lay answers a layout"
+        w = re.search(r"x = \(([-\d,]*)\), y = \(([-\d,]*)\)", resp["error"])
+        if w:  # f2lay's own witness must be one
+            px, py = ([int(t) for t in g.split(",")] for g in w.groups())
+            fx, fy = (sum(ci * math.prod(shape[:i]) for i, ci in enumerate(p)) for p in (px, py))
+            inside = all(len(p) == len(shape) and all(0 <= ci < n for ci, n in zip(p, shape))
+                         for p in (px, py))
+            if not inside or v[fx ^ fy] == v[fx] ^ v[fy]:
+                return f"{why}; but f2lay's witness {w.group(0)} is none: {resp['error']}"
+        return None
+    if min(v) < 0:
+        return f"offset {min(v)} is negative; f2lay answers a layout" if ok else None
+    if inverse and sorted(v) != list(range(len(v))):
+        return "the offsets are not 0..size-1 one to one; f2lay answers a layout" if ok else None
+    if not ok:
+        return f"linear; f2lay refuses: {resp['error']}"
+    got, bits = resp["result"], [n.bit_length() - 1 for n in shape]
+    names = [f"dim{i}" for i in range(len(shape))]
+    want = ([("offset", sum(bits))], list(zip(names, shape))) if inverse else \
+        (list(zip(names, bits)), [("offset", 1 << max(v).bit_length())])
+    dims = ([(d["name"], len(d["bases"])) for d in got["in_dims"]],
+            [(d["name"], d["size"]) for d in got["out_dims"]])
+    if dims != want:
+        return f"dims {want}; f2lay's {dims}"
+    if inverse:  # every offset, smallest first
+        at = {o: x for x, o in enumerate(v)}
+        return next((f"offset {o} -> {coord(shape, at[o])}; f2lay {w}" for o in range(len(v))
+                     if (w := tuple(apply(got, {"offset": o}))) != coord(shape, at[o])), None)
+    return next((f"{coord(shape, x)} -> {v[x]}; f2lay {w}" for x in range(len(v))
+                 if (w := apply(got, dict(zip(names, coord(shape, x))))[0]) != v[x]), None)
+
+
+def round_trip_mismatch(evaluator, c, v, answer):
+    """linear_to_cute's answer for f2lay's layout of c (whose values v agreed
+    with pycute's): a CuTe layout with v at every point, or null only when
+    there is none (but c is one)."""
+    if answer is None:
+        images = [v[1 << k] for k in range(len(v).bit_length() - 1)]
+        return (f"null for the layout whose coordinate bits give the offsets {images}, but "
+                f"{text(c)} is one" if evaluate(evaluator, c) == v else None)
+    a = (answer["b"], answer["m"], answer["s"], tuple(answer["shape"]), tuple(answer["stride"]))
+    if a[3] != c[3]:
+        return f"{text(a)}: a shape other than the layout's {c[3]}"
+    w = evaluate(evaluator, a)
+    if isinstance(w, Exception):
+        return f"{text(a)} raises {type(w).__name__} {str(w)[:80]}"
+    return next((f"{text(a)} gives {coord(c[3], x)} -> {w[x]}, the layout {v[x]}"
+                 for x in range(len(v)) if w[x] != v[x]), None)
+
+
+def judge(where, peer_says, definition_says):
+    """A finding where f2lay agrees with CuTe's definition, else an f2lay bug."""
+    if definition_says is None:
+        return "finding", f"{where}: pycute: {peer_says}; f2lay agrees with CuTe's definition"
+    if definition_says == peer_says:
+        return "bug", f"{where}: pycute and CuTe's definition: {peer_says}"
+    return "bug", f"{where}: pycute: {peer_says}; CuTe's definition: {definition_says}"
+
+
+def run(f2lay, cases):
+    """Per case, its outcomes (kind, None or (verdict, text)), in two oracle
+    runs: cute_swizzle both ways, then linear_to_cute and apply on each layout
+    that agreed."""
+    peer = [evaluate(pycute_values, c) for c in cases]
+    first = ask_oracle(f2lay, [{"op": "cute_swizzle", "b": b, "m": m, "s": s, "shape": list(shape),
+                                "stride": list(stride), "direction": d}
+                               for b, m, s, shape, stride in cases for d in DIRECTIONS])
+    outcomes, second, follow = [[] for _ in cases], [], []
+    for i, (c, v) in enumerate(zip(cases, peer)):
+        linear = isinstance(v, Exception) or nonlinear_pair(v) is None
+        for inverse, d in enumerate(DIRECTIONS):
+            resp = first[2 * i + inverse]
+            kind = ("to_coordinate" if inverse else "to_offset") if linear else "not_linear"
+            bad = mismatch(v, c, inverse, resp)
+            if bad is not None:
+                definition = mismatch(evaluate(cute_definition, c), c, inverse, resp)
+                outcomes[i].append((kind, judge(d, bad, definition)))
+                continue
+            outcomes[i].append((kind, None))
+            if resp["ok"]:  # apply where every input bit is set
+                last, names = len(v) - 1, [f"dim{k}" for k in range(len(c[3]))]
+                inp, want = ({"offset": last}, dict(zip(names, coord(c[3], v.index(last))))) \
+                    if inverse else (dict(zip(names, coord(c[3], last))), {"offset": v[last]})
+                second += [{"op": "linear_to_cute", "layout": resp["result"]},
+                           {"op": "apply", "layout": resp["result"], "input": inp}]
+                follow.append((i, d, want))
+    answers = ask_oracle(f2lay, second) if second else []
+    for (i, d, want), rt, ap in zip(follow, answers[0::2], answers[1::2]):
+        c, v = cases[i], peer[i]
+        bad = [f"linear_to_cute refuses: {rt['error']}"] * 2 if not rt["ok"] else \
+            [round_trip_mismatch(e, c, v, rt["result"]) for e in (pycute_values, cute_definition)]
+        outcomes[i].append(("round_trip", bad[0] and judge(d, *bad)))
+        good = ap["ok"] and same(ap["result"], want)
+        outcomes[i].append(("apply", None if good else
+                            ("bug", f"{d}: apply where every bit is set: pycute {want}; f2lay {ap}")))
+    return outcomes
+
+
+# ---------------------------------------------------------------- shrinking
+def key(c):
+    """Shrinking order: fewer and smaller modes, smaller strides, then b, m, |s|."""
+    b, m, s, shape, stride = c
+    return (len(shape), sum(shape), sum(map(abs, stride)), sum(d < 0 for d in stride), b, m,
+            abs(s), s < 0)
+
+
+def smaller(c):
+    b, m, s, shape, stride = c
+    out = [(b, m, s, shape[:i] + shape[i + 1:], stride[:i] + stride[i + 1:])
+           for i in range(len(shape)) if len(shape) > 1]
+    out += [(b, m, s, shape[:i] + (n // 2,) + shape[i + 1:], stride)
+            for i, n in enumerate(shape) if n > 1]
+    out += [(b, m, s, shape, stride[:i] + (e,) + stride[i + 1:])
+            for i, d in enumerate(stride) for e in {0, 1, abs(d), int(d / 2), d - 1}]
+    out += [(b - 1, m, s, shape, stride), (b, m - 1, s, shape, stride),
+            (b, m, s - (s > 0) + (s < 0), shape, stride), (b, m, -s, shape, stride)]
+    return sorted({o for o in out if min(o[:2]) >= 0 and key(o) < key(c)}, key=key)
+
+
+def shrink(f2lay, c, kind, verdict, why):
+    """The smallest case (greedily, by key) that still gives `verdict` of `kind`."""
+    while cands := smaller(c):
+        hit = next(((cand, out[1]) for cand, outs in zip(cands, run(f2lay, cands))
+                    for k, out in outs if k == kind and out and out[0] == verdict), None)
+        if hit is None:
+            break
+        c, why = hit
+    return c, why
+
+
+def check_swizzle_functor(report):
+    """pycute's Swizzle(B,M,S) against CuTe's definition on its whole domain
+    (f2lay's counterpart, cute_swizzle of (2^k):(1), is in the sweep)."""
+    failed = []
+    for b, m, s in sorted(itertools.product(range(3), range(3), range(-3, 4)),
+                          key=lambda t: (sum(map(abs, t)), t)):
+        mine = evaluate(cute_definition, (b, m, s, (1 << (b + m + abs(s)),), (1,)))
+        try:
+            o, got = next(((o, g) for o, want in enumerate(mine)
+                           if (g := pycute.Swizzle(b, m, s)(o)) != want), (None, None))
+        except Exception as e:
+            o, got = 0, f"raises {type(e).__name__}: {e}"
+        if o is not None and not isinstance(mine, Exception):
+            failed.append(f"pycute.Swizzle({b},{m},{s})({o}) {got}; CuTe's definition {mine[o]}")
+    if failed:
+        report.finding("swizzle", f"{failed[0]} ({len(failed)} of the swizzles with b, m <= 2, "
+                       "|s| <= 3 fail)")
+
+
+# ---------------------------------------------------------------- the cases
+def sweep():
+    """Every small swizzle (|s| < b included: refused) on every small 1-mode
+    layout, and the b <= 1 swizzles on 2-mode layouts."""
+    swizzles = list(itertools.product(range(3), range(3), range(-3, 4)))
+    one = [((n,), (d,)) for n in (1, 2, 4, 8, 16) for d in (0, 1, 2, 3, 4, 5, 6, 9, -1)]
+    two = [((n0, n1), (d0, d1)) for n0, n1 in itertools.product((2, 4), repeat=2)
+           for d0, d1 in itertools.product((0, 1, 2, 3, 4, 8), repeat=2)]
+    return [(b, m, s, *l) for b, m, s in swizzles for l in one] + \
+        [(b, m, s, *l) for b, m, s in swizzles if b <= 1 for l in two]
+
+
+def random_case(rng):
+    """Mostly linear: compact strides in a random mode order, with gaps; a
+    third get one zero, odd, negative or power-of-two stride instead."""
+    rank = rng.randint(1, 3)
+    shape = [1 << rng.randint(0, 4 if rank < 3 else 3) for _ in range(rank)]
+    stride, next_stride = [0] * rank, 1
+    for i in rng.sample(range(rank), rank):
+        next_stride <<= rng.choice([0, 0, 0, 1, 2])
+        stride[i], next_stride = next_stride, next_stride * shape[i]
+    if rng.random() < 0.33:
+        stride[rng.randrange(rank)] = rng.choice([0, rng.randrange(3, 40, 2), -rng.randint(1, 4),
+                                                  1 << rng.randint(0, 8)])
+    b = rng.randint(0, 3)
+    s = rng.choice([1, -1]) * (rng.randint(b, b + 4) if rng.random() > 0.05 else rng.randint(0, b))
+    return b, rng.randint(0, 4), s, tuple(shape), tuple(stride)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("f2lay")
+    parser.add_argument("--cases", type=int, default=3000, help="random cases (default 3000)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+
+    version = importlib.metadata.version("nvidia-cutlass")
+    print(f"cute_check: pycute from nvidia-cutlass {version}")
+    report = Report("cute_check", f"pycute {version}", KINDS)
+    rng = random.Random(args.seed)
+    cases = sweep() + [random_case(rng) for _ in range(args.cases)]
+    groups = {}  # (kind, verdict) -> [(case, text)]
+    for c, outs in zip(cases, run(args.f2lay, cases)):
+        for kind, out in outs:
+            if out is None:
+                report.agree(kind)
+            else:
+                groups.setdefault((kind, out[0]), []).append((c, out[1]))
+    for (kind, verdict), hits in groups.items():
+        # The three smallest cases each shrink to a witness; those giving
+        # other layouts may have other causes.
+        seen = set()
+        for c, why in sorted(hits, key=lambda h: key(h[0]))[:3]:
+            small, small_why = shrink(args.f2lay, c, kind, verdict, why)
+            if (layout := (small[3], repr(evaluate(cute_definition, small)))) in seen:
+                continue
+            seen.add(layout)
+            line = f"{len(hits)} cases, e.g. {text(c)}; minimal {text(small)}: {small_why}"
+            (report.f2lay_bug if verdict == "bug" else report.finding)(kind, line)
+    check_swizzle_functor(report)
+    return report.finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
