@@ -4,15 +4,19 @@
 Gluon, Triton's Python layout language, converts its layout classes to linear
 layouts in Triton's own C++ (no GPU needed). This script draws random valid
 parameters for each catalog family, asks Gluon and `f2lay oracle` for the
-layout, and compares the two.
+layout, and compares the two; then the same for every case of these families
+in vectors/catalog.json (golden and drawn) that Gluon 3.6 can build.
 
 Usage: gluon_check.py F2LAY_BINARY [--cases N] [--seed S]
+Gluon defines these families (f2lay follows Triton), so every disagreement
+counts as an f2lay bug.
 Exit status: 0 when everything agrees, 1 on any disagreement (printed with its
 request), 77 (ctest's skip) when Triton is not installed. Triton aborts the
 whole process on parameters it rejects, so only valid ones are drawn.
 """
 import argparse
 import json
+import pathlib
 import random
 import sys
 
@@ -24,6 +28,9 @@ try:
 except ImportError as e:  # pragma: no cover
     print(f"gluon_check: Triton is not installed ({e}); run scripts/setup", file=sys.stderr)
     sys.exit(77)
+
+
+VECTORS_DIR = pathlib.Path(__file__).resolve().parent.parent / "vectors"
 
 
 class Gluon:
@@ -65,7 +72,7 @@ def random_blocked(rng):
     cga = random_cga(rng, rank) if rng.random() < 0.5 else []
     if cga:
         request["cga_layout"] = cga
-    return request, ttgl.BlockedLayout(spt, tpw, wpc, order, cga), shape
+    return request
 
 
 def random_cga(rng, rank):
@@ -96,11 +103,6 @@ def random_mma_params(rng, major=None, rank=None):
     return {"version": [major, 0], "warps_per_cta": warps, "instr_shape": instr}
 
 
-def gluon_mma(params):
-    return ttgl.NVMMADistributedLayout(version=params["version"], warps_per_cta=params["warps_per_cta"],
-                                       instr_shape=params["instr_shape"])
-
-
 def random_shape(rng, rank):
     """Smaller and larger than the tiles; a batch dim stays small."""
     return ([1 << rng.randint(0, 3)] if rank == 3 else []) + [1 << rng.randint(0, 8) for _ in range(2)]
@@ -113,10 +115,7 @@ def random_nvidia_mma(rng):
     request = {"op": "nvidia_mma", **params, "shape": shape}
     if cga:
         request["cga_layout"] = cga
-    gluon = ttgl.NVMMADistributedLayout(version=params["version"],
-                                        warps_per_cta=params["warps_per_cta"],
-                                        instr_shape=params["instr_shape"], cga_layout=cga)
-    return request, gluon, shape
+    return request
 
 
 def random_dot_operand(rng):
@@ -126,10 +125,8 @@ def random_dot_operand(rng):
     index = 0 if params["version"][0] == 3 else rng.randint(0, 1)
     k_width = 1 << rng.randint(0, 4)
     shape = random_shape(rng, len(params["warps_per_cta"]))
-    request = {"op": "dot_operand", "operand_index": index, "parent": params, "k_width": k_width,
-               "shape": shape}
-    return request, ttgl.DotOperandLayout(operand_index=index, parent=gluon_mma(params),
-                                          k_width=k_width), shape
+    return {"op": "dot_operand", "operand_index": index, "parent": params, "k_width": k_width,
+            "shape": shape}
 
 
 def random_amd_grid(rng):
@@ -156,10 +153,7 @@ def random_amd_mfma(rng):
                "tiles_per_warp": tiles, "shape": shape}
     if cga:
         request["cga_layout"] = cga
-    layout = ttgl.amd.AMDMFMALayout(version=request["version"], instr_shape=instr,
-                                    transposed=transposed, warps_per_cta=warps,
-                                    element_bitwidth=bits, tiles_per_warp=tiles, cga_layout=cga)
-    return request, layout, shape
+    return request
 
 
 def random_amd_wmma(rng):
@@ -178,22 +172,64 @@ def random_amd_wmma(rng):
                "shape": shape}
     if cga:
         request["cga_layout"] = cga
-    layout = ttgl.amd.AMDWMMALayout(version=version, transposed=transposed, warps_per_cta=warps,
-                                    instr_shape=instr, tiles_per_warp=tiles, cga_layout=cga)
-    return request, layout, shape
+    return request
 
 
 def random_slice(rng):
     """A slice of a random blocked parent of rank 2 or 3."""
     while True:
-        parent, gluon_parent, shape = random_blocked(rng)
-        if len(shape) >= 2:
+        parent = random_blocked(rng)
+        if len(parent["shape"]) >= 2:
             break
+    shape = parent.pop("shape")
     dim = rng.randrange(len(shape))
-    sliced = shape[:dim] + shape[dim + 1:]
-    del parent["op"], parent["shape"]
-    request = {"op": "slice", "dim": dim, "parent": parent, "shape": sliced}
-    return request, ttgl.SliceLayout(dim, gluon_parent), sliced
+    return {"op": "slice", "dim": dim, "parent": parent, "shape": shape[:dim] + shape[dim + 1:]}
+
+
+LEGACY_CGA_KEYS = ("ctas_per_cga", "cta_split_num", "cta_order")
+
+
+def gluon_layout(req):
+    """The Gluon layout object of a catalog request (f2lay's keys are Gluon's
+    in snake case), or None where the request uses keys Gluon 3.6 has no
+    counterpart for (the legacy CTA tiling)."""
+    if any(k in req for k in LEGACY_CGA_KEYS):
+        return None
+    op, cga = req.get("op", "blocked"), req.get("cga_layout", [])
+    if op == "blocked":
+        return ttgl.BlockedLayout(req["size_per_thread"], req["threads_per_warp"],
+                                  req["warps_per_cta"], req["order"], cga)
+    if op == "slice":
+        parent = gluon_layout(req["parent"])
+        return None if parent is None else ttgl.SliceLayout(req["dim"], parent)
+    if op == "nvidia_mma":
+        return ttgl.NVMMADistributedLayout(version=req["version"], warps_per_cta=req["warps_per_cta"],
+                                           instr_shape=req["instr_shape"], cga_layout=cga)
+    if op == "dot_operand":
+        return ttgl.DotOperandLayout(operand_index=req["operand_index"],
+                                     parent=gluon_layout({"op": "nvidia_mma", **req["parent"]}),
+                                     k_width=req["k_width"])
+    if op == "amd_mfma":
+        return ttgl.amd.AMDMFMALayout(version=req["version"], instr_shape=req["instr_shape"],
+                                      transposed=req["transposed"], warps_per_cta=req["warps_per_cta"],
+                                      element_bitwidth=req.get("element_bitwidth"),
+                                      tiles_per_warp=req.get("tiles_per_warp"), cga_layout=cga)
+    if op == "amd_wmma":
+        return ttgl.amd.AMDWMMALayout(version=req["version"], transposed=req["transposed"],
+                                      warps_per_cta=req["warps_per_cta"],
+                                      instr_shape=req.get("instr_shape"),
+                                      tiles_per_warp=req.get("tiles_per_warp"), cga_layout=cga)
+    raise ValueError(f"no Gluon layout for op {op}")
+
+
+def vector_requests():
+    """The catalog vectors (vectors/catalog.json: golden and drawn) of these
+    families that Gluon can build."""
+    data = json.loads((VECTORS_DIR / "catalog.json").read_text())
+    for case in data["cases"]:
+        req = case["request"]
+        if req["op"] in FAMILIES and case["expect"]["ok"] and gluon_layout(req) is not None:
+            yield req
 
 
 FAMILIES = {"blocked": random_blocked, "slice": random_slice, "nvidia_mma": random_nvidia_mma,
@@ -210,13 +246,14 @@ def main():
 
     rng = random.Random(args.seed)
     gluon = Gluon()
-    pairs = []
-    for family, draw in FAMILIES.items():
-        for _ in range(args.cases):
-            request, gluon_layout, shape = draw(rng)
-            pairs.append((family, request, gluon.layout(gluon_layout, shape)))
-
-    return compare(Report("gluon_check", f"Triton {__import__('triton').__version__}", FAMILIES), args.f2lay, pairs)
+    ask = lambda request: gluon.layout(gluon_layout(request), request["shape"])
+    pairs = [(family, request, ask(request))
+             for family, draw in FAMILIES.items()
+             for request in (draw(rng) for _ in range(args.cases))]
+    pairs += [("vectors", request, ask(request)) for request in vector_requests()]
+    report = Report("gluon_check", f"Triton {__import__('triton').__version__}",
+                    list(FAMILIES) + ["vectors"])
+    return compare(report, args.f2lay, pairs)
 
 
 if __name__ == "__main__":

@@ -9,8 +9,10 @@ descriptor's layout as a SharedLinearLayout through toLinearLayout (exact).
 Compilation stops right after (a static_assert), no GPU needed.
 
 Usage: gluon_shared_check.py F2LAY_BINARY [--cases N] [--seed S]
-         random valid requests per family, Gluon against `f2lay oracle`;
-         exit 0 when all agree, 1 otherwise, 77 without Triton.
+         random valid requests per family and the shared-layout cases of
+         vectors/catalog.json, Gluon against `f2lay oracle`; Gluon defines
+         these layouts, so any disagreement is an f2lay bug: exit 0 when all
+         agree, 1 otherwise, 77 without Triton.
        gluon_shared_check.py --answer < requests.jsonl
          Gluon's layout for each request (to write golden cases).
 Triton aborts the process on parameters it rejects: only valid ones are drawn.
@@ -18,7 +20,7 @@ No cga_layout is drawn: Triton 3.6 aborts inferring the reshaped descriptor's
 layout when the shared layout has one ("Invalid basis ... for in-dim
 'offset'"), so this route cannot read those.
 """
-import argparse, json, math, random, sys
+import argparse, json, math, pathlib, random, sys
 
 from oracle_client import Report, compare
 try:
@@ -177,7 +179,18 @@ def main():
             expected = gluon_answer(req)
             if expected is not None:
                 pairs.append((family, req, expected))
-    return compare(Report("gluon_shared_check", f"Triton {triton.__version__}", FAMILIES), args.f2lay, pairs)
+    # The shared-layout vectors (vectors/catalog.json) this route can read:
+    # one CTA, and a layout Gluon gives (None: e.g. one element per CTA).
+    catalog = json.loads((pathlib.Path(__file__).resolve().parent.parent / "vectors" /
+                          "catalog.json").read_text())
+    for case in catalog["cases"]:
+        req = case["request"]
+        if req["op"] in FAMILIES and case["expect"]["ok"] and not req.get("cga_layout"):
+            expected = gluon_answer(req)
+            if expected is not None:
+                pairs.append(("vectors", req, expected))
+    report = Report("gluon_shared_check", f"Triton {triton.__version__}", list(FAMILIES) + ["vectors"])
+    return compare(report, args.f2lay, pairs)
 
 
 if __name__ == "__main__":
