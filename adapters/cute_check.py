@@ -24,6 +24,7 @@ import random
 import re
 import sys
 
+from cute_definition import coord, nonlinear_pair, text, values as cute_definition
 from oracle_client import Report, ask_oracle, same
 
 try:
@@ -34,21 +35,6 @@ except ImportError as e:  # pragma: no cover
 
 KINDS = ["to_offset", "to_coordinate", "not_linear", "round_trip", "apply"]
 DIRECTIONS = ("coordinate_to_offset", "offset_to_coordinate")
-
-
-# A case is (b, m, s, shape, stride), shape and stride tuples of one int per mode.
-def text(c):
-    b, m, s, shape, stride = c
-    return f"Sw<{b},{m},{s}> o ({','.join(map(str, shape))}):({','.join(map(str, stride))})"
-
-
-def coord(shape, x):
-    """CuTe's coordinate of the 1-D index x: colexicographic, mode 0 fastest."""
-    out = []
-    for n in shape:
-        out.append(x % n)
-        x //= n
-    return tuple(out)
 
 
 # ------------------------------------------------------------ the evaluators
@@ -64,38 +50,12 @@ def pycute_values(c):
     return [composed(x) for x in range(math.prod(shape))]  # pycute's own 1-D indexing
 
 
-def cute_definition(c):
-    """include/cute/swizzle.hpp and layout.hpp: Swizzle<B,M,S>(o) = o xor
-    ((o & YYY) >> S), YYY = (2^B - 1) << (M + max(S, 0)), a negative S shifting
-    left; (shape:stride)(x) = sum of coord_i * stride_i."""
-    b, m, s, shape, stride = c
-    if b < 0 or m < 0 or abs(s) < b:
-        raise ValueError("CuTe's static_assert: BBits >= 0, MBase >= 0, abs(SShift) >= BBits")
-    yyy = ((1 << b) - 1) << (m + max(s, 0))
-
-    def swizzle(o):
-        return o ^ ((o & yyy) >> s if s >= 0 else (o & yyy) << -s)
-    return [swizzle(sum(ci * d for ci, d in zip(coord(shape, x), stride)))
-            for x in range(math.prod(shape))]
-
-
 def evaluate(evaluator, c):
     """The values at every 1-D index, or the exception that refused c."""
     try:
         return evaluator(c)
     except Exception as e:  # pycute refuses by assert
         return e
-
-
-def nonlinear_pair(v):
-    """None when v is linear over F2, else the smallest witness (x, y) (by y,
-    then x) with v(x xor y) != v(x) xor v(y)."""
-    if v[0] != 0:
-        return 0, 0
-    # Linear iff each value is its lowest bit's xor the rest's (induction).
-    if all(v[x] == v[x & -x] ^ v[x & (x - 1)] for x in range(1, len(v))):
-        return None
-    return next((x, y) for y in range(1, len(v)) for x in range(1, y) if v[x ^ y] != v[x] ^ v[y])
 
 
 def apply(layout, inputs):
