@@ -24,6 +24,34 @@ def same(a, b):
     return a == b
 
 
+def first_difference(peer, mine):
+    """The smallest place where two answers differ: for layouts, the first
+    out dim or the first input bit (in dim, bit) whose basis differs; else
+    the first differing key or item; None where they are the same."""
+    if same(peer, mine):
+        return None
+    is_layout = lambda v: isinstance(v, dict) and "in_dims" in v and "out_dims" in v
+    if is_layout(peer) and is_layout(mine):
+        if not same(peer["out_dims"], mine["out_dims"]):
+            return f"out dims: peer {json.dumps(peer['out_dims'])}, f2lay {json.dumps(mine['out_dims'])}"
+        names = lambda l: [d["name"] for d in l["in_dims"]]
+        if names(peer) != names(mine):
+            return f"in dims: peer {names(peer)}, f2lay {names(mine)}"
+        for a, b in zip(peer["in_dims"], mine["in_dims"]):
+            for bit in range(max(len(a["bases"]), len(b["bases"]))):
+                x, y = a["bases"][bit:bit + 1], b["bases"][bit:bit + 1]
+                if not same(x, y):
+                    return f"{a['name']} bit {bit}: peer {x[0] if x else 'none'}, f2lay {y[0] if y else 'none'}"
+    if isinstance(peer, dict) and isinstance(mine, dict):
+        for key in sorted(peer.keys() | mine.keys()):
+            if key not in peer or key not in mine or not same(peer[key], mine[key]):
+                return f"{key}: peer {json.dumps(peer.get(key))}, f2lay {json.dumps(mine.get(key))}"
+    if isinstance(peer, list) and isinstance(mine, list) and len(peer) == len(mine):
+        k = next(i for i, (x, y) in enumerate(zip(peer, mine)) if not same(x, y))
+        return f"item {k}: peer {json.dumps(peer[k])}, f2lay {json.dumps(mine[k])}"
+    return f"peer {json.dumps(peer)}, f2lay {json.dumps(mine)}"
+
+
 def ask_oracle(f2lay, requests):
     """The oracle's responses, one per request, in order."""
     lines = "".join(json.dumps(r) + "\n" for r in requests)
@@ -85,6 +113,8 @@ def compare(report, f2lay, pairs, judge=None):
             continue
         text = (f"{request.get('op')}: {report.peer} {want}\n  f2lay {json.dumps(response)}"
                 f"\n  request {json.dumps(request)}")
+        if expected is not ERROR and response.get("ok") is True:
+            text += f"\n  first difference {first_difference(expected, response['result'])}"
         verdict = judge(request, expected, response) if judge else None
         if verdict is not None and verdict[0] == "peer":
             report.finding(kind, f"{text}\n  witness {verdict[1]}")

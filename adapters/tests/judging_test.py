@@ -11,7 +11,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
-from oracle_client import ERROR, Report, compare  # noqa: E402
+from oracle_client import ERROR, Report, compare, first_difference  # noqa: E402
 
 failures = []
 
@@ -87,6 +87,20 @@ def test_compare():
         expect("compare: a finding alone passes", status, 0)
 
 
+def test_first_difference():
+    def lay(reg, lane, size=4):
+        return {"in_dims": [{"name": "register", "bases": reg}, {"name": "lane", "bases": lane}],
+                "out_dims": [{"name": "dim0", "size": size}]}
+    a = lay([[1]], [[2], [0]])
+    expect("same", first_difference(a, lay([[1]], [[2], [0]])), None)
+    expect("a basis", first_difference(a, lay([[1]], [[2], [3]])), "lane bit 1: peer [0], f2lay [3]")
+    expect("a missing bit", first_difference(a, lay([[1]], [[2]])), "lane bit 1: peer [0], f2lay none")
+    expect("out dims", first_difference(a, lay([[1]], [[2], [0]], 8)).startswith("out dims:"), True)
+    expect("a key", first_difference({"x": 1, "y": 2}, {"x": 1, "y": 3}), "y: peer 2, f2lay 3")
+    expect("an item", first_difference([1, 2, 3], [1, 2, 4]), "item 2: peer 3, f2lay 4")
+    expect("true is not 1", first_difference(True, 1), "peer true, f2lay 1")
+
+
 def test_triton_laws():
     try:
         import triton_check as t
@@ -112,6 +126,7 @@ def test_triton_laws():
 if __name__ == "__main__":
     test_report()
     test_compare()
+    test_first_difference()
     test_triton_laws()
     for f in failures:
         print("FAIL", f)
