@@ -198,7 +198,10 @@ std::vector<VectorFile> generateVectors() {
 }
 
 void writeVectors(const std::vector<VectorFile>& files, const std::string& dir) {
-  std::filesystem::create_directories(dir);
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (error || !std::filesystem::is_directory(dir))
+    throw Error(dir + ": cannot make the folder (" + (error ? error.message() : "not a folder") + ")");
   for (const VectorFile& f : files) {
     std::string path = (std::filesystem::path(dir) / f.name).string();
     std::ofstream out(path, std::ios::binary);
@@ -209,6 +212,7 @@ void writeVectors(const std::vector<VectorFile>& files, const std::string& dir) 
 
 size_t compareVectors(const std::vector<VectorFile>& files, const std::string& dir,
                       std::ostream& out) {
+  if (!std::filesystem::is_directory(dir)) throw Error(dir + ": not a folder");
   size_t differ = 0;
   for (const VectorFile& f : files) {
     std::string path = (std::filesystem::path(dir) / f.name).string();

@@ -28,11 +28,13 @@ struct VectorFile {
 // ref and opt differ on a drawn request, or when a case has no family.
 std::vector<VectorFile> generateVectors();
 
-// Writes the files into `dir` (created if missing).
+// Writes the files into `dir` (created if missing); throws f2lay::Error
+// naming the folder or file it cannot write.
 void writeVectors(const std::vector<VectorFile>& files, const std::string& dir);
 
 // Compares the files with those in `dir`; prints each difference (the first
 // differing line of each file) to `out` and returns how many files differ.
+// Throws f2lay::Error when `dir` is not a folder.
 size_t compareVectors(const std::vector<VectorFile>& files, const std::string& dir,
                       std::ostream& out);
 
