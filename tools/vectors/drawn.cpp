@@ -141,6 +141,7 @@ struct Pair {
   LayoutValue a, b;
   uint64_t elementBytes;
   std::string write = "vector", read = "vector";
+  bool catalog = false;
 };
 
 std::string instructionName(ref::analysis::Instruction in, const char* matrix) {
@@ -161,7 +162,7 @@ std::vector<Pair> pairs(uint64_t seed) {
   }
   for (const CatalogPair& p : catalogPairs())
     out.push_back({p.name, p.a.value(), p.b.value(), p.elementBytes,
-                   instructionName(p.write, "stmatrix"), instructionName(p.read, "ldmatrix")});
+                   instructionName(p.write, "stmatrix"), instructionName(p.read, "ldmatrix"), true});
   return out;
 }
 
@@ -182,7 +183,7 @@ std::vector<DrawnRequest> conversions() {
                     {"element_bytes", p.elementBytes}}});
     out.push_back({"duplication " + p.name, {{"op", "duplication"}, {"layout", lj(p.b)}}});
     out.push_back({"gather_plan " + p.name,
-                   {{"op", "gather_plan"}, {"layout", lj(p.a)}, {"axis", p.name.size() % 2}}});
+                   {{"op", "gather_plan"}, {"layout", lj(p.a)}, {"axis", i % 2}}});
     LayoutValue shared = draw(properties::genMemory(tensorBitsOf(p.a)), 9850, i++);
     out.push_back({"vectorization " + p.name,
                    {{"op", "vectorization"}, {"layout", lj(p.a)}, {"shared", lj(shared)}}});
@@ -206,12 +207,24 @@ std::vector<DrawnRequest> bankConflicts() {
   std::vector<DrawnRequest> out;
   int i = 0;
   for (const Pair& p : pairs(10000)) {
-    LayoutValue shared = draw(properties::genMemory(tensorBitsOf(p.a)), 10100, i++);
-    for (const char* access : {"store", "load"})
-      out.push_back({std::string("bank_conflicts ") + access + " " + p.name,
-                     {{"op", "bank_conflicts"}, {"layout", lj(access[0] == 's' ? p.a : p.b)},
-                      {"shared", lj(shared)}, {"element_bytes", p.elementBytes},
-                      {"access", access}}});
+    // A drawn pair through a random memory layout (Def 4.14); a catalog pair
+    // through its optimal swizzle, with its instructions (stmatrix, ldmatrix
+    // where it names them), as a compiler would convert it.
+    Json shared = lj(draw(properties::genMemory(tensorBitsOf(p.a)), 10100, i++));
+    if (p.catalog) {
+      Json swizzle = answer({{"op", "optimal_swizzle"}, {"self", lj(p.a)}, {"other", lj(p.b)},
+                             {"element_bytes", p.elementBytes}, {"write", p.write},
+                             {"read", p.read}},
+                            Impl::kRef);
+      if (!swizzle["ok"].get<bool>()) throw Error("vectors: " + p.name + ": " + swizzle.dump());
+      shared = swizzle["result"]["shared"];
+    }
+    const std::string store = p.write == "vector" ? "store" : p.write;
+    const std::string load = p.read == "vector" ? "load" : p.read;
+    for (const auto& [access, layout] : {std::pair{store, p.a}, std::pair{load, p.b}})
+      out.push_back({"bank_conflicts " + access + " " + p.name,
+                     {{"op", "bank_conflicts"}, {"layout", lj(layout)}, {"shared", shared},
+                      {"element_bytes", p.elementBytes}, {"access", access}}});
   }
   return out;
 }
