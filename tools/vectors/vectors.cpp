@@ -86,8 +86,10 @@ bool broadcastInput(const Json& request) {
 Json flagsOf(bool golden, const Json& request, const Json& expect, const std::string& source) {
   Json flags = Json::array({golden ? "golden" : "drawn"});
   if (!expect["ok"].get<bool>()) flags.push_back("error");
-  if (source.find("Triton asserts") != std::string::npos ||
-      source.find("Triton aborts") != std::string::npos)
+  // Where the case's source, or f2lay's refusal, says Triton stops there.
+  std::string says = source + (expect["ok"].get<bool>() ? "" : expect["error_contains"].get<std::string>());
+  if (says.find("Triton asserts") != std::string::npos ||
+      says.find("Triton aborts") != std::string::npos)
     flags.push_back("triton_aborts");
   try {
     if (broadcastInput(request)) flags.push_back("broadcast_input");
