@@ -20,7 +20,7 @@ import pathlib
 import random
 import sys
 
-from oracle_client import Report, compare
+from oracle_client import Report, compare, shape_judge
 
 try:
     from triton._C.libtriton import gluon_ir, ir
@@ -253,7 +253,7 @@ def main():
     pairs += [("vectors", request, ask(request)) for request in vector_requests()]
     report = Report("gluon_check", f"Triton {__import__('triton').__version__}",
                     list(FAMILIES) + ["vectors"])
-    return compare(report, args.f2lay, pairs)
+    return compare(report, args.f2lay, pairs, shape_judge(args.f2lay, ask))
 
 
 if __name__ == "__main__":

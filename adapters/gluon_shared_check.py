@@ -22,7 +22,7 @@ layout when the shared layout has one ("Invalid basis ... for in-dim
 """
 import argparse, json, math, pathlib, random, sys
 
-from oracle_client import Report, compare
+from oracle_client import Report, compare, shape_judge
 try:
     import triton
     from triton.experimental import gluon
@@ -190,7 +190,7 @@ def main():
             if expected is not None:
                 pairs.append(("vectors", req, expected))
     report = Report("gluon_shared_check", f"Triton {triton.__version__}", list(FAMILIES) + ["vectors"])
-    return compare(report, args.f2lay, pairs)
+    return compare(report, args.f2lay, pairs, shape_judge(args.f2lay, gluon_answer))
 
 
 if __name__ == "__main__":

@@ -52,6 +52,39 @@ def first_difference(peer, mine):
     return f"peer {json.dumps(peer)}, f2lay {json.dumps(mine)}"
 
 
+def shrink_shape(request, differs):
+    """A minimal witness of a catalog request: each entry of its "shape"
+    halved, greedily, while differs(request) still holds."""
+    best, changed = request, True
+    while changed:
+        changed = False
+        for k, n in enumerate(best["shape"]):
+            if n > 1:
+                smaller = {**best, "shape": best["shape"][:k] + [n // 2] + best["shape"][k + 1:]}
+                if differs(smaller):
+                    best, changed = smaller, True
+    return best
+
+
+def shape_judge(f2lay, peer_answer):
+    """A judge for catalog adapters, whose peer defines the family: every
+    disagreement is f2lay's, its witness the request at the smallest shape
+    that still disagrees. peer_answer(request) is the peer's layout, or None
+    where it gives none."""
+    def differs(request):
+        try:
+            want = peer_answer(request)
+        except Exception:  # the peer refuses the smaller shape
+            return False
+        got = ask_oracle(f2lay, [request])[0]
+        return want is not None and not (got.get("ok") and same(got["result"], want))
+
+    def judge(request, expected, response):
+        small = shrink_shape(request, differs)
+        return "f2lay", f"shape {small['shape']}: {json.dumps(small)}"
+    return judge
+
+
 def ask_oracle(f2lay, requests):
     """The oracle's responses, one per request, in order."""
     lines = "".join(json.dumps(r) + "\n" for r in requests)

@@ -11,7 +11,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
-from oracle_client import ERROR, Report, compare, first_difference  # noqa: E402
+from oracle_client import ERROR, Report, compare, first_difference, shrink_shape  # noqa: E402
 
 failures = []
 
@@ -101,6 +101,12 @@ def test_first_difference():
     expect("true is not 1", first_difference(True, 1), "peer true, f2lay 1")
 
 
+def test_shrink_shape():
+    request = {"op": "blocked", "shape": [64, 8]}
+    expect("halved while it differs", shrink_shape(request, lambda r: r["shape"][0] >= 16)["shape"], [16, 1])
+    expect("kept when nothing smaller differs", shrink_shape(request, lambda r: False), request)
+
+
 def test_triton_laws():
     try:
         import triton_check as t
@@ -127,6 +133,7 @@ if __name__ == "__main__":
     test_report()
     test_compare()
     test_first_difference()
+    test_shrink_shape()
     test_triton_laws()
     for f in failures:
         print("FAIL", f)
