@@ -115,6 +115,8 @@ std::vector<DrawnRequest> algebra() {
 
 // Each op of a drawn sequence acts on the previous op's result, so the
 // sequence runs through the reference as it is drawn; it stops at a refusal.
+// Each op is also asked backward, from its result (reshape's shape is then
+// the operand's).
 std::vector<DrawnRequest> shapeOperations() {
   std::vector<DrawnRequest> out;
   for (int i = 0; i < kDraws; ++i) {
@@ -124,11 +126,19 @@ std::vector<DrawnRequest> shapeOperations() {
       Json request = c.params["ops"][k];
       request["layout"] = layout;
       request["direction"] = "forward";
-      out.push_back({request["op"].get<std::string>() + " #" + std::to_string(i) + "." +
-                         std::to_string(k),
-                     request});
+      std::string name = request["op"].get<std::string>() + " #" + std::to_string(i) + "." +
+                         std::to_string(k);
+      out.push_back({name, request});
       Json response = answer(request, Impl::kRef);
       if (!response["ok"].get<bool>()) break;
+      Json backward = request;
+      backward["layout"] = response["result"];
+      backward["direction"] = "backward";
+      if (backward.contains("shape")) {
+        backward["shape"] = Json::array();
+        for (const Json& d : layout["out_dims"]) backward["shape"].push_back(d["size"]);
+      }
+      out.push_back({name + " backward", backward});
       layout = response["result"];
     }
   }
