@@ -203,38 +203,34 @@ def random_requests(rng, n):
 
 
 # -------------------------------------------------------------- golden cases
+def one(req, key):
+    return to_triton(req[key])
+
+
+# Triton's answer to each request whose op the binding has.
+TRITON_ANSWERS = {
+    "identity_1d": lambda r: from_triton(TLL.identity_1d(r["size"], r["in_dim"], r["out_dim"])),
+    "zeros_1d": lambda r: from_triton(TLL.zeros_1d(r["size"], r["in_dim"], r["out_dim"],
+                                                   r.get("out_dim_size", 1))),
+    "apply": lambda r: dict(one(r, "layout").apply(r["input"])),
+    "compose": lambda r: from_triton(one(r, "self").compose(one(r, "other"))),
+    "product": lambda r: from_triton(one(r, "self") * one(r, "other")),
+    "invert_and_compose": lambda r: from_triton(one(r, "self").invert_and_compose(one(r, "other"))),
+    "invert": lambda r: from_triton(one(r, "layout").invert()),
+    "pseudoinvert": lambda r: from_triton(one(r, "layout").pseudoinvert()),
+    "is_injective": lambda r: one(r, "layout").is_injective(),
+    "is_surjective": lambda r: one(r, "layout").is_surjective(),
+    "is_invertible": lambda r: one(r, "layout").is_invertible(),
+    "matrix_view": lambda r: one(r, "layout").get_matrix_view(),
+    "equal": lambda r: one(r, "self") == one(r, "other"),
+}
+
+
 def triton_answer(req):
-    """Triton's answer to a golden request, or None where the binding has no
-    such op or the request is meant to fail (Triton would abort)."""
-    op = req["op"]
-    one = lambda k: to_triton(req[k])
-    if op == "identity_1d":
-        return from_triton(TLL.identity_1d(req["size"], req["in_dim"], req["out_dim"]))
-    if op == "zeros_1d":
-        return from_triton(TLL.zeros_1d(req["size"], req["in_dim"], req["out_dim"],
-                                        req.get("out_dim_size", 1)))
-    if op == "apply":
-        return dict(one("layout").apply(req["input"]))
-    if op == "compose":
-        return from_triton(one("self").compose(one("other")))
-    if op == "product":
-        return from_triton(one("self") * one("other"))
-    if op == "invert_and_compose":
-        return from_triton(one("self").invert_and_compose(one("other")))
-    if op in ("invert", "pseudoinvert"):
-        return from_triton(getattr(one("layout"), op)())
-    if op in ("is_injective", "is_surjective", "is_invertible"):
-        return getattr(one("layout"), op)()
-    if op == "matrix_view":
-        return one("layout").get_matrix_view()
-    if op == "equal":
-        return one("self") == one("other")
-    return None
-
-
-TRITON_OPS = ("identity_1d", "zeros_1d", "apply", "compose", "product", "invert_and_compose",
-              "invert", "pseudoinvert", "is_injective", "is_surjective", "is_invertible",
-              "matrix_view", "equal")
+    """Triton's answer to a request, or None where the binding has no such op.
+    A request Triton refuses aborts the process: ask only valid ones here."""
+    answer = TRITON_ANSWERS.get(req["op"])
+    return None if answer is None else answer(req)
 
 
 def triton_in_child(request):
@@ -257,7 +253,7 @@ def vector_requests():
         if not case["expect"]["ok"]:
             # Triton aborts the process on a request it refuses: where the
             # vector says it does, a child process is asked.
-            if "triton_aborts" in case["flags"] and case["request"]["op"] in TRITON_OPS:
+            if "triton_aborts" in case["flags"] and case["request"]["op"] in TRITON_ANSWERS:
                 outcome = triton_in_child(case["request"])
                 if outcome is not None:
                     yield None, f"algebra.json: {case['name']}: the vector says Triton aborts, " \

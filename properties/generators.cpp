@@ -83,10 +83,17 @@ std::vector<uint64_t> columnsOf(const LayoutValue& l) {
 
 rc::Gen<LayoutValue> genLayoutFrom(const std::vector<std::pair<std::string, int>>& ins) {
   return rc::gen::exec([ins] {
-    Dims dims;
-    dims.ins = ins;
+    std::vector<std::pair<std::string, int>> outs;
     int nOut = *rc::gen::inRange(1, 4);
-    for (int k = 0; k < nOut; ++k) dims.outs.push_back({outName(k), *rc::gen::inRange(0, 4)});
+    for (int k = 0; k < nOut; ++k) outs.push_back({outName(k), *rc::gen::inRange(0, 4)});
+    return *genLayoutOnto(ins, outs);
+  });
+}
+
+rc::Gen<LayoutValue> genLayoutOnto(const std::vector<std::pair<std::string, int>>& ins,
+                                   const std::vector<std::pair<std::string, int>>& outs) {
+  return rc::gen::exec([ins, outs] {
+    Dims dims{ins, outs};
     std::vector<uint64_t> cols;
     for (int j = 0; j < dims.inBits(); ++j) cols.push_back(*genBits(dims.outBits()));
     return layoutOf(dims, cols);

@@ -33,6 +33,13 @@ LayoutValue layoutOf(const Dims& dims, const std::vector<uint64_t>& cols);
 // Its columns, flattened likewise.
 std::vector<uint64_t> columnsOf(const LayoutValue& l);
 
+// Catalog parameters, drawn inside rc::gen::exec (or any generator body):
+// `bits` powers of two spread over `rank` dims (their product is 2^bits); a
+// permutation of 0..rank-1; `rank` powers of two from 2^minBits to 2^maxBits.
+std::vector<uint64_t> genSpread(int bits, size_t rank);
+std::vector<unsigned> genOrder(size_t rank);
+std::vector<uint64_t> genShape(size_t rank, int minBits, int maxBits);
+
 enum class RankKind { kAny, kInjective, kSurjective, kInvertible };
 
 // Arbitrary labeled layouts: 1-3 out dims (dim0, dim1, ...), 1-4 in dims
@@ -42,6 +49,10 @@ enum class RankKind { kAny, kInjective, kSurjective, kInvertible };
 rc::Gen<LayoutValue> genLayout(RankKind kind = RankKind::kAny);
 // A layout whose in dims are exactly `ins` (names and bits), out dims random.
 rc::Gen<LayoutValue> genLayoutFrom(const std::vector<std::pair<std::string, int>>& ins);
+// A layout from exactly `ins` onto exactly `outs` (names and bits), random
+// columns.
+rc::Gen<LayoutValue> genLayoutOnto(const std::vector<std::pair<std::string, int>>& ins,
+                                   const std::vector<std::pair<std::string, int>>& outs);
 
 // Def 4.10: a random injection of the tensor bits into register, lane, warp
 // and block columns, every other column zero (interleaved broadcasts).

@@ -21,7 +21,8 @@ using ref::catalog::Shape;
 
 uint64_t pow2(int bits) { return uint64_t{1} << bits; }
 
-// `bits` powers of two spread over `rank` dims: their product is 2^bits.
+}  // namespace
+
 std::vector<uint64_t> genSpread(int bits, size_t rank) {
   std::vector<uint64_t> sizes(rank, 1);
   for (int i = 0; i < bits; ++i) sizes[*rc::gen::inRange<size_t>(0, rank)] *= 2;
@@ -44,6 +45,8 @@ Shape genShape(size_t rank, int minBits, int maxBits) {
   for (size_t k = 0; k < rank; ++k) s.push_back(pow2(*rc::gen::inRange(minBits, maxBits + 1)));
   return s;
 }
+
+namespace {
 
 ref::LinearLayout genBlockedLayout(size_t rank) {
   ref::catalog::BlockedParams p;

@@ -24,42 +24,40 @@ run() {
   "$F2LAY" "$@" >"$WORK/out" 2>"$WORK/err" || status=$?
 }
 
+# expect STATUS TEXT WHAT ARGS...: f2lay ARGS must exit STATUS and print TEXT
+# (on stdout; on stderr for status 2), else the test fails naming WHAT.
+expect() {
+  local want=$1 text=$2 what=$3
+  shift 3
+  run "$@"
+  [ "$status" -eq "$want" ] || fail "$what: exit $status, not $want"
+  local stream="$WORK/out"
+  [ "$want" -ne 2 ] || stream="$WORK/err"
+  grep -qF -- "$text" "$stream" || fail "$what: no \"$text\" in: $(cat "$stream")"
+}
+
 echo "check: the stored vectors regenerate identically"
-run vectors --check "$STORED"
-cat "$WORK/out"
-[ "$status" -eq 0 ] || fail "f2lay vectors --check $STORED exited $status"
+expect 0 "6 of 6 files regenerate identically" "the stored vectors" vectors --check "$STORED"
 
 echo "check: a changed case is reported with its line"
 cp -r "$STORED" "$WORK/copy"
 # The third line is the first case.
 sed -i '3s/"name":"/"name":"renamed /' "$WORK/copy/algebra.json"
-run vectors --check "$WORK/copy"
-[ "$status" -eq 1 ] || fail "a changed line: exit $status, not 1"
-grep -q "algebra.json: line 3 differs" "$WORK/out" || fail "a changed line is not named: $(cat "$WORK/out")"
+expect 1 "algebra.json: line 3 differs" "a changed line" vectors --check "$WORK/copy"
 grep -q "5 of 6 files regenerate identically" "$WORK/out" || fail "the count is wrong: $(cat "$WORK/out")"
 
 echo "check: a missing file is reported"
 rm "$WORK/copy/swizzles.json"
-run vectors --check "$WORK/copy"
-[ "$status" -eq 1 ] || fail "a missing file: exit $status, not 1"
-grep -q "swizzles.json: missing" "$WORK/out" || fail "a missing file is not named: $(cat "$WORK/out")"
+expect 1 "swizzles.json: missing" "a missing file" vectors --check "$WORK/copy"
 
 echo "check: --out writes what --check accepts"
-run vectors --out "$WORK/fresh"
-[ "$status" -eq 0 ] || fail "--out exited $status"
+expect 0 "wrote 6 files" "--out" vectors --out "$WORK/fresh"
 cmp -s "$WORK/fresh/catalog.json" "$STORED/catalog.json" || fail "--out wrote another catalog.json"
 
 echo "check: bad usage exits 2"
-run vectors
-[ "$status" -eq 2 ] || fail "no option: exit $status, not 2"
-grep -q "give --out DIR or --check DIR" "$WORK/err" || fail "no option: $(cat "$WORK/err")"
-run vectors --out "$WORK/a" --check "$WORK/b"
-[ "$status" -eq 2 ] || fail "--out with --check: exit $status, not 2"
-run vectors --check "$WORK/no such folder"
-[ "$status" -eq 2 ] || fail "--check of no folder: exit $status, not 2"
-grep -q "no such folder: not a folder" "$WORK/err" || fail "--check of no folder: $(cat "$WORK/err")"
+expect 2 "give --out DIR or --check DIR" "no option" vectors
+expect 2 "excludes" "--out with --check" vectors --out "$WORK/a" --check "$WORK/b"
+expect 2 "no such folder: not a folder" "--check of no folder" vectors --check "$WORK/no such folder"
 touch "$WORK/a file"
-run vectors --out "$WORK/a file"
-[ "$status" -eq 2 ] || fail "--out onto a file: exit $status, not 2"
-grep -q "a file: cannot make the folder" "$WORK/err" || fail "--out onto a file: $(cat "$WORK/err")"
+expect 2 "a file: cannot make the folder" "--out onto a file" vectors --out "$WORK/a file"
 echo "regenerate_test: ok"

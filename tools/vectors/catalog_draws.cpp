@@ -2,11 +2,8 @@
 // rules Triton and Gluon put on each family (the same ones
 // adapters/gluon_check.py and gluon_shared_check.py draw by, where Gluon
 // checks f2lay's answers).
-#include <rapidcheck.h>
-
-#include <numeric>
-
 #include "drawn.h"
+#include "generators.h"
 #include "oracle.h"
 
 namespace f2lay::tools {
@@ -14,34 +11,13 @@ namespace f2lay::tools {
 namespace {
 
 constexpr int kDraws = 25;  // per family
-constexpr int kSize = 60;
 
 uint64_t pow2(int bits) { return uint64_t{1} << bits; }
 int pick(int lo, int hi) { return *rc::gen::inRange(lo, hi + 1); }  // [lo, hi]
 
-// `bits` powers of two over `rank` dims, multiplying to 2^bits.
-Json spread(int bits, int rank) {
-  std::vector<uint64_t> sizes(static_cast<size_t>(rank), 1);
-  for (int i = 0; i < bits; ++i) sizes[static_cast<size_t>(pick(0, rank - 1))] *= 2;
-  return sizes;
-}
-
-Json permutation(int rank) {
-  std::vector<int> left(static_cast<size_t>(rank)), order;
-  std::iota(left.begin(), left.end(), 0);
-  while (!left.empty()) {
-    size_t k = static_cast<size_t>(pick(0, static_cast<int>(left.size()) - 1));
-    order.push_back(left[k]);
-    left.erase(left.begin() + static_cast<long>(k));
-  }
-  return order;
-}
-
-Json shape(int rank, int maxBits) {
-  Json s = Json::array();
-  for (int k = 0; k < rank; ++k) s.push_back(pow2(pick(0, maxBits)));
-  return s;
-}
+Json spread(int bits, int rank) { return properties::genSpread(bits, static_cast<size_t>(rank)); }
+Json permutation(int rank) { return properties::genOrder(static_cast<size_t>(rank)); }
+Json shape(int rank, int maxBits) { return properties::genShape(static_cast<size_t>(rank), 0, maxBits); }
 
 // Block bases: each CTA bit doubles one dim's split, or copies (zero).
 Json cgaLayout(int rank) {
@@ -205,10 +181,9 @@ std::vector<DrawnRequest> catalogRequests() {
   std::vector<DrawnRequest> out;
   uint64_t seed = 20000;
   for (const auto& [name, drawer] : families) {
-    for (int i = 0; i < kDraws; ++i) {
-      Json request = rc::gen::exec(drawer)(rc::Random(seed++), kSize).value();
-      out.push_back({std::string(name) + " #" + std::to_string(i), request});
-    }
+    for (int i = 0; i < kDraws; ++i)
+      out.push_back({std::string(name) + " #" + std::to_string(i), draw(rc::gen::exec(drawer), seed, i)});
+    seed += kDraws;
   }
   // Answers read back: the CuTe parameters of drawn CuTe layouts, and the
   // family predicates (Def 4.10, 4.14) on drawn layouts of each kind.

@@ -1,9 +1,6 @@
-// Requests drawn from fixed seeds (drawn.h). Each draw runs a RapidCheck
-// generator on rc::Random(seed) at a fixed size, which is deterministic, so
-// the files regenerate byte for byte.
+// Requests drawn from fixed seeds (drawn.h's draw), so that the files
+// regenerate byte for byte.
 #include "drawn.h"
-
-#include <rapidcheck.h>
 
 #include "analysis/catalog_pairs.h"
 #include "error.h"
@@ -14,37 +11,15 @@ namespace f2lay::tools {
 
 namespace {
 
-using properties::Dims;
 using properties::RankKind;
-constexpr int kDraws = 40;   // rounds per family
-constexpr int kSize = 60;    // RapidCheck's size (below Debian's bad 100)
-
-// The value of a generator at draw `i` of the family seeded `seed`.
-template <class T>
-T draw(const rc::Gen<T>& gen, uint64_t seed, int i) {
-  return gen(rc::Random(seed + static_cast<uint64_t>(i)), kSize).value();
-}
-
+constexpr int kDraws = 40;  // rounds per family
 Json lj(const LayoutValue& l) { return layoutToJson(l); }
 
-std::vector<std::pair<std::string, int>> outsAsIns(const LayoutValue& l) {
-  std::vector<std::pair<std::string, int>> ins;
-  for (const OutDim& d : l.out_dims) ins.push_back({d.name, log2Exact(d.size)});
-  return ins;
-}
-
-// A layout from `ins` onto exactly the out dims of `like`, random columns.
-rc::Gen<LayoutValue> genOnto(const std::vector<std::pair<std::string, int>>& ins,
-                             const LayoutValue& like) {
-  return rc::gen::exec([ins, like] {
-    Dims dims;
-    dims.ins = ins;
-    for (const OutDim& d : like.out_dims) dims.outs.push_back({d.name, log2Exact(d.size)});
-    std::vector<uint64_t> cols;
-    for (int j = 0; j < dims.inBits(); ++j)
-      cols.push_back(*rc::gen::resize(100, rc::gen::inRange<uint64_t>(0, uint64_t{1} << dims.outBits())));
-    return properties::layoutOf(dims, cols);
-  });
+// A layout's out dims as (name, bits).
+std::vector<std::pair<std::string, int>> outDimBits(const LayoutValue& l) {
+  std::vector<std::pair<std::string, int>> dims;
+  for (const OutDim& d : l.out_dims) dims.push_back({d.name, log2Exact(d.size)});
+  return dims;
 }
 
 std::vector<DrawnRequest> algebra() {
@@ -71,7 +46,7 @@ std::vector<DrawnRequest> algebra() {
     add(i, {{"op", "sublayout"}, {"layout", lj(l)},
             {"in_dim_names", Json::array({l.in_dims[0].name})}, {"out_dim_names", reversed}});
 
-    LayoutValue m = draw(properties::genLayoutFrom(outsAsIns(l)), 9200, i);
+    LayoutValue m = draw(properties::genLayoutFrom(outDimBits(l)), 9200, i);
     add(i, {{"op", "compose"}, {"self", lj(l)}, {"other", lj(m)}});
     LayoutValue n = draw(properties::genLayout(RankKind::kAny), 9300, i);
     add(i, {{"op", "product"}, {"self", lj(l)}, {"other", lj(n)}});
@@ -82,7 +57,7 @@ std::vector<DrawnRequest> algebra() {
     Json product = answer({{"op", "product"}, {"self", lj(l)}, {"other", lj(n)}}, Impl::kRef);
     if (product["ok"].get<bool>())
       add(i, {{"op", "divide_left"}, {"self", product["result"]}, {"other", lj(l)}});
-    LayoutValue extra = draw(genOnto({{"extra", 2}}, l), 9350, i);
+    LayoutValue extra = draw(properties::genLayoutOnto({{"extra", 2}}, outDimBits(l)), 9350, i);
     add(i, {{"op", "concat_ins"}, {"self", lj(l)}, {"other", lj(extra)}});
     uint64_t inSize = uint64_t{1} << properties::columnsOf(l).size();
     add(i, {{"op", "reshape_ins"}, {"layout", lj(l)},
@@ -106,7 +81,8 @@ std::vector<DrawnRequest> algebra() {
     // invert_and_compose: a source onto the surjective layout's out dims;
     // every other draw copies s's first in dim, which Triton's heuristic
     // sets aside (dims mapped alike).
-    LayoutValue a = draw(genOnto({{"register", 2}, {"lane", 3}, {"warp", 1}}, s), 9600, i);
+    LayoutValue a = draw(properties::genLayoutOnto({{"register", 2}, {"lane", 3}, {"warp", 1}}, outDimBits(s)),
+                         9600, i);
     if (i % 2 == 0) a.in_dims[0] = s.in_dims[0];
     add(i, {{"op", "invert_and_compose"}, {"self", lj(a)}, {"other", lj(s)}});
   }
@@ -178,7 +154,7 @@ std::vector<Pair> pairs(uint64_t seed) {
 
 std::vector<int> tensorBitsOf(const LayoutValue& l) {
   std::vector<int> bits;
-  for (const OutDim& d : l.out_dims) bits.push_back(log2Exact(d.size));
+  for (const auto& dim : outDimBits(l)) bits.push_back(dim.second);
   return bits;
 }
 
