@@ -129,12 +129,136 @@ def test_triton_laws():
                                                  {"dim0": 2}), {"register": 3})
 
 
+def whole_range():
+    """triton_check for the whole-range tests and their layouts: a 33-bit
+    identity (out dims of 30 and 3 bits, in dims of 17 and 16), its inverse,
+    the inverse with one basis wrong, and the invert request; None without
+    Triton."""
+    import json
+    try:
+        import triton_check as t
+    except SystemExit:
+        print("judging_test: Triton is not installed; the whole-range mode is not tested")
+        return None
+    ident = t.layout([("i0", [[1 << k, 0] for k in range(17)]),
+                      ("i1", [[1 << k, 0] for k in range(17, 30)] + [[0, 1], [0, 2], [0, 4]])],
+                     [("o0", 1 << 30), ("o1", 8)])
+    inverse = t.layout([("o0", [[1 << k, 0] for k in range(17)] + [[0, 1 << k] for k in range(13)]),
+                        ("o1", [[0, 1 << 13], [0, 1 << 14], [0, 1 << 15]])], [("i0", 1 << 17), ("i1", 1 << 16)])
+    swapped = json.loads(json.dumps(inverse))
+    swapped["in_dims"][1]["bases"][2] = [0, 1 << 14]
+    return t, ident, inverse, swapped, {"op": "invert", "layout": ident}
+
+
+def test_whole_range_laws():
+    """Laws checked on bases, past 32 bits, on made-up answers."""
+    if not (w := whole_range()):
+        return
+    t, ident, inverse, swapped, inv = w
+    lay = t.layout
+    law = lambda request, answer: str(t.basis_law(request, answer))
+    expect("whole: the inverse keeps the law", t.basis_law(inv, inverse), None)
+    expect("whole: a wrong basis breaks it", law(inv, swapped)[:7], "law: at")
+    i0, i1 = inverse["out_dims"]
+    wrapped = {**inverse, "out_dims": [{**i0, "size": -(1 << 31)}, i1]}  # an int32 size that overflowed
+    expect("whole: a bad size is a wrong shape", law(inv, wrapped)[:5], "shape")
+    zeros32 = {"op": "is_invertible", "layout": lay([("i0", [[0]] * 32)], [("o0", 1)])}
+    expect("whole: 32 zero bases are not invertible", law(zeros32, True)[:3], "law")
+    expect("whole: ... nor injective", t.basis_law({**zeros32, "op": "is_injective"}, False), None)
+    bit32 = lay([("i0", [[0]] * 32 + [[1]])], [("o0", 2)])
+    apply = lambda x: {"op": "apply", "layout": bit32, "input": {"i0": x}}
+    expect("whole: apply reads bit 0, not bit 32", law(apply(1), {"o0": 1})[:3], "law")
+    expect("whole: apply at bit 32", t.basis_law(apply(1 << 32), {"o0": 1}), None)
+    view = {"op": "matrix_view", "layout": bit32}
+    expect("whole: matrix_view", t.basis_law(view, [[0] * 32 + [1]]), None)
+    expect("whole: matrix_view, a column off", law(view, [[1] + [0] * 32])[:3], "law")
+    expect("whole: invert solves 66 columns", t.solved_columns(inv), 66)
+    expect("whole: a 33-bit answer is within range", t.beyond_range(inv), False)
+    big = lay([("i0", [[1 << k, 0] for k in range(30)] + [[0, 1], [0, 2], [0, 4]])],
+              [("o0", 1 << 30), ("o1", 8)])
+    expect("whole: an answer's out dim of 2^33 is not", t.beyond_range({"op": "invert", "layout": big}), True)
+    # invert_and_compose sets aside a dim both layouts map alike, apart from the rest.
+    a = lay([("r", [[1]]), ("x", [[2]])], [("o", 4)])
+    expect("whole: set aside", t.set_aside(a, lay([("r", [[1]]), ("y", [[2]])], [("o", 4)])), ["r"])
+    expect("whole: not when it overlaps", t.set_aside(a, lay([("r", [[1]]), ("y", [[3]])], [("o", 4)])), [])
+
+
+ABORT = ("abort", "python: LinearLayout.cpp:1113: Assertion `maybeRet && \"outer layout does not cover "
+                  "this layout's image\"' failed.")
+
+
+def test_whole_range_verdicts():
+    """Who is wrong, on made-up answers of Triton and f2lay."""
+    if not (w := whole_range()):
+        return
+    t, ident, inverse, swapped, inv = w
+    lay = t.layout
+    ok = lambda result: {"ok": True, "result": result}
+    finding, verdict = t.judge_whole(inv, ABORT, ok(inverse))
+    expect("whole: the abort's class", finding, "invert: abort: maybeRet && \"outer layout does not cover "
+                                                 "this layout's image\" (over 64 columns to solve)")
+    expect("whole: only f2lay keeps the law", verdict, "f2lay only")
+    expect("whole: both answer alike", t.judge_whole(inv, ("ok", inverse), ok(inverse)), (None, "agree"))
+    expect("whole: f2lay breaks the law", t.judge_whole(inv, ("ok", inverse), ok(swapped))[1][:3], "bug")
+    expect("whole: Triton breaks it", t.judge_whole(inv, ("ok", swapped), ok(inverse)),
+           ("invert: wrong answer (law) (over 64 columns to solve)", "f2lay only"))
+    expect("whole: f2lay refuses what Triton answers",
+           t.judge_whole(inv, ("ok", inverse), {"ok": False})[1][:3], "bug")
+    expect("whole: both refuse", t.judge_whole(inv, ABORT, {"ok": False}), (finding, "both refuse"))
+    expect("whole: not asked", t.judge_whole(inv, ("ok", inverse), None), (None, "not asked"))
+    half = lay([("a", [])], [("x", 1 << 20)])
+    wide = {"op": "product", "self": half, "other": half}  # an out dim of 2^40
+    expect("whole: a refusal beyond range is no finding", t.judge_whole(wide, ("abort", "x"), None)[0], None)
+    # invert_and_compose may pick any lawful answer; compose has one.
+    c = {"op": "invert_and_compose", "self": lay([("x", [[1]])], [("o", 2)]),
+         "other": lay([("y", [[1], [1]])], [("o", 2)])}
+    first, second = lay([("x", [[1]])], [("y", 4)]), lay([("x", [[2]])], [("y", 4)])
+    expect("whole: by law", t.judge_whole(c, ("ok", first), ok(second)), (None, "by law"))
+    comp = {"op": "compose", "self": lay([("x", [[1]])], [("y", 2)]), "other": lay([("y", [[1]])], [("o", 2)])}
+    expect("whole: compose has one answer", t.judge_whole(comp, ("ok", lay([("x", [[1]])], [("o", 2)])),
+                                                          ok(lay([("x", [[1]])], [("o", 4)])))[1][:3], "bug")
+
+
+def test_whole_range_report():
+    """The summary, classes with their smallest witness, the exit status, and
+    Triton asked in forked children."""
+    if not (w := whole_range()):
+        return
+    t, ident, inverse, swapped, inv = w
+    i0, i1 = (d["bases"] for d in ident["in_dims"])
+    larger = {"op": "invert",
+              "layout": t.layout([("i0", i0), ("i1", i1 + [[0, 8]])], [("o0", 1 << 30), ("o1", 16)])}
+    report = t.WholeRangeReport()
+    report.add(larger, ABORT, None)
+    report.add(inv, ABORT, {"ok": True, "result": inverse})
+    report.add(inv, ("ok", inverse), {"ok": True, "result": inverse})
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        status = report.finish("T", 0)
+    expect("whole: findings alone pass", status, 0)
+    expect("whole: the summary", out.getvalue().split(": ", 2)[2][:34], "T, 0 s: 3 valid requests (+0 whose")
+    expect("whole: a class and its count", "over 64 columns to solve): 2 cases" in out.getvalue(), True)
+    expect("whole: its smallest witness", [e[1] for e in report.classes.values()], [inv])
+    report.add(inv, ("ok", inverse), {"ok": True, "result": swapped})
+    with contextlib.redirect_stdout(io.StringIO()):
+        expect("whole: an f2lay bug fails", report.finish("T", 0), 1)
+    # The abort ends one child; the next goes on from the request after it.
+    singular = t.layout([("x", [[0]])], [("o", 2)])
+    outcomes = t.triton_outcomes([{"op": "is_injective", "layout": singular},
+                                  {"op": "invert", "layout": singular},
+                                  {"op": "invert", "layout": t.layout([("x", [[1]])], [("o", 2)])}])
+    expect("whole: outcomes", [o[0] for o in outcomes], ["ok", "abort", "ok"])
+    expect("whole: the abort's message", "isInvertible()" in outcomes[1][1], True)
+
 if __name__ == "__main__":
     test_report()
     test_compare()
     test_first_difference()
     test_shrink_shape()
     test_triton_laws()
+    test_whole_range_laws()
+    test_whole_range_verdicts()
+    test_whole_range_report()
     for f in failures:
         print("FAIL", f)
     print(f"judging_test: {'ok' if not failures else f'{len(failures)} failures'}")
