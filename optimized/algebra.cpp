@@ -141,12 +141,28 @@ LinearLayout operator*(const LinearLayout& inner, const LinearLayout& outer) {
   return LinearLayout::make(resultIns, resultOuts, cols, "product");
 }
 
-LinearLayout LinearLayout::invertAndCompose(const LinearLayout& outer) const {
-  return invertAndComposeWith(outer, nullptr);
+LinearLayout LinearLayout::invertAndCompose(const LinearLayout& outer, TritonVersion triton) const {
+  return invertAndComposeWith(outer, nullptr, triton);
 }
 
+namespace {
+
+// Whether dim d's columns (of a layout's n dims, `cols` packed over one
+// output space) share no output bit with the other dims' columns: the
+// reference's outputBitsApart, on words (per out dim is per bit here).
+bool bitsApart(const DimList& ins, const uint64_t* cols, int d) {
+  uint64_t mine = 0, others = 0;
+  for (int k = 0, j = 0; k < ins.count; ++k)
+    for (int i = 0; i < ins.bits[k]; ++i, ++j) (k == d ? mine : others) |= cols[j];
+  return (mine & others) == 0;
+}
+
+}  // namespace
+
 LinearLayout LinearLayout::invertAndComposeWith(const LinearLayout& outer,
-                                                const core::Echelon* known) const {
+                                                const core::Echelon* known,
+                                                TritonVersion triton) const {
+  bool v36 = triton == TritonVersion::k3_6;
   bool sameNames = outs_.count == outer.outs_.count;
   for (int k = 0; sameNames && k < outs_.count; ++k) sameNames = outer.outs_.find(outs_.id[k]) >= 0;
   if (!sameNames)
@@ -159,34 +175,31 @@ LinearLayout LinearLayout::invertAndComposeWith(const LinearLayout& outer,
                   std::to_string(uint64_t{1} << outs_.bits[k]) + ", larger than in other (" +
                   std::to_string(uint64_t{1} << o) + ")");
   }
-  // §5.4 as in the reference: outer's out dims in self's order (outer's
-  // sizes); in dims both layouts map alike (same bits, same out sizes, same
-  // columns) map to themselves; the rest is solved with free bits zero.
-  DimList outs;  // self's order, outer's sizes
+  // Both layouts over one output space: outer's out dims in self's order,
+  // with outer's sizes. Equal columns there are equal bases, out-dim sizes
+  // ignored (Triton 3.9's test; 3.6 also wants the sizes equal).
+  DimList outs;
   for (int k = 0; k < outs_.count; ++k)
     outs.push(outs_.id[k], outer.outs_.bits[outer.outs_.find(outs_.id[k])]);
   bool sameSizes = outs == outs_;
-  uint64_t other[kMaxInBits], self[kMaxInBits];  // both over `outs`
+  uint64_t other[kMaxInBits], self[kMaxInBits];
   outer.moveOutBits(outs, other);
   moveOutBits(outs, self);
-  // Surjectivity by the same elimination that solves when no dim is alike.
   core::Echelon computed;
   const core::Echelon* all = known;
   if (!all) {
     computed = core::echelon(other, outer.inBits_);
     all = &computed;
   }
-  if (all->rank != outer.outBits_)
-    throw Error("invert_and_compose: other is not surjective, so it has no "
-                "right inverse (Def 4.5)");
+  bool surjective = all->rank == outer.outBits_;
   uint32_t alike = 0;  // over outer's in dims
   for (int d = 0; d < outer.ins_.count; ++d) {
     int s = ins_.find(outer.ins_.id[d]);
-    alike |= uint32_t{sameSizes && s >= 0 && ins_.bits[s] == outer.ins_.bits[d] &&
-                      std::equal(other + outer.ins_.offset(d),
-                                 other + outer.ins_.offset(d) + outer.ins_.bits[d],
-                                 self + ins_.offset(s))}
-             << d;
+    bool same = s >= 0 && ins_.bits[s] == outer.ins_.bits[d] &&
+                std::equal(other + outer.ins_.offset(d),
+                           other + outer.ins_.offset(d) + outer.ins_.bits[d], self + ins_.offset(s));
+    same = same && (v36 ? sameSizes : bitsApart(ins_, self, s) && bitsApart(outer.ins_, other, d));
+    alike |= uint32_t{same} << d;
   }
   auto selfAlike = [&](int s) {
     int d = outer.ins_.find(ins_.id[s]);
@@ -207,12 +220,12 @@ LinearLayout LinearLayout::invertAndComposeWith(const LinearLayout& outer,
     }
     return names;
   };
-  if ((otherRest == 0) != (selfRest == 0))
+  if (v36 && (otherRest == 0) != (selfRest == 0))
     throw Error("invert_and_compose: every in dim of " +
                 std::string(otherRest == 0 ? "other" : "self") +
                 " maps like the same-named dim of the other layout, but " +
                 std::string(otherRest == 0 ? "self" : "other") + " has more in dims " +
-                joinNames(restNames(otherRest != 0)) + " (Triton asserts here)");
+                joinNames(restNames(otherRest != 0)) + " (Triton 3.6 asserts here)");
   // The result maps self's in dims (self's order) to outer's in dims
   // (outer's order).
   LinearLayout l;
@@ -220,15 +233,9 @@ LinearLayout LinearLayout::invertAndComposeWith(const LinearLayout& outer,
   l.inBits_ = inBits_;
   for (int d = 0; d < outer.ins_.count; ++d) l.outs_.push(outer.ins_.id[d], outer.ins_.bits[d]);
   l.outBits_ = outer.inBits_;
-  auto notInside = [&] {
-    return Error("invert_and_compose: the image of self " + joinNames(restNames(false)) +
-                 " is not inside the image of other " + joinNames(restNames(true)) +
-                 " (Triton asserts here)");
-  };
-  if (alike == 0) {
-    // Triton's lstsq on every column. outer is surjective, so every column
-    // is in its image, and a solution is already over outer's flattened
-    // input bits.
+  if (alike == 0 && surjective) {
+    // Triton's lstsq on every column. Every output bit is in outer's image,
+    // so solve each once; a solution is already over outer's input bits.
     uint64_t solution[kMaxOutBits];
     core::combinations(*all, outer.outBits_, solution);
     core::compose(solution, outer.outBits_, self, inBits_, l.cols_);
@@ -245,7 +252,7 @@ LinearLayout LinearLayout::invertAndComposeWith(const LinearLayout& outer,
         aPosition[aIn] = offset + i;
         a[aIn++] = other[offset + i];
       }
-  core::Echelon rest = core::echelon(a, aIn);
+  core::Echelon rest = alike == 0 ? *all : core::echelon(a, aIn);
   for (int s = 0, offset = 0; s < ins_.count; offset += ins_.bits[s++]) {
     int d = outer.ins_.find(ins_.id[s]);
     bool same = selfAlike(s);
@@ -255,7 +262,10 @@ LinearLayout LinearLayout::invertAndComposeWith(const LinearLayout& outer,
       if (same) {
         y = uint64_t{1} << (outerOffset + i);
       } else {
-        if (rest.reduce(self[offset + i], &x) != 0) throw notInside();
+        if (rest.reduce(self[offset + i], &x) != 0)
+          throw Error("invert_and_compose: the image of self " + joinNames(restNames(false)) +
+                      " is not inside the image of other " + joinNames(restNames(true)) +
+                      " (Triton asserts here)");
         for (; x; x &= x - 1) y |= uint64_t{1} << aPosition[std::countr_zero(x)];
       }
       l.cols_[offset + i] = y;
@@ -273,7 +283,7 @@ LinearLayout LinearLayout::outIdentity() const {
   return identity;
 }
 
-LinearLayout LinearLayout::pseudoinvert() const {
+LinearLayout LinearLayout::pseudoinvert(TritonVersion triton) const {
   core::Echelon e = core::echelon(cols_, inBits_);
   if (e.rank != outBits_)
     throw Error("pseudoinvert: the layout is not surjective (rank " + std::to_string(e.rank) +
@@ -282,16 +292,16 @@ LinearLayout LinearLayout::pseudoinvert() const {
   // As Triton (and the reference): the identity on the out dims, inverted
   // and composed with this layout; the identity's out dims are this
   // layout's, in its order, so the elimination above serves the solve.
-  return outIdentity().invertAndComposeWith(*this, &e);
+  return outIdentity().invertAndComposeWith(*this, &e, triton);
 }
 
-LinearLayout LinearLayout::invert() const {
+LinearLayout LinearLayout::invert(TritonVersion triton) const {
   core::Echelon e = core::echelon(cols_, inBits_);
   if (e.rank != inBits_ || e.rank != outBits_)
     throw Error("invert: the layout is not invertible (rank " + std::to_string(e.rank) + ", " +
                 std::to_string(inBits_) + " input bits, " + std::to_string(outBits_) +
                 " output bits)");
-  return outIdentity().invertAndComposeWith(*this, &e);
+  return outIdentity().invertAndComposeWith(*this, &e, triton);
 }
 
 std::optional<LinearLayout> divideLeft(const LinearLayout& a, const LinearLayout& b) {

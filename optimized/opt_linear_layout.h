@@ -23,6 +23,7 @@
 #include "f2_core.h"
 #include "layout_value.h"
 #include "names.h"
+#include "triton_version.h"
 
 namespace f2lay::opt {
 
@@ -75,9 +76,10 @@ class LinearLayout {
   DimValues apply(const DimValues& inputs) const;
 
   LinearLayout compose(const LinearLayout& outer) const;
-  LinearLayout invertAndCompose(const LinearLayout& outer) const;
-  LinearLayout invert() const;
-  LinearLayout pseudoinvert() const;
+  LinearLayout invertAndCompose(const LinearLayout& outer,
+                                TritonVersion triton = kCurrentTriton) const;
+  LinearLayout invert(TritonVersion triton = kCurrentTriton) const;
+  LinearLayout pseudoinvert(TritonVersion triton = kCurrentTriton) const;
 
   LinearLayout transposeIns(const std::vector<std::string>& newInDims) const;
   LinearLayout transposeOuts(const std::vector<std::string>& newOutDims) const;
@@ -124,7 +126,8 @@ class LinearLayout {
   // invertAndCompose, given (when not null) the elimination of outer's
   // columns as they are packed in this layout's out-dim order, so that
   // pseudoinvert and invert eliminate once.
-  LinearLayout invertAndComposeWith(const LinearLayout& outer, const core::Echelon* known) const;
+  LinearLayout invertAndComposeWith(const LinearLayout& outer, const core::Echelon* known,
+                                    TritonVersion triton) const;
   // The identity on this layout's out dims (in dims named as the out dims).
   LinearLayout outIdentity() const;
   int inDimIndex(const std::string& name) const;

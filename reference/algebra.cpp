@@ -140,7 +140,20 @@ LinearLayout LinearLayout::leastSquares(const LinearLayout& a, const LinearLayou
   return fromMatrix(x, b.inDimBits(), aInAsOut);
 }
 
-LinearLayout LinearLayout::invertAndCompose(const LinearLayout& outer) const {
+bool LinearLayout::outputBitsApart(const std::string& d) const {
+  // Per out dim, the OR of d's bases against the OR of every other in dim's.
+  for (size_t o = 0; o < value_.out_dims.size(); ++o) {
+    uint64_t mine = 0, others = 0;
+    for (const InDim& in : value_.in_dims)
+      for (const Basis& b : in.bases) (in.name == d ? mine : others) |= b[o];
+    if (mine & others) return false;
+  }
+  return true;
+}
+
+LinearLayout LinearLayout::invertAndCompose(const LinearLayout& outer,
+                                            TritonVersion triton) const {
+  bool v36 = triton == TritonVersion::k3_6;
   if (!sameNamesIgnoringOrder(getOutDimNames(), outer.getOutDimNames()))
     throw Error("invert_and_compose: the out dims of self " +
                 joinNames(getOutDimNames()) + " and other " +
@@ -150,33 +163,31 @@ LinearLayout LinearLayout::invertAndCompose(const LinearLayout& outer) const {
       throw Error("invert_and_compose: out dim '" + d.name + "' of self has size " +
                   std::to_string(d.size) + ", larger than in other (" +
                   std::to_string(outer.getOutDimSize(d.name)) + ")");
-  if (!outer.isSurjective())
-    throw Error("invert_and_compose: other is not surjective, so it has no "
-                "right inverse (Def 4.5)");
   // §5.4: the conversion is other^-1 o self. Triton's broadcasting heuristic
-  // first sets aside every in dim that both layouts have and map alike (same
-  // bases, same out-dim sizes): it maps to itself, so a broadcast dim stays
-  // put instead of collapsing to 0. The rest is solved with free bits zero.
+  // first sets aside the in dims that map to themselves (the header says
+  // which, for each release), so that a broadcast dim stays put instead of
+  // collapsing to 0. The rest is solved with free bits zero.
   std::vector<std::string> outs = getOutDimNames();
   LinearLayout other = outer.transposeOuts(outs);
+  auto mapsAlike = [&](const std::string& d) {
+    if (!hasInDim(d)) return false;
+    LayoutValue mine = sublayout({d}, outs).value_, theirs = other.sublayout({d}, outs).value_;
+    if (v36) return mine == theirs;  // bases and out-dim sizes
+    return mine.in_dims == theirs.in_dims && outputBitsApart(d) && other.outputBitsApart(d);
+  };
   std::vector<std::string> alike, otherRest, selfRest;
   for (const std::string& d : other.getInDimNames())
-    if (hasInDim(d) && other.sublayout({d}, outs) == sublayout({d}, outs)) alike.push_back(d);
-  auto isAlike = [&](const std::string& d) {
-    return std::find(alike.begin(), alike.end(), d) != alike.end();
-  };
-  for (const std::string& d : other.getInDimNames())
-    if (!isAlike(d)) otherRest.push_back(d);
+    (mapsAlike(d) ? alike : otherRest).push_back(d);
   for (const std::string& d : getInDimNames())
-    if (!isAlike(d)) selfRest.push_back(d);
-  if (otherRest.empty() != selfRest.empty())
+    if (std::find(alike.begin(), alike.end(), d) == alike.end()) selfRest.push_back(d);
+  if (v36 && otherRest.empty() != selfRest.empty())
     throw Error("invert_and_compose: every in dim of " +
                 std::string(otherRest.empty() ? "other" : "self") +
                 " maps like the same-named dim of the other layout, but " +
                 std::string(otherRest.empty() ? "self" : "other") +
                 " has more in dims " + joinNames(otherRest.empty() ? selfRest : otherRest) +
-                " (Triton asserts here)");
-  LinearLayout result = otherRest.empty()
+                " (Triton 3.6 asserts here)");
+  LinearLayout result = otherRest.empty() && selfRest.empty()
                             ? empty()
                             : leastSquares(other.sublayout(otherRest, outs), sublayout(selfRest, outs));
   for (const std::string& d : alike)
@@ -184,7 +195,7 @@ LinearLayout LinearLayout::invertAndCompose(const LinearLayout& outer) const {
   return result.transposeIns(getInDimNames()).transposeOuts(other.getInDimNames());
 }
 
-LinearLayout LinearLayout::pseudoinvert() const {
+LinearLayout LinearLayout::pseudoinvert(TritonVersion triton) const {
   if (!isSurjective())
     throw Error("pseudoinvert: the layout is not surjective (rank " +
                 std::to_string(rank()) + " < " +
@@ -196,16 +207,16 @@ LinearLayout LinearLayout::pseudoinvert() const {
   // the leftmost independent input bits, free input bits zero.
   LinearLayout identity;
   for (const OutDim& d : value_.out_dims) identity = identity * identity1D(d.size, d.name, d.name);
-  return identity.invertAndCompose(*this);
+  return identity.invertAndCompose(*this, triton);
 }
 
-LinearLayout LinearLayout::invert() const {
+LinearLayout LinearLayout::invert(TritonVersion triton) const {
   if (!isInvertible())
     throw Error("invert: the layout is not invertible (rank " +
                 std::to_string(rank()) + ", " +
                 std::to_string(getTotalInDimSizeLog2()) + " input bits, " +
                 std::to_string(getTotalOutDimSizeLog2()) + " output bits)");
-  return pseudoinvert();
+  return pseudoinvert(triton);
 }
 
 std::optional<LinearLayout> divideLeft(const LinearLayout& a,

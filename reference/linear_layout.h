@@ -50,12 +50,28 @@
 //                         the leftmost independent input bits (the pivots of
 //                         Gaussian elimination), all free input bits zero.
 //   invert()              the inverse of an invertible layout.
-//   invertAndCompose(outer)  C with outer(C(x)) == this(x) (§5.4). In dims
-//                         that both layouts have and map alike (same bases
-//                         and out sizes) map to themselves (Triton's
-//                         broadcasting heuristic); the rest is solved with
-//                         free input bits zero. outer must be surjective;
-//                         where Triton asserts, this throws.
+//   invertAndCompose(outer)  C with outer(C(x)) == this(x) (§5.4), as Triton
+//                         3.9 computes it. this's out dims must be outer's
+//                         (any order), each no larger. Triton's broadcasting
+//                         heuristic first sets aside, mapping it to itself,
+//                         every in dim d that both layouts have such that
+//                           - d has the same bases in both (out-dim sizes
+//                             ignored: Triton PR #10116), and
+//                           - in each layout, d's output bits (per out dim,
+//                             the OR of d's bases) share no bit with those of
+//                             the layout's other in dims (PR #11645);
+//                         so a broadcast dim stays put instead of collapsing
+//                         to 0. The rest is Triton's lstsq: outer's remaining
+//                         dims solved for this's remaining dims, free input
+//                         bits zero. outer need not be surjective, but must
+//                         reach the image of this's remaining dims (Triton
+//                         asserts otherwise; this throws).
+//
+// Triton 3.6 (TritonVersion::k3_6, for projects pinned to it) differs only in
+// invertAndCompose, and so in pseudoinvert and invert, which call it: a dim is
+// set aside when its bases and out-dim sizes are equal, with no test of its
+// output bits; and when only one layout has dims left after the heuristic,
+// Triton 3.6 asserts, so this throws.
 //   transposeIns/Outs     reorder dims. reshapeIns/Outs: flatten, then split
 //                         into new dims. flattenIns/Outs: one dim, named as
 //                         the first. sublayout: keep some dims, in this
@@ -82,6 +98,7 @@
 #include "error.h"
 #include "f2_matrix.h"
 #include "layout_value.h"
+#include "triton_version.h"
 
 namespace f2lay::ref {
 
@@ -133,9 +150,10 @@ class LinearLayout {
   DimValues apply(const DimValues& inputs) const;
 
   LinearLayout compose(const LinearLayout& outer) const;
-  LinearLayout invertAndCompose(const LinearLayout& outer) const;
-  LinearLayout invert() const;
-  LinearLayout pseudoinvert() const;
+  LinearLayout invertAndCompose(const LinearLayout& outer,
+                                TritonVersion triton = kCurrentTriton) const;
+  LinearLayout invert(TritonVersion triton = kCurrentTriton) const;
+  LinearLayout pseudoinvert(TritonVersion triton = kCurrentTriton) const;
 
   LinearLayout transposeIns(const std::vector<std::string>& newInDims) const;
   LinearLayout transposeOuts(const std::vector<std::string>& newOutDims) const;
@@ -179,6 +197,9 @@ class LinearLayout {
   // Triton's lstsq: X with a(X(y)) == b(y), free input bits of a zero.
   static LinearLayout leastSquares(const LinearLayout& a, const LinearLayout& b);
   std::vector<std::pair<std::string, int>> inDimBits() const;
+  // Whether in dim `d`'s output bits share none with the other in dims'
+  // (invertAndCompose's heuristic, Triton 3.9).
+  bool outputBitsApart(const std::string& d) const;
   const InDim& inDim(const std::string& name) const;
   const OutDim& outDim(const std::string& name) const;
   size_t outDimIndex(const std::string& name) const;

@@ -80,7 +80,13 @@ std::string opsHelp() {
        "{\"in_dims\":[{\"name\":\"register\",\"bases\":[[0,1]]}],"
        "\"out_dims\":[{\"name\":\"dim0\",\"size\":2},...]}.\n"
        "Exit status: 0 when every request succeeded, 2 when any failed, 1 when --check\n"
-       "found ref and opt answering differently.\n\nOps:\n";
+       "found ref and opt answering differently.\n"
+       "Semantics: Triton 3.9.0's. Where Triton 3.6 answers differently, the op takes\n"
+       "\"triton\": \"3.6\" to get 3.6's answer; only these ops take it:";
+  for (const auto& op : f2lay::tools::oracleOps())
+    for (const auto& arg : op.args)
+      if (std::string(arg.key) == "triton") s << " " << op.name;
+  s << ".\n\nOps:\n";
   for (const auto& op : f2lay::tools::oracleOps()) {
     s << "  " << op.name << "(";
     for (size_t i = 0; i < op.args.size(); ++i)

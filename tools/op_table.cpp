@@ -26,6 +26,13 @@ bool Args::boolean(const char* key) const {
   return b.get<bool>();
 }
 
+TritonVersion Args::triton() const {
+  if (!has("triton")) return kCurrentTriton;
+  const Json& v = request_.at("triton");
+  if (!v.is_string()) throw Error("triton: expected a string, \"3.9\" or \"3.6\"");
+  return parseTritonVersion(v.get<std::string>());
+}
+
 std::vector<std::string> Args::names(const char* key) const {
   const Json& a = arrayAt(request_, key);
   std::vector<std::string> out;

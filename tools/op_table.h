@@ -15,6 +15,7 @@
 #include "linear_layout.h"
 #include "opt_linear_layout.h"
 #include "oracle.h"
+#include "triton_version.h"
 
 namespace f2lay::tools {
 
@@ -35,6 +36,8 @@ class Args {
   std::string name(const char* key) const;
   uint64_t number(const char* key) const;
   bool boolean(const char* key) const;
+  // "triton": the release whose rules to follow, the current one when absent.
+  TritonVersion triton() const;
   std::vector<std::string> names(const char* key) const;
   // [4, 8, ...]: non-negative integers.
   std::vector<uint64_t> numbers(const char* key) const;

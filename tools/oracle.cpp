@@ -16,6 +16,10 @@ namespace {
 const OpArg kLayout{"layout", "the layout"};
 const OpArg kSelf{"self", "the layout the method is called on"};
 const OpArg kOther{"other", "the second layout"};
+// Only the ops whose answer depends on Triton's release take this key.
+const OpArg kTriton{"triton",
+                    "\"3.9\" (default: the current release) or \"3.6\": whose rules to follow",
+                    false};
 
 // The algebra ops, written once for both implementations: L is
 // ref::LinearLayout or opt::LinearLayout (the same API).
@@ -62,15 +66,17 @@ std::vector<Op> algebraOps() {
          auto c = divideLeft(a.layoutAs<L>("self"), a.layoutAs<L>("other"));
          return c ? layoutJson(*c) : Json(nullptr);
        }},
-      {{"invert", {kLayout}, "layout", "the inverse of an invertible layout"},
-       [](const Args& a) { return layoutJson(a.layoutAs<L>("layout").invert()); }},
-      {{"pseudoinvert", {kLayout}, "layout",
+      {{"invert", {kLayout, kTriton}, "layout", "the inverse of an invertible layout"},
+       [](const Args& a) { return layoutJson(a.layoutAs<L>("layout").invert(a.triton())); }},
+      {{"pseudoinvert", {kLayout, kTriton}, "layout",
         "the right inverse of a surjective layout (Def 4.5), free input bits zero"},
-       [](const Args& a) { return layoutJson(a.layoutAs<L>("layout").pseudoinvert()); }},
-      {{"invert_and_compose", {kSelf, kOther}, "layout",
-        "C with other(C(x)) == self(x): self then other's pseudoinverse"},
+       [](const Args& a) { return layoutJson(a.layoutAs<L>("layout").pseudoinvert(a.triton())); }},
+      {{"invert_and_compose", {kSelf, kOther, kTriton}, "layout",
+        "C with other(C(x)) == self(x); in dims both map alike map to themselves "
+        "(Triton's heuristic, as the release names it), the rest solved with free bits zero"},
        [](const Args& a) {
-         return layoutJson(a.layoutAs<L>("self").invertAndCompose(a.layoutAs<L>("other")));
+         return layoutJson(
+             a.layoutAs<L>("self").invertAndCompose(a.layoutAs<L>("other"), a.triton()));
        }},
       {{"transpose_ins", {kLayout, {"new_in_dims", "the in dim names, reordered"}}, "layout",
         "the same map with the in dims reordered"},

@@ -51,20 +51,6 @@ void checkOperands(const LinearLayout& a, const LinearLayout& b) {
     throw Error("conversion: B is not surjective: it does not hold every element of the tensor");
 }
 
-// Triton 3.6's invertAndCompose, or where it refuses, self composed with
-// other's pseudoinverse (the reference explains the fallback).
-LinearLayout inverseThenCompose(const LinearLayout& self, const LinearLayout& other,
-                                std::string& note) {
-  try {
-    return self.invertAndCompose(other);
-  } catch (const Error& e) {
-    note = std::string("Triton 3.6's invertAndCompose refuses this pair: ") + e.what() +
-           "; the maps used are the minimum-norm solutions, self composed with other's "
-           "pseudoinverse";
-    return self.compose(other.pseudoinvert());
-  }
-}
-
 // The column of `l` for bit `bit` of its dim at `level`; false when l has
 // no such bit.
 bool bitImage(const LinearLayout& l, int level, int bit, uint64_t* image) {
@@ -124,9 +110,11 @@ std::string toString(ConversionKind kind) {
 
 Classification classifyConversion(const LinearLayout& a, const LinearLayout& b) {
   checkOperands(a, b);
-  std::string fallback;
-  Classification c{ConversionKind::kNoOp, inverseThenCompose(a, b, fallback),
-                   inverseThenCompose(b, a, fallback), "", ConversionKind::kNoOp};
+  // Both are surjective and of one tensor, so Triton 3.9's invertAndCompose
+  // always answers: the dims it sets aside own their output bits in both
+  // layouts, and the rest of A reaches every other bit.
+  Classification c{ConversionKind::kNoOp, a.invertAndCompose(b), b.invertAndCompose(a), "",
+                   ConversionKind::kNoOp};
   // Each in bit of pull (B's in dims) against its own position: the first
   // level, outermost first, where it moves says how far data travels.
   const DimList& ins = c.pull.inDims();
@@ -156,7 +144,6 @@ Classification classifyConversion(const LinearLayout& a, const LinearLayout& b) 
     }
   if (c.kind == ConversionKind::kNoOp)
     c.reason = "every location of B reads the same location of A: the layouts are equal maps";
-  if (!fallback.empty()) c.reason += " (" + fallback + ")";
   c.minimalKind = minimalKindOf(a, b);
   if (c.minimalKind < c.kind)
     c.reason += " (pull's minimum-norm choice; A also holds every element of B at a location "

@@ -147,24 +147,6 @@ ConversionKind minimalKindOf(const LinearLayout& a, const LinearLayout& b) {
   return worst;
 }
 
-// self.invertAndCompose(other) as Triton 3.6 computes it. Its heuristic
-// solves only the dims that are not alike, within other's dims that are not
-// alike, and asserts when those do not reach self's image (e.g. B's warp
-// basis is A's warp basis xor a lane vector, while registers and lanes are
-// alike). Then the conversion still exists: the plain minimum-norm solution,
-// self composed with other's pseudoinverse, is used, and `note` says so.
-LinearLayout inverseThenCompose(const LinearLayout& self, const LinearLayout& other,
-                                std::string& note) {
-  try {
-    return self.invertAndCompose(other);
-  } catch (const Error& e) {
-    note = std::string("Triton 3.6's invertAndCompose refuses this pair: ") + e.what() +
-           "; the maps used are the minimum-norm solutions, self composed with other's "
-           "pseudoinverse";
-    return self.compose(other.pseudoinvert());
-  }
-}
-
 }  // namespace
 
 std::string toString(ConversionKind kind) {
@@ -194,9 +176,11 @@ Vec elementAt(const LinearLayout& l, uint64_t reg, uint64_t lane, uint64_t warp,
 
 Classification classifyConversion(const LinearLayout& a, const LinearLayout& b) {
   checkOperands(a, b);
-  std::string fallback;
-  Classification c{ConversionKind::kNoOp, inverseThenCompose(a, b, fallback),
-                   inverseThenCompose(b, a, fallback), "", ConversionKind::kNoOp};
+  // Both are surjective and of one tensor, so Triton 3.9's invertAndCompose
+  // always answers: the dims it sets aside own their output bits in both
+  // layouts, and the rest of A reaches every other bit.
+  Classification c{ConversionKind::kNoOp, a.invertAndCompose(b), b.invertAndCompose(a), "",
+                   ConversionKind::kNoOp};
   for (const InDim& in : c.pull.value().in_dims)
     for (int i = 0; i < static_cast<int>(in.bases.size()); ++i) {
       BitVerdict v = judgeBit(c.pull, in.name, i, in.bases[i]);
@@ -207,7 +191,6 @@ Classification classifyConversion(const LinearLayout& a, const LinearLayout& b) 
     }
   if (c.kind == ConversionKind::kNoOp)
     c.reason = "every location of B reads the same location of A: the layouts are equal maps";
-  if (!fallback.empty()) c.reason += " (" + fallback + ")";
   c.minimalKind = minimalKindOf(a, b);
   if (c.minimalKind < c.kind)
     c.reason += " (pull's minimum-norm choice; A also holds every element of B at a location "

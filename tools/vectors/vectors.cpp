@@ -89,6 +89,7 @@ Json flagsOf(bool golden, const Json& request, const Json& expect, const std::st
   // Where the case's source, or f2lay's refusal, says Triton stops there.
   std::string says = source + (expect["ok"].get<bool>() ? "" : expect["error_contains"].get<std::string>());
   if (says.find("Triton asserts") != std::string::npos ||
+      says.find("Triton 3.6 asserts") != std::string::npos ||
       says.find("Triton aborts") != std::string::npos)
     flags.push_back("triton_aborts");
   try {
