@@ -46,9 +46,23 @@ const std::map<std::string, std::string>& familyOfOp() {
   return table;
 }
 
+// The Triton release a request's answer follows: the one its "triton" key
+// names, else the current one (f2lay's default).
+std::string releaseOf(const Json& request) {
+  TritonVersion release = kCurrentTriton;
+  try {
+    if (request.contains("triton")) release = parseTritonVersion(request["triton"].get<std::string>());
+  } catch (const std::exception&) {
+    // A case that tests the key's refusal follows the default.
+  }
+  return std::string(toString(release)) + ".0";
+}
+
 // A golden case's provenance, read from its source: the first rule whose
 // text the source contains. A source no rule names stops the generator.
-Json provenanceOf(const std::string& source) {
+// provenance.triton is the release the answer came from: the one the source
+// names, else the one the request follows.
+Json provenanceOf(const std::string& source, const Json& request) {
   struct Rule {
     const char* text;
     const char* kind;
@@ -56,6 +70,7 @@ Json provenanceOf(const std::string& source) {
   };
   static const Rule rules[] = {
       {"HARDWARE.md", "h100", nullptr},       {"measured on H100", "h100", nullptr},
+      {"Triton 3.9", "triton", "3.9.0"},      {"Gluon 3.9", "triton", "3.9.0"},
       {"Triton 3.6", "triton", "3.6.0"},      {"Gluon", "triton", "3.6.0"},
       {"Triton", "triton", nullptr},          {"paper", "paper", nullptr},
       {"seed", "seed", nullptr},              {"CuTe", "cute", nullptr},
@@ -66,7 +81,7 @@ Json provenanceOf(const std::string& source) {
   for (const Rule& r : rules) {
     if (source.find(r.text) == std::string::npos) continue;
     Json p = {{"kind", r.kind}};
-    if (r.version) p["triton"] = r.version;
+    p["triton"] = r.version && !request.contains("triton") ? r.version : releaseOf(request);
     p["source"] = source;
     return p;
   }
@@ -129,7 +144,7 @@ void addGolden(std::map<std::string, Family>& families) {
       families[family].cases.push_back({{"name", c["name"]},
                                         {"request", request},
                                         {"expect", c["expect"]},
-                                        {"provenance", provenanceOf(source)},
+                                        {"provenance", provenanceOf(source, request)},
                                         {"flags", flagsOf(true, request, c["expect"], source)}});
     }
   }
@@ -149,7 +164,10 @@ void addDrawn(Family& family) {
     family.cases.push_back({{"name", d.name},
                             {"request", d.request},
                             {"expect", expect},
-                            {"provenance", {{"kind", "reference"}, {"source", source}}},
+                            {"provenance",
+                             {{"kind", "reference"},
+                              {"triton", releaseOf(d.request)},
+                              {"source", source}}},
                             {"flags", flagsOf(false, d.request, expect, "")}});
   }
 }
