@@ -250,6 +250,80 @@ def test_whole_range_report():
     expect("whole: outcomes", [o[0] for o in outcomes], ["ok", "abort", "ok"])
     expect("whole: the abort's message", "isInvertible()" in outcomes[1][1], True)
 
+def test_gluon_banks():
+    """gluon_banks_check: its wavefront rule against HARDWARE.md's measured
+    table, the seed transpose and Gluon's calibration value 7; its verdicts on
+    made-up answers; and a Triton child that aborts mid-way."""
+    import gluon_banks_check as g
+    cost = lambda addresses, nbytes, store=False: g.instruction_cost(addresses, nbytes, store)
+    for stride, want in ((1, 1), (2, 2), (4, 4), (8, 8), (16, 16), (32, 32), (33, 1)):
+        expect(f"banks: LDS.32 word stride {stride}", cost([4 * stride * l for l in range(32)], 4)[0], want)
+    expect("banks: LDS.32 one address", cost([64] * 32, 4), (1, 1))
+    for nbytes, strides, wants in ((8, (8, 16, 32, 256), (2, 4, 8, 32)), (16, (16, 32, 64, 128), (4, 8, 16, 32))):
+        for stride, want in zip(strides, wants):
+            expect(f"banks: LDS.{8 * nbytes} byte stride {stride}", cost([stride * l for l in range(32)], nbytes)[0], want)
+            expect(f"banks: STS.{8 * nbytes} byte stride {stride}", cost([stride * l for l in range(32)], nbytes, True)[0], want)
+    pairs = [8 * (l // 2) for l in range(32)]  # lanes 2k, 2k+1 read one address
+    expect("banks: LDS.64 quad merge fills one phase", cost(pairs, 8), (1, 1))
+    expect("banks: STS.64 keeps its two phases", cost(pairs, 8, True), (2, 2))
+    expect("banks: LDS.64 lanes 16 apart are not merged", cost([8 * (l % 16) for l in range(32)], 8), (2, 2))
+    expect("banks: LDS.128 quad merge, half-warps apart", cost([16 * (l // 2) for l in range(32)], 16), (2, 2))
+    expect("banks: STS.128 keeps its four phases", cost([16 * (l // 2) for l in range(32)], 16, True), (4, 4))
+
+    def pair(shape, nbytes, reg, lane, warp, offset):
+        flat = lambda bases: [g.from_coords(b, shape) for b in bases]
+        return {"family": "t", "shape": shape, "bytes": nbytes, "reg": flat(reg), "lane": flat(lane),
+                "warp": flat(warp), "offset": flat(offset)}
+    n_bits, m_bits = [[1 << k, 0] for k in range(5)], [[0, 1 << k] for k in range(4)]
+    store = pair([32, 16], 4, m_bits, n_bits, [], n_bits + m_bits)
+    read = pair([32, 16], 4, n_bits[1:], m_bits + n_bits[:1], [], n_bits + m_bits)
+    expect("banks: seed transpose store", g.rule_totals(store, 1, store=True), (16, 16, 16))
+    expect("banks: seed transpose read", g.rule_totals(read, 1, store=False), (16, 256, 16))
+    swizzled = dict(read, offset=[g.from_coords(b, [32, 16]) for b in n_bits + [[2, 1], [4, 2], [8, 4], [16, 8]]])
+    expect("banks: seed read, n xor 2m", g.rule_totals(swizzled, 1, store=False), (16, 16, 16))
+    # NVMMA v3 [16,64,16], 4 warps, fp16 64x64, unswizzled row major: Gluon says 7.
+    cols, rows = [[0, 1 << k] for k in range(6)], [[1 << k, 0] for k in range(6)]
+    mma = pair([64, 64], 2, [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]],
+               [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], [[16, 0], [32, 0]], cols + rows)
+    expect("banks: NVMMA's vector", g.vector_elements(mma), 2)
+    expect("banks: Gluon's calibration value", g.per_phase(g.rule_totals(mma, 2, store=True)), 7)
+
+    rule = (4, 8, 4)  # 1 extra wavefront per phase
+    ok = lambda i, w, p: {"ok": True, "result": {"instructions": i, "wavefronts": w, "ideal_wavefronts": p,
+                                                 "conflicts": w - p}}
+    expect("banks: both keep the rule", g.judge_pair({"conflicts": 1}, ok(4, 8, 4), rule), (None, None))
+    expect("banks: f2lay's totals", g.judge_pair({"conflicts": 1}, ok(4, 9, 4), rule)[0] is not None, True)
+    expect("banks: f2lay refuses", g.judge_pair({"conflicts": 1}, {"ok": False, "error": "x"}, rule)[0], "refused: x")
+    expect("banks: Triton's number", g.judge_pair({"conflicts": 0}, ok(4, 8, 4), rule),
+           (None, "0, the rule's 1 extra wavefronts per phase"))
+    expect("banks: a fraction is no integer", g.judge_pair({"conflicts": 1}, ok(2, 5, 3), (2, 5, 3))[1] is not None, True)
+    expect("banks: an abort", g.judge_pair({"abort": "x"}, ok(4, 8, 4), rule)[1], "the process aborts (x)")
+    mixed = dict(mma, reg=mma["reg"][:-1] + [mma["reg"][-1] | 1])
+    expect("banks: class G1", g.finding_class(mixed, 2, {"abort": "x"}, "store")[:2], "G1")
+    expect("banks: class G2", g.finding_class(mma, 2, {"abort": "in reshapeIns"}, "store")[:2], "G2")
+    expect("banks: class G3", g.finding_class(mma, 1, {"conflicts": 0}, "store")[:2], "G3")
+    expect("banks: class G4", g.finding_class(mma, 4, {"conflicts": 0}, "load")[:2], "G4")
+
+    # A child that answers, then aborts on a question of shape [3]: the
+    # abort is that question's answer and the rest are still asked.
+    with tempfile.TemporaryDirectory() as tmp:
+        child = pathlib.Path(tmp) / "fake_python"
+        child.write_text(f"""#!{sys.executable}
+import json, os, sys
+print("ready 0.0", flush=True)
+for line in sys.stdin:
+    if json.loads(line)["shape"] == [3]:
+        os.abort()
+    print(json.dumps({{"conflicts": 5}}), flush=True)
+""")
+        child.chmod(child.stat().st_mode | stat.S_IEXEC)
+        asked = [dict(mma, shape=s) for s in ([64, 64], [3], [64, 64])]
+        asked = [dict(p, reg=[], lane=[], warp=[], offset=[]) for p in asked]
+        version, answers = g.ask_triton(str(child), asked, 1)
+        expect("banks: the child's version", version, "0.0")
+        expect("banks: answers around an abort", [sorted(a) for a in answers], [["conflicts"], ["abort"], ["conflicts"]])
+
+
 if __name__ == "__main__":
     test_report()
     test_compare()
@@ -259,6 +333,7 @@ if __name__ == "__main__":
     test_whole_range_laws()
     test_whole_range_verdicts()
     test_whole_range_report()
+    test_gluon_banks()
     for f in failures:
         print("FAIL", f)
     print(f"judging_test: {'ok' if not failures else f'{len(failures)} failures'}")
