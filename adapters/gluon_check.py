@@ -5,7 +5,11 @@ Gluon, Triton's Python layout language, converts its layout classes to linear
 layouts in Triton's own C++ (no GPU needed). This script draws random valid
 parameters for each catalog family, asks Gluon and `f2lay oracle` for the
 layout, and compares the two; then the same for every case of these families
-in vectors/catalog.json (golden and drawn) that Gluon 3.6 can build.
+in vectors/catalog.json (golden and drawn) that Gluon 3.9.0 can build. The
+random parameters are drawn for Gluon 3.9.0's constructors (amd_wmma's
+warp_bases and reg_bases); a vector that uses amd_wmma's Gluon 3.6 keys
+(warps_per_cta, tiles_per_warp) is asked of Gluon 3.9.0 through the bases of
+the same layout.
 
 Usage: gluon_check.py F2LAY_BINARY [--cases N] [--seed S]
 Gluon defines these families (f2lay follows Triton), so every disagreement
@@ -156,23 +160,65 @@ def random_amd_mfma(rng):
     return request
 
 
+def random_tile_bases(rng, rank):
+    """Gluon 3.9's warp_bases and reg_bases: per dim the moves 1, 2, 4, ...
+    (in instruction tiles), each on a warp or a register bit, in any order,
+    and now and then an all-0 basis (a broadcast)."""
+    moves = [[0] * d + [1 << k] + [0] * (rank - d - 1)
+             for d in range(rank) for k in range(rng.randint(0, 2 if d or rank == 2 else 1))]
+    moves += [[0] * rank for _ in range(rng.choice([0, 0, 0, 1]))]
+    rng.shuffle(moves)
+    warp, reg = [], []
+    for basis in moves:
+        (warp if rng.random() < 0.5 else reg).append(basis)
+    return warp, reg
+
+
 def random_amd_wmma(rng):
-    """AMDWMMALayout versions 1-3 with their instruction shapes; M and N
-    extents 1 or at least 16 (Triton asserts otherwise)."""
-    rank, warps, tiles, cga = random_amd_grid(rng)
+    """Gluon 3.9's AMDWMMALayout: versions 1-3 with their instruction shapes
+    (version 3's 32x16 too), random warp and register bases, any extents
+    (Triton 3.9 no longer asserts on M or N below the tile)."""
+    rank = rng.choice([2, 2, 3])
     version = rng.randint(1, 3)
     instr = {1: [[16, 16, 16]], 2: [[16, 16, 16], [16, 16, 32]],
-             3: [[16, 16, 4], [16, 16, 32], [16, 16, 64], [16, 16, 128]]}[version]
-    instr = rng.choice(instr)
-    transposed = rng.random() < 0.5
-    shape = ([1 << rng.randint(0, 3)] if rank == 3 else []) + \
-        [rng.choice([1, 16, 32, 64, 128, 256]) for _ in range(2)]
-    request = {"op": "amd_wmma", "version": version, "transposed": transposed,
-               "warps_per_cta": warps, "instr_shape": instr, "tiles_per_warp": tiles,
-               "shape": shape}
+             3: [[16, 16, 4], [16, 16, 32], [16, 16, 64], [16, 16, 128], [32, 16, 64],
+                 [32, 16, 128]]}[version]
+    warp, reg = random_tile_bases(rng, rank)
+    request = {"op": "amd_wmma", "version": version, "transposed": rng.random() < 0.5,
+               "warp_bases": warp, "instr_shape": rng.choice(instr),
+               "shape": random_shape(rng, rank)}
+    if reg or rng.random() < 0.5:
+        request["reg_bases"] = reg
+    if rank == 3 or rng.random() < 0.2:
+        request["rank"] = rank
+    cga = random_cga(rng, rank) if rng.random() < 0.3 else []
     if cga:
         request["cga_layout"] = cga
     return request
+
+
+def gluon36_wmma_bases(warps, tiles, shape):
+    """The Gluon 3.9 bases of Gluon 3.6's AMDWMMALayout(warps_per_cta,
+    tiles_per_warp) at `shape` (16x16 tiles). Triton 3.6 ordered the
+    registers: tiles_per_warp along N, then the repeats over the whole N
+    extent, then tiles_per_warp along M; warps along N, then M, then batch."""
+    rank = len(warps)
+    tiles = tiles or [1] * rank
+    m, n = rank - 2, rank - 1
+
+    def along(dim, value):
+        return [value if d == dim else 0 for d in range(rank)]
+
+    reg = [along(n, 1 << k) for k in range(tiles[n].bit_length() - 1)]
+    warp = [along(n, tiles[n] << k) for k in range(warps[n].bit_length() - 1)]
+    reached = tiles[n] * warps[n]
+    while 16 * reached < shape[n]:
+        reg.append(along(n, reached))
+        reached *= 2
+    reg += [along(m, 1 << k) for k in range(tiles[m].bit_length() - 1)]
+    warp += [along(m, tiles[m] << k) for k in range(warps[m].bit_length() - 1)]
+    warp += [along(0, 1 << k) for k in range(warps[0].bit_length() - 1)] if rank == 3 else []
+    return warp, reg
 
 
 def random_slice(rng):
@@ -191,10 +237,10 @@ LEGACY_CGA_KEYS = ("ctas_per_cga", "cta_split_num", "cta_order")
 
 def gluon_layout(req):
     """The Gluon layout object of a catalog request (f2lay's keys are Gluon's
-    in snake case), or None where the request uses keys Gluon 3.6 has no
-    counterpart for (the legacy CTA tiling)."""
-    if any(k in req for k in LEGACY_CGA_KEYS):
-        return None
+    in snake case), or None where the request uses keys Gluon 3.9.0 has no
+    counterpart for (the legacy CTA tiling) or asks for Triton 3.6's rules."""
+    if any(k in req for k in LEGACY_CGA_KEYS) or req.get("triton") == "3.6":
+        return None  # no counterpart, or an older release's rules
     op, cga = req.get("op", "blocked"), req.get("cga_layout", [])
     if op == "blocked":
         return ttgl.BlockedLayout(req["size_per_thread"], req["threads_per_warp"],
@@ -215,10 +261,15 @@ def gluon_layout(req):
                                       element_bitwidth=req.get("element_bitwidth"),
                                       tiles_per_warp=req.get("tiles_per_warp"), cga_layout=cga)
     if op == "amd_wmma":
+        if "warps_per_cta" in req:  # Gluon 3.6's keys: the same layout by 3.9's bases
+            warp, reg = gluon36_wmma_bases(req["warps_per_cta"], req.get("tiles_per_warp"),
+                                           req["shape"])
+        else:
+            warp, reg = req["warp_bases"], req.get("reg_bases")
         return ttgl.amd.AMDWMMALayout(version=req["version"], transposed=req["transposed"],
-                                      warps_per_cta=req["warps_per_cta"],
-                                      instr_shape=req.get("instr_shape"),
-                                      tiles_per_warp=req.get("tiles_per_warp"), cga_layout=cga)
+                                      warp_bases=warp, reg_bases=reg,
+                                      instr_shape=req.get("instr_shape"), cga_layout=cga,
+                                      rank=len(req["shape"]))
     raise ValueError(f"no Gluon layout for op {op}")
 
 

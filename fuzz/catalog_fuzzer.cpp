@@ -251,6 +251,7 @@ elementwise::Blocked decodeBlocked(Decoder& in, size_t rank, const Shape& shape)
     p.ctaSplitNum.push_back(split);
   }
   p.ctaOrder = in.order(rank);
+  p.keepsCutRegisters = in.flag();  // Triton 3.6's rule, else 3.9's
   size_t r = p.shape.size();
   in.require(r > 0, "shape = [] (rank 0)");
   for (const auto& [name, v] : {std::pair{"size_per_thread", &p.sizePerThread},
@@ -282,12 +283,14 @@ std::string describe(const elementwise::Blocked& p) {
   return "size_per_thread " + list(p.sizePerThread) + " threads_per_warp " +
          list(p.threadsPerWarp) + " warps_per_cta " + list(p.warpsPerCta) + " order " +
          list(p.order) + " CTAsPerCGA " + list(p.ctasPerCga) + " CTASplitNum " +
-         list(p.ctaSplitNum) + " CTAOrder " + list(p.ctaOrder);
+         list(p.ctaSplitNum) + " CTAOrder " + list(p.ctaOrder) +
+         (p.keepsCutRegisters ? " (Triton 3.6)" : "");
 }
 
 LinearLayout buildBlocked(const elementwise::Blocked& p) {
   return blocked({p.sizePerThread, p.threadsPerWarp, p.warpsPerCta, p.order,
-                  makeCgaLayout(p.ctasPerCga, p.ctaSplitNum, p.ctaOrder)},
+                  makeCgaLayout(p.ctasPerCga, p.ctaSplitNum, p.ctaOrder),
+                  p.keepsCutRegisters ? f2lay::TritonVersion::k3_6 : f2lay::TritonVersion::k3_9},
                  p.shape);
 }
 
@@ -505,41 +508,122 @@ void fuzzAmdMfma(Decoder& in) {
                                                                 g.tilesOrOnes(), g.shape}));
 }
 
+// Gluon 3.9's warp_bases and reg_bases at `rank`: per dim the moves 1, 2, 4,
+// ... each on a warp or a register bit, in any order, and maybe an all-0
+// broadcast; one in 16 draws breaks a rule (a gap, a repeat, a basis moving
+// two dims, one of the wrong length).
+struct WmmaBases {
+  std::vector<f2lay::Basis> warp, reg;
+  std::string describe() const {
+    auto text = [](const std::vector<f2lay::Basis>& bases) {
+      std::string s = "[";
+      for (size_t i = 0; i < bases.size(); ++i) s += (i ? "," : "") + list(bases[i]);
+      return s + "]";
+    };
+    return "warp_bases " + text(warp) + " reg_bases " + text(reg);
+  }
+};
+
+WmmaBases decodeWmmaBases(Decoder& in, size_t rank) {
+  WmmaBases b;
+  auto place = [&](const f2lay::Basis& basis) {
+    std::vector<f2lay::Basis>& to = in.flag() ? b.warp : b.reg;
+    to.insert(to.begin() + in.pick(0, static_cast<int>(to.size())), basis);
+  };
+  for (size_t d = 0; d < rank; ++d) {
+    int bits = std::min(in.pick(0, 2), std::max(0, in.budget));
+    in.budget -= bits;
+    for (int k = 0; k < bits; ++k) {
+      f2lay::Basis basis(rank, 0);
+      basis[d] = uint64_t{1} << k;
+      place(basis);
+    }
+  }
+  if (in.flag() && in.budget > 0) {
+    --in.budget;
+    place(f2lay::Basis(rank, 0));
+  }
+  if (in.oneIn16()) {
+    in.wild = true;
+    std::vector<f2lay::Basis>& bases = b.warp.empty() ? b.reg : b.warp;
+    auto moving = std::find_if(bases.begin(), bases.end(), [](const f2lay::Basis& x) {
+      return std::any_of(x.begin(), x.end(), [](uint64_t v) { return v != 0; });
+    });
+    int how = moving == bases.end() ? 3 : in.pick(0, 3);
+    if (how == 0) {
+      for (uint64_t& v : *moving) v *= 2;
+      in.require(false, "a basis doubled (a gap or a repeat)");
+    } else if (how == 1) {
+      bases.push_back(*moving);
+      in.require(false, "a basis repeated");
+    } else if (how == 2 && rank > 1) {
+      size_t d = static_cast<size_t>(std::find_if(moving->begin(), moving->end(),
+                                                  [](uint64_t v) { return v != 0; }) -
+                                     moving->begin());
+      (*moving)[(d + 1) % rank] = 1;
+      in.require(false, "a basis moving two dims");
+    } else {
+      place(f2lay::Basis(rank + 1, 0));
+      in.require(false, "a basis of rank " + std::to_string(rank + 1));
+    }
+  }
+  return b;
+}
+
 void fuzzAmdWmma(Decoder& in) {
   AmdWmmaParams p;
   p.version = in.oneIn16() ? 4 * in.pick(0, 1) : in.pick(1, 3);
   in.require(p.version >= 1 && p.version <= 3, "version = " + std::to_string(p.version));
-  // Gluon's default, the version 1 and 2 shapes, and version 3's K values:
-  // mostly one the version takes, one in 16 any.
-  const std::vector<uint64_t> instrs[7] = {{},           {16, 16, 16}, {16, 16, 32}, {16, 16, 4},
-                                           {16, 16, 64}, {16, 16, 128}, {32, 16, 16}};
-  int i = in.oneIn16()          ? in.pick(0, 6)
-          : p.version == 3 ? in.pick(2, 5)
+  // Gluon's default, the version 1 and 2 shapes, and version 3's: mostly one
+  // the version takes, one in 16 any.
+  const std::vector<uint64_t> instrs[9] = {{},           {16, 16, 16},  {16, 16, 32},
+                                           {16, 16, 4},  {16, 16, 64},  {16, 16, 128},
+                                           {32, 16, 64}, {32, 16, 128}, {32, 16, 16}};
+  int i = in.oneIn16()          ? in.pick(0, 8)
+          : p.version == 3 ? in.pick(2, 7)
                            : in.pick(0, p.version == 2 ? 2 : 1);
   p.instrShape = instrs[i];
-  std::vector<uint64_t> instr = p.instrShape.empty() ? instrs[1] : p.instrShape;
-  bool k32 = instr == instrs[2], v3k = instr == instrs[2] || instr == instrs[3] ||
-                                       instr == instrs[4] || instr == instrs[5];
-  in.require(p.version == 3 ? v3k : instr == instrs[1] || (p.version == 2 && k32),
+  in.require(p.version == 3 ? i >= 2 && i <= 7 : i <= 1 || (p.version == 2 && i == 2),
              "instr_shape = " + list(p.instrShape) + " for version " + std::to_string(p.version));
+  uint64_t instrM = p.instrShape.empty() ? 16 : p.instrShape[0];
   p.transposed = in.flag();
-  in.budget -= 5 + 3;  // the lanes, 8 registers
-  AmdGrid g = decodeAmdGrid(in);
-  p.warpsPerCta = g.warps;
-  p.tilesPerWarp = g.tiles;
-  for (size_t d = g.shape.size() >= 2 ? g.shape.size() - 2 : 0; d < g.shape.size(); ++d)
-    in.require(g.shape[d] == 1 || g.shape[d] >= 16,
-               "shape[" + std::to_string(d) + "] = " + std::to_string(g.shape[d]) +
-                   " is neither 1 nor at least 16");
-  Target t{"amd_wmma", "version " + std::to_string(p.version) + " instr_shape " +
-                           list(p.instrShape) + (p.transposed ? " transposed " : " ") + g.describe(),
-           in};
-  Built b = construct(t, [&] { return amdWmma(p, g.shape); });
-  if (!accepted(t, b, false)) return;
-  expectSame(t, outDimMismatch(*b.layout, g.shape));
-  expectSame(t, distributedMismatch(*b.layout, amd::Accumulator{true, p.version, false,
-                                                                p.transposed, 16, 16, 32, g.warps,
-                                                                g.tilesOrOnes(), g.shape}));
+  in.budget -= 5 + (instrM == 32 ? 4 : 3);  // the lanes, 8 or 16 registers
+  std::string head = "version " + std::to_string(p.version) + " instr_shape " +
+                     list(p.instrShape) + (p.transposed ? " transposed " : " ");
+  if (instrM == 16 && in.flag()) {  // Gluon 3.6's warps_per_cta and tiles_per_warp
+    AmdGrid g = decodeAmdGrid(in);
+    for (size_t d = g.shape.size() >= 2 ? g.shape.size() - 2 : 0; d < g.shape.size(); ++d)
+      in.require(g.shape[d] == 1 || g.shape[d] >= 16,
+                 "shape[" + std::to_string(d) + "] = " + std::to_string(g.shape[d]) +
+                     " is neither 1 nor at least 16");
+    Target t{"amd_wmma", head + g.describe(), in};
+    Built b = construct(t, [&] {
+      AmdWmmaBases bases = gluon36WmmaBases(g.warps, g.tiles, g.shape);
+      p.warpBases = bases.warpBases;
+      p.regBases = bases.regBases;
+      return amdWmma(p, g.shape);
+    });
+    if (!accepted(t, b, false)) return;
+    expectSame(t, outDimMismatch(*b.layout, g.shape));
+    expectSame(t, distributedMismatch(*b.layout, amd::Accumulator{true, p.version, false,
+                                                                  p.transposed, 16, 16, 32,
+                                                                  g.warps, g.tilesOrOnes(),
+                                                                  g.shape}));
+    return;
+  }
+  // Gluon 3.9's bases, at any shape; their rank is the shape's.
+  Shape shape = in.shape(in.rank(2, 3), 7);
+  size_t rank = shape.size();
+  in.require(rank == 2 || rank == 3, "shape = " + list(shape) + ": rank 2 or 3");
+  WmmaBases bases = decodeWmmaBases(in, rank);
+  p.warpBases = bases.warp;
+  p.regBases = bases.reg;
+  Target t{"amd_wmma", head + bases.describe() + " shape " + list(shape), in};
+  Built b = construct(t, [&] { return amdWmma(p, shape); });
+  if (!accepted(t, b, plainLegal(in))) return;
+  expectSame(t, outDimMismatch(*b.layout, shape));
+  expectSame(t, distributedMismatch(*b.layout, amd::WmmaByBases{p.version, p.transposed, instrM,
+                                                                bases.warp, bases.reg, shape}));
 }
 
 // --- Memory layouts -------------------------------------------------------

@@ -324,6 +324,38 @@ for line in sys.stdin:
         expect("banks: answers around an abort", [sorted(a) for a in answers], [["conflicts"], ["abort"], ["conflicts"]])
 
 
+def test_gluon_adapters():
+    """gluon_check's Gluon 3.9 bases for amd_wmma's Gluon 3.6 keys, and
+    gluon_shared_check's verdict where f2lay refuses a layout of Gluon as a
+    Triton bug: made-up layouts, and Gluon 3.9.0's own at [4, 2, 2]."""
+    try:
+        import gluon_check as gc
+        import gluon_shared_check as gs
+    except SystemExit:
+        print("judging_test: Triton is not installed; the Gluon adapters' judging is not tested")
+        return
+    expect("wmma: tiles [2, 2], the N repeat before M's tiles",
+           gc.gluon36_wmma_bases([2, 2], [2, 2], [128, 128]), ([[0, 2], [2, 0]], [[0, 1], [0, 4], [1, 0]]))
+    expect("wmma: rank 3, the batch's tiles ignored", gc.gluon36_wmma_bases([2, 2, 2], [2, 1, 2], [4, 64, 64]),
+           ([[0, 0, 2], [0, 1, 0], [1, 0, 0]], [[0, 0, 1]]))
+    expect("wmma: no repeat past the shape", gc.gluon36_wmma_bases([1, 2], None, [16, 16]), ([[0, 1]], []))
+
+    def lay(offsets, shape):
+        return {"in_dims": [{"name": "offset", "bases": offsets}, {"name": "block", "bases": []}],
+                "out_dims": [{"name": f"dim{i}", "size": s} for i, s in enumerate(shape)]}
+    expect("shared: a zero offset holds an element twice", gs.holds_elements_twice(lay([[0, 0, 0], [1, 0, 0]], [2, 1, 1])), True)
+    expect("shared: dependent offsets do too", gs.holds_elements_twice(lay([[1, 0], [0, 1], [1, 1]], [2, 2])), True)
+    expect("shared: a bijection does not", gs.holds_elements_twice(lay([[0, 1], [1, 0], [2, 1]], [4, 2])), False)
+    req = {"op": "nvmma_shared", "swizzle_byte_width": 0, "element_bitwidth": 16, "transposed": True, "shape": [2, 2, 2]}
+    along = lay([[0, 1, 0], [1, 0, 0], [0, 0, 1]], [2, 2, 2])
+    expect("shared: transposed, starting along dim1", gs.misplaces_dim0(req, along), True)
+    expect("shared: transposed, starting along dim0", gs.misplaces_dim0(req, lay([[1, 0, 0], [0, 0, 1], [0, 1, 0]], [2, 2, 2])), False)
+    expect("shared: not transposed", gs.misplaces_dim0(dict(req, transposed=False), along), False)
+    refused = {"ok": False, "error": "nvmma_shared: ... taken for a Triton bug and not reproduced"}
+    req = dict(req, shape=[4, 2, 2])
+    expect("shared: Gluon's layout there is a finding", gs.judge(None)(req, gs.gluon_answer(req), refused)[0], "peer")
+
+
 if __name__ == "__main__":
     test_report()
     test_compare()
@@ -334,6 +366,7 @@ if __name__ == "__main__":
     test_whole_range_verdicts()
     test_whole_range_report()
     test_gluon_banks()
+    test_gluon_adapters()
     for f in failures:
         print("FAIL", f)
     print(f"judging_test: {'ok' if not failures else f'{len(failures)} failures'}")

@@ -1,9 +1,10 @@
 // What AMD's MFMA (CDNA, 64-lane wavefronts) and WMMA (RDNA / gfx1250,
 // 32-lane wavefronts) accumulator layouts share in Triton: the shape of one
-// instruction's output tile as a linear layout, and how Triton 3.6 repeats
-// that tile over tiles_per_warp, warps and registers (LinearLayoutConversions
-// .cpp, AMDMfmaEncodingAttr::toLinearLayout and AMDWmmaEncodingAttr::
-// toLinearLayout). Both layout families are built from these two functions.
+// instruction's output tile as a linear layout (both families), and how
+// Triton repeats an MFMA tile over tiles_per_warp, warps and registers
+// (LinearLayoutConversions.cpp, AMDMfmaEncodingAttr::toLinearLayout; WMMA
+// did the same in Triton 3.6, and places its tiles by bases since 3.9, see
+// amd_wmma.h).
 #pragma once
 
 #include "shape_fit.h"

@@ -14,7 +14,8 @@ LinearLayout blocked(const BlockedParams& p, const Shape& shape) {
   LinearLayout cta = identityStandardND("register", p.sizePerThread, p.order) *
                      identityStandardND("lane", p.threadsPerWarp, p.order) *
                      identityStandardND("warp", p.warpsPerCta, p.order);
-  return combineCtaCgaWithShape(cta, p.cgaLayout ? *p.cgaLayout : singleCtaLayout(rank), shape);
+  return combineCtaCgaWithShape(cta, p.cgaLayout ? *p.cgaLayout : singleCtaLayout(rank), shape,
+                                /*broadcastRegisters=*/p.triton == TritonVersion::k3_6);
 }
 
 }  // namespace f2lay::ref::catalog

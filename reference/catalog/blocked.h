@@ -5,6 +5,7 @@
 #pragma once
 
 #include "shape_fit.h"
+#include "triton_version.h"
 
 namespace f2lay::ref::catalog {
 
@@ -16,6 +17,10 @@ struct BlockedParams {
   // The CGA as block -> dims; empty means one CTA (see makeCgaLayout for the
   // legacy CTAsPerCGA / CTASplitNum / CTAOrder form).
   std::optional<LinearLayout> cgaLayout;
+  // Whose rules: registers past a smaller shape (size_per_thread larger than
+  // a CTA's share) are removed in Triton 3.9; 3.6 kept them as broadcasts
+  // (zero bases).
+  TritonVersion triton = kCurrentTriton;
 };
 
 // register, lane, warp, block -> dim0.. for a tensor of `shape`. Throws

@@ -102,6 +102,16 @@ void checkParams(const NvmmaSharedParams& p, const Shape& shape) {
   if (p.swizzleByteWidth != 0 && shape.size() < 2)
     throw Error(kOp + ": a swizzled layout (swizzle_byte_width = " +
                 std::to_string(p.swizzleByteWidth) + ") needs a shape of rank 2 or more");
+  if (p.fp4Padded && p.elementBitwidth != 8)
+    throw Error(kOp + ": fp4_padded with element_bitwidth = " + std::to_string(p.elementBitwidth) +
+                ": padded fp4 pairs are bytes (element_bitwidth 8; Gluon 3.9 asserts)");
+  if (p.swizzleByteWidth == 0 && p.transposed && p.triton == TritonVersion::k3_9 &&
+      shape.size() > 2)
+    throw Error(kOp + ": swizzle_byte_width = 0 with transposed at rank " +
+                std::to_string(shape.size()) + ": Triton 3.9 builds a layout here that holds "
+                "elements at several offsets (Gluon 3.9.0 gives 4 offsets to shape [2, 1, 1]), "
+                "taken for a Triton bug and not reproduced; \"triton\": \"3.6\" gives 3.6's "
+                "layout, which ignored transposed");
 }
 
 }  // namespace
@@ -118,10 +128,17 @@ LinearLayout nvmmaShared(const NvmmaSharedParams& p, const Shape& shape) {
   std::vector<std::string> names = standardOutDimNames(rank);
 
   if (p.swizzleByteWidth == 0) {
-    // Row-major within the box (last dim fastest), boxes repeated.
+    // Row-major within the box (last dim fastest), or dim0 fastest when
+    // transposed (Triton 3.9, rank 2); the boxes repeat the last dim first
+    // either way.
+    bool dim0First = p.transposed && p.triton == TritonVersion::k3_9;
     LinearLayout layout;
-    for (size_t d = rank; d-- > 0;) layout = layout * LinearLayout::identity1D(box[d], "offset", names[d]);
-    layout = ensureLayoutNotSmallerThan(layout, labeled(cta));
+    for (size_t i = 0; i < rank; ++i) {
+      size_t d = dim0First ? i : rank - 1 - i;
+      layout = layout * LinearLayout::identity1D(box[d], "offset", names[d]);
+    }
+    std::vector<std::string> lastFirst(names.rbegin(), names.rend());
+    layout = ensureLayoutNotSmallerThan(layout.transposeOuts(lastFirst), labeled(cta));
     return combineCtaCgaWithShape(layout, cga, shape);
   }
 

@@ -12,6 +12,7 @@
 #pragma once
 
 #include "shared.h"
+#include "triton_version.h"
 
 namespace f2lay::ref::catalog {
 
@@ -25,12 +26,20 @@ struct NvmmaSharedParams {
   bool fp4Padded = false;
   // The CGA as block -> dims; empty means one CTA.
   std::optional<LinearLayout> cgaLayout;
+  // Whose rules: Triton 3.6 ignored `transposed` when swizzle_byte_width is
+  // 0; Triton 3.9 makes dim0 the fastest there (rank 2; see nvmmaShared).
+  TritonVersion triton = kCurrentTriton;
 };
 
-// offset, block -> dim0.. for a tensor of `shape`, Triton 3.6's
+// offset, block -> dim0.. for a tensor of `shape`, Triton's
 // nvmmaSharedToLinearLayout. Throws f2lay::Error naming the parameter and the
 // rule: a width or bitwidth outside the lists above, a swizzle wider than the
-// tensor's contiguous dim, fewer than 8 rows for the swizzle pattern.
+// tensor's contiguous dim, fewer than 8 rows for the swizzle pattern, fp4
+// padding of elements other than bytes. Refuses swizzle_byte_width 0 with
+// `transposed` above rank 2 under Triton 3.9: Gluon 3.9.0 answers layouts
+// there that hold elements at several offsets (4 offsets for shape [2, 1, 1])
+// or start along another dim than dim0, which f2lay takes for a Triton bug
+// and does not reproduce.
 LinearLayout nvmmaShared(const NvmmaSharedParams& params, const Shape& shape);
 
 }  // namespace f2lay::ref::catalog

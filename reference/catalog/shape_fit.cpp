@@ -53,15 +53,26 @@ LinearLayout ensureLayoutNotSmallerThan(const LinearLayout& layout,
 }
 
 LinearLayout ensureLayoutNotLargerThan(const LinearLayout& layout,
-                                       const std::vector<std::pair<std::string, uint64_t>>& shape) {
+                                       const std::vector<std::pair<std::string, uint64_t>>& shape,
+                                       bool broadcastRegisters) {
   LayoutValue v = layout.value();
-  for (size_t k = 0; k < v.out_dims.size(); ++k) {
-    uint64_t desired = v.out_dims[k].size;
+  std::vector<uint64_t> desired;
+  for (const OutDim& o : v.out_dims) {
+    desired.push_back(o.size);
     for (const auto& [name, size] : shape)
-      if (name == v.out_dims[k].name) desired = size;
-    for (InDim& d : v.in_dims)
-      for (Basis& b : d.bases)
-        if (b[k] >= desired) b[k] = 0;
+      if (name == o.name) desired.back() = size;
+  }
+  auto cut = [&](const Basis& b) {
+    for (size_t k = 0; k < b.size(); ++k)
+      if (b[k] >= desired[k]) return true;
+    return false;
+  };
+  for (InDim& d : v.in_dims) {
+    if (!broadcastRegisters && d.name == "register")
+      d.bases.erase(std::remove_if(d.bases.begin(), d.bases.end(), cut), d.bases.end());
+    for (Basis& b : d.bases)
+      for (size_t k = 0; k < b.size(); ++k)
+        if (b[k] >= desired[k]) b[k] = 0;
   }
   // Sizes inferred from the largest remaining values, as Triton does.
   inferOutDimSizes(v);
@@ -96,7 +107,7 @@ LinearLayout singleCtaLayout(size_t rank) {
 }
 
 LinearLayout combineCtaCgaWithShape(const LinearLayout& ctaLayout, const LinearLayout& cgaLayout,
-                                    const Shape& shape) {
+                                    const Shape& shape, bool broadcastRegisters) {
   std::vector<std::string> names = standardOutDimNames(shape.size());
   std::vector<std::pair<std::string, uint64_t>> labeled;
   for (size_t i = 0; i < shape.size(); ++i) labeled.push_back({names[i], shape[i]});
@@ -108,7 +119,8 @@ LinearLayout combineCtaCgaWithShape(const LinearLayout& ctaLayout, const LinearL
     uint64_t whole = labeled[std::stoul(d.substr(3))].second;
     ctaShape.push_back({d, std::max<uint64_t>(1, whole / cga.getOutDimSize(d))});
   }
-  LinearLayout cta = ensureLayoutNotLargerThan(ensureLayoutNotSmallerThan(ctaLayout, ctaShape), ctaShape);
+  LinearLayout cta = ensureLayoutNotLargerThan(ensureLayoutNotSmallerThan(ctaLayout, ctaShape),
+                                               ctaShape, broadcastRegisters);
   return (cta * cga).transposeOuts(names);
 }
 

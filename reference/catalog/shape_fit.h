@@ -40,9 +40,12 @@ LinearLayout ensureLayoutNotSmallerThan(const LinearLayout& layout,
 
 // Shrinks each out dim larger than `shape`: every basis value at or above the
 // wanted size becomes 0 (the data is broadcast), and out-dim sizes are then
-// inferred from the largest values, as Triton does.
+// inferred from the largest values, as Triton does. With broadcastRegisters
+// false (Triton's flag of that name) a register basis with such a value is
+// removed instead: the thread holds one copy, not several.
 LinearLayout ensureLayoutNotLargerThan(const LinearLayout& layout,
-                                       const std::vector<std::pair<std::string, uint64_t>>& shape);
+                                       const std::vector<std::pair<std::string, uint64_t>>& shape,
+                                       bool broadcastRegisters = true);
 
 // The legacy CTA layout (CTAsPerCGA, CTASplitNum, CTAOrder) as block -> dims:
 // per dim, from the most minor, `split` distinct CTAs then ctas/split copies.
@@ -52,10 +55,11 @@ LinearLayout makeCgaLayout(const std::vector<uint64_t>& ctasPerCga,
 
 // The layout of a CTA tile `ctaLayout` (register/lane/warp or offset -> dims)
 // and a CGA layout (block -> dims) for a tensor of `shape`: the CGA layout is
-// cut to the shape, the CTA tile fitted to shape / CGA size, and the two
+// cut to the shape, the CTA tile fitted to shape / CGA size (registers cut
+// off kept as broadcasts or removed, as broadcastRegisters says), and the two
 // multiplied, out dims in standard order.
 LinearLayout combineCtaCgaWithShape(const LinearLayout& ctaLayout, const LinearLayout& cgaLayout,
-                                    const Shape& shape);
+                                    const Shape& shape, bool broadcastRegisters = true);
 
 // The CGA layout of a single CTA: block has no bases.
 LinearLayout singleCtaLayout(size_t rank);

@@ -48,14 +48,16 @@ std::vector<Op> blockedOps() {
          {"ctas_per_cga", "legacy CTAsPerCGA, per dim (with cta_split_num, cta_order)", false},
          {"cta_split_num", "legacy CTASplitNum: distinct CTA tiles per dim", false},
          {"cta_order", "legacy CTAOrder: a permutation of 0..rank-1", false},
-         kShapeArg},
+         kShapeArg,
+         {"triton", "\"3.9\" (default) or \"3.6\": 3.6 kept the registers past a smaller "
+                    "shape as broadcasts, 3.9 removes them", false}},
         "layout", "Gluon's BlockedLayout at `shape`: register, lane, warp, block -> dim0.."},
        [](const Args& a) {
          ref::catalog::Shape shape = a.numbers("shape");
          return layoutJson(ref::catalog::blocked(
              {a.numbers("size_per_thread"), a.numbers("threads_per_warp"),
               a.numbers("warps_per_cta"), a.order("order", shape.size()),
-              cgaArg(a, shape.size())},
+              cgaArg(a, shape.size()), a.triton()},
              shape));
        }},
   };

@@ -43,7 +43,9 @@ std::vector<Op> sharedOps() {
          {"transposed", "the contiguous dim is dim0 (default false)", false},
          {"fp4_padded", "fp4 pairs padded to 16-byte groups (default false)", false},
          kCgaArg,
-         kShapeArg},
+         kShapeArg,
+         {"triton", "\"3.9\" (default) or \"3.6\": 3.6 ignored transposed without a swizzle",
+          false}},
         "layout",
         "Gluon's NVMMASharedLayout (rank = the shape's) at `shape`: offset, block -> dim0.."},
        [](const Args& a) {
@@ -51,7 +53,8 @@ std::vector<Op> sharedOps() {
          return layoutJson(ref::catalog::nvmmaShared(
              {a.number("swizzle_byte_width"), a.number("element_bitwidth"),
               a.has("transposed") && a.boolean("transposed"),
-              a.has("fp4_padded") && a.boolean("fp4_padded"), a.cgaLayout(shape.size())},
+              a.has("fp4_padded") && a.boolean("fp4_padded"), a.cgaLayout(shape.size()),
+              a.triton()},
              shape));
        }},
   };

@@ -35,10 +35,13 @@ inline uint64_t mfmaItems(uint64_t m, uint64_t n) { return m * n / 64; }
 // WMMA's 16x16 f32 result on a 32-lane wavefront (RDNA3 / RDNA4 ISA guides):
 //   version 1: VGPR i of lane l holds row 2 i + l / 16 (even rows in lanes
 //              0-15, odd rows in lanes 16-31), column l % 16;
-//   version 2, 3: row i + 8 (l / 16), column l % 16.
+//   version 2, 3: row i + 8 (l / 16), column l % 16; version 3's 32x16 result
+//              continues in VGPRs 8-15 with rows 16-31 (Triton 3.9's
+//              description: two 16x16 tiles stacked), row i % 8 + 8 (l / 16)
+//              + 16 (i / 8).
 inline RowCol wmmaResult(uint64_t version, uint64_t lane, uint64_t item) {
   if (version == 1) return {2 * item + lane / 16, lane % 16};
-  return {item + 8 * (lane / 16), lane % 16};
+  return {item % 8 + 8 * (lane / 16) + 16 * (item / 8), lane % 16};
 }
 
 // A whole accumulator, Triton's arrangement of instruction tiles written as
@@ -108,6 +111,79 @@ struct Accumulator {
     if (rank() == 3) out.push_back((wb + warpsPerCta[0] * rb) % shape[0]);
     out.push_back(row % extent(1));
     out.push_back(col % extent(0));
+    return out;
+  }
+};
+
+// Gluon 3.9's WMMA accumulator, its instruction tiles placed by bases. With
+// reg = item + items * (t + 2^|reg_bases| * rep), the tile of (reg, warp) is
+// the sum of reg_bases[i] over the set bits i of t and of warp_bases[j] over
+// the set bits j of warp (each basis is 0 or moves one dim by a power of two,
+// all moves distinct, so the sum never carries), plus the repeats: rep
+// counts N fastest, then M, then batch, each dim repeated as often as the
+// shape holds more than the tiles its bases reach (twice the largest move,
+// or 1), a repeat moving by that reach. A tile is instrM x 16 elements (M x
+// N; transposed: 16 x instrM, the AMD table's rows and columns swapped).
+// Coordinates past a smaller shape wrap (the data is broadcast).
+struct WmmaByBases {
+  uint64_t version;
+  bool transposed;
+  uint64_t instrM;  // 16, or 32 (version 3's 32x16 instruction)
+  std::vector<std::vector<uint64_t>> warpBases, regBases;
+  std::vector<uint64_t> shape;  // rank 2 or 3
+
+  size_t rank() const { return shape.size(); }
+  uint64_t items() const { return instrM * 16 / 32; }
+  // A tile's elements along dim d.
+  uint64_t tileExtent(size_t d) const {
+    if (d + 2 == rank()) return transposed ? 16 : instrM;
+    if (d + 1 == rank()) return transposed ? instrM : 16;
+    return 1;
+  }
+  uint64_t reach(size_t d) const {
+    uint64_t most = 0;
+    for (const auto* bases : {&warpBases, &regBases})
+      for (const auto& b : *bases) most = std::max(most, b[d]);
+    return most == 0 ? 1 : 2 * most;
+  }
+  uint64_t reps(size_t d) const {
+    return std::max<uint64_t>(1, shape[d] / (tileExtent(d) * reach(d)));
+  }
+  // The dims the repeats run along, fastest first.
+  std::vector<size_t> repeatOrder() const {
+    std::vector<size_t> order = {rank() - 1, rank() - 2};
+    if (rank() == 3) order.push_back(0);
+    return order;
+  }
+  uint64_t registers() const {
+    uint64_t r = items() << regBases.size();
+    for (size_t d : repeatOrder()) r *= reps(d);
+    return r;
+  }
+  uint64_t lanes() const { return 32; }
+  uint64_t warps() const { return uint64_t{1} << warpBases.size(); }
+  uint64_t blocks() const { return 1; }
+
+  std::vector<uint64_t> at(uint64_t reg, uint64_t lane, uint64_t warp, uint64_t) const {
+    uint64_t item = reg % items(), r = reg / items();
+    std::vector<uint64_t> place(rank(), 0);
+    for (size_t i = 0; i < regBases.size(); ++i, r /= 2)
+      if (r % 2)
+        for (size_t d = 0; d < rank(); ++d) place[d] += regBases[i][d];
+    for (size_t j = 0; j < warpBases.size(); ++j)
+      if ((warp >> j) & 1)
+        for (size_t d = 0; d < rank(); ++d) place[d] += warpBases[j][d];
+    for (size_t d : repeatOrder()) {
+      place[d] += reach(d) * (r % reps(d));
+      r /= reps(d);
+    }
+    RowCol rc = wmmaResult(version, lane, item);
+    if (transposed) rc = {rc.col, rc.row};
+    std::vector<uint64_t> out;
+    for (size_t d = 0; d < rank(); ++d) {
+      uint64_t within = d + 2 == rank() ? rc.row : d + 1 == rank() ? rc.col : 0;
+      out.push_back((place[d] * tileExtent(d) + within) % shape[d]);
+    }
     return out;
   }
 };

@@ -19,8 +19,9 @@ using testing::distributed;
 LinearLayout legacyBlocked(std::vector<uint64_t> spt, std::vector<uint64_t> tpw,
                            std::vector<uint64_t> wpb, std::vector<uint64_t> cpg,
                            std::vector<uint64_t> split, std::vector<unsigned> ord,
-                           std::vector<unsigned> cord, const Shape& shape) {
-  return blocked({spt, tpw, wpb, ord, makeCgaLayout(cpg, split, cord)}, shape);
+                           std::vector<unsigned> cord, const Shape& shape,
+                           TritonVersion triton = kCurrentTriton) {
+  return blocked({spt, tpw, wpb, ord, makeCgaLayout(cpg, split, cord), triton}, shape);
 }
 
 TEST(BlockedTriton, SimpleBlocked) {
@@ -96,12 +97,18 @@ TEST(BlockedTriton, BlockedOrder) {
                         {{0, 64}, {512, 0}}, {1024, 128}));
 }
 
+// Triton 3.6 kept the 4 registers past dim3's extent 1 as broadcasts; Gluon
+// 3.9.0's to_linear_layout of the same BlockedLayout has none.
 TEST(BlockedTriton, Blocked4D) {
-  EXPECT_EQ(legacyBlocked({1, 1, 1, 4}, {2, 1, 1, 16}, {1, 2, 4, 1}, {1, 1, 1, 1}, {1, 1, 1, 1},
-                          {3, 0, 1, 2}, {3, 2, 1, 0}, {2, 1, 1, 1}),
-            distributed({{0, 0, 0, 0}, {0, 0, 0, 0}},
-                        {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}},
-                        {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}}, {}, {2, 1, 1, 1}));
+  std::vector<Basis> lane = {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}};
+  std::vector<Basis> warp = {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}};
+  auto at = [](TritonVersion triton) {
+    return legacyBlocked({1, 1, 1, 4}, {2, 1, 1, 16}, {1, 2, 4, 1}, {1, 1, 1, 1}, {1, 1, 1, 1},
+                         {3, 0, 1, 2}, {3, 2, 1, 0}, {2, 1, 1, 1}, triton);
+  };
+  EXPECT_EQ(at(TritonVersion::k3_6),
+            distributed({{0, 0, 0, 0}, {0, 0, 0, 0}}, lane, warp, {}, {2, 1, 1, 1}));
+  EXPECT_EQ(at(TritonVersion::k3_9), distributed({}, lane, warp, {}, {2, 1, 1, 1}));
 }
 
 // The legacy CTA form and Gluon's cga_layout: makeCgaLayout gives the block

@@ -40,7 +40,8 @@ inline uint64_t product(const Sizes& s) {
 // larger than the tile, the tile repeats; the repetitions are further
 // registers (after a thread's own sizePerThread ones), numbered along
 // `order`. Where it is smaller, coordinates wrap around (the same element is
-// held again: broadcast). CTAs: along dim d, block digit b_d (over
+// held again: broadcast), except that Triton 3.9 drops a thread's own
+// registers past its CTA's part of the tensor (3.6 kept them). CTAs: along dim d, block digit b_d (over
 // CTAsPerCGA, numbered along CTAOrder) holds part b_d mod CTASplitNum[d] of
 // the tensor, and at most shape[d] parts exist (again wrapping).
 struct Blocked {
@@ -49,10 +50,20 @@ struct Blocked {
   Sizes ctasPerCga, ctaSplitNum;
   Order ctaOrder;
   Sizes shape;
+  bool keepsCutRegisters = false;  // Triton 3.6's rule
 
   size_t rank() const { return shape.size(); }
   uint64_t parts(size_t d) const { return std::min(ctaSplitNum[d], shape[d]); }
   uint64_t ctaShape(size_t d) const { return shape[d] / parts(d); }
+  // A thread's own registers along d.
+  uint64_t own(size_t d) const {
+    return keepsCutRegisters ? sizePerThread[d] : std::min(sizePerThread[d], ctaShape(d));
+  }
+  Sizes ownSizes() const {
+    Sizes o;
+    for (size_t d = 0; d < rank(); ++d) o.push_back(own(d));
+    return o;
+  }
   uint64_t tile(size_t d) const {
     return sizePerThread[d] * threadsPerWarp[d] * warpsPerCta[d];
   }
@@ -63,7 +74,7 @@ struct Blocked {
     return r;
   }
 
-  uint64_t registers() const { return product(sizePerThread) * product(repeatSizes()); }
+  uint64_t registers() const { return product(ownSizes()) * product(repeatSizes()); }
   uint64_t lanes() const { return product(threadsPerWarp); }
   uint64_t warps() const { return product(warpsPerCta); }
   uint64_t blocks() const { return product(ctasPerCga); }
@@ -76,9 +87,9 @@ struct Blocked {
   }
 
   Coord at(uint64_t reg, uint64_t lane, uint64_t warp, uint64_t block) const {
-    uint64_t own = product(sizePerThread);
-    Coord r = digits(reg % own, sizePerThread, order);
-    Coord rep = digits(reg / own, repeatSizes(), order);
+    uint64_t owned = product(ownSizes());
+    Coord r = digits(reg % owned, ownSizes(), order);
+    Coord rep = digits(reg / owned, repeatSizes(), order);
     Coord l = digits(lane, threadsPerWarp, order);
     Coord w = digits(warp, warpsPerCta, order);
     Coord b = digits(block, ctasPerCga, ctaOrder);

@@ -25,12 +25,13 @@ std::string describe(const elementwise::Blocked& p) {
   return "spt " + list(p.sizePerThread) + " tpw " + list(p.threadsPerWarp) + " wpc " +
          list(p.warpsPerCta) + " order " + list(p.order) + " ctas " + list(p.ctasPerCga) +
          " split " + list(p.ctaSplitNum) + " ctaOrder " + list(p.ctaOrder) + " shape " +
-         list(p.shape);
+         list(p.shape) + (p.keepsCutRegisters ? " (Triton 3.6)" : "");
 }
 
 LinearLayout construct(const elementwise::Blocked& p) {
   return blocked({p.sizePerThread, p.threadsPerWarp, p.warpsPerCta, p.order,
-                  makeCgaLayout(p.ctasPerCga, p.ctaSplitNum, p.ctaOrder)},
+                  makeCgaLayout(p.ctasPerCga, p.ctaSplitNum, p.ctaOrder),
+                  p.keepsCutRegisters ? TritonVersion::k3_6 : TritonVersion::k3_9},
                  p.shape);
 }
 
@@ -68,6 +69,7 @@ elementwise::Blocked randomBlocked(std::mt19937& rng, size_t rank) {
   }
   p.ctaOrder = randomOrder(rng, rank);
   p.shape = randomSizes(rng, rank, rank == 1 ? 7 : 4);
+  p.keepsCutRegisters = rng() % 2 == 1;
   return p;
 }
 
@@ -93,10 +95,12 @@ TEST(BlockedElementwise, FixedCases) {
       {{8, 1}, {8, 4}, {1, 4}, {0, 1}, {1, 2}, {1, 2}, {0, 1}, {64, 1}},  // Skinny
       {{1, 4}, {8, 4}, {2, 2}, {1, 0}, {4, 2}, {2, 2}, {0, 1}, {64, 64}},
   };
-  for (const elementwise::Blocked& p : cases) {
-    SCOPED_TRACE(describe(p));
-    EXPECT_EQ(distributedMismatch(construct(p), p), "");
-  }
+  for (elementwise::Blocked p : cases)
+    for (bool keeps : {false, true}) {
+      p.keepsCutRegisters = keeps;
+      SCOPED_TRACE(describe(p));
+      EXPECT_EQ(distributedMismatch(construct(p), p), "");
+    }
 }
 
 TEST(BlockedElementwise, RandomParameterSets) {

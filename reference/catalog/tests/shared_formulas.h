@@ -63,8 +63,14 @@ inline uint64_t nvmmaOffset(const NvmmaSharedParams& p, const Shape& shape, cons
   for (size_t d = 0; d < rank; ++d) box[d] = std::min<uint64_t>(shape[d], 256);
   uint64_t boxElems = 0, inBox = 0, boxIndex = 0;
   if (p.swizzleByteWidth == 0) {
-    for (size_t d = 0; d < rank; ++d) inBox = inBox * box[d] + x[d] % box[d];
-    for (size_t d = 0; d < rank; ++d) boxIndex = boxIndex * (shape[d] / box[d]) + x[d] / box[d];
+    // Row-major, the last dim fastest; in a box Triton 3.9 reads transposed
+    // (rank 2) as the reverse, dim0 fastest.
+    std::vector<size_t> slowFirst;
+    for (size_t d = 0; d < rank; ++d) slowFirst.push_back(d);
+    for (size_t d : slowFirst) boxIndex = boxIndex * (shape[d] / box[d]) + x[d] / box[d];
+    if (p.transposed && p.triton == TritonVersion::k3_9)
+      std::reverse(slowFirst.begin(), slowFirst.end());
+    for (size_t d : slowFirst) inBox = inBox * box[d] + x[d] % box[d];
     return boxIndex * product(box) + inBox;
   }
   box[contig] = 8 * p.swizzleByteWidth / p.elementBitwidth;

@@ -126,6 +126,8 @@ TEST(NvmmaShared, TmaSwizzleFormulaAtEveryElement) {
           if (width != 0 && (std::min<uint64_t>(shape[contig], 256) < 8 * width / bits || rows < 8))
             continue;  // the box does not hold one swizzle pattern (an error case)
           cases.push_back({{width, bits, transposed, false, {}}, shape});
+          if (width == 0 && transposed)  // Triton 3.6 ignored transposed there
+            cases.push_back({{width, bits, transposed, false, {}, TritonVersion::k3_6}, shape});
         }
   cases.push_back({{128, 16, false, false, {}}, {2, 8, 64}});
   cases.push_back({{64, 32, false, false, {}}, {4, 4, 32}});
@@ -136,9 +138,10 @@ TEST(NvmmaShared, TmaSwizzleFormulaAtEveryElement) {
     // Plain names, not structured bindings: clang 14 cannot capture those.
     const auto& p = c.first;
     const auto& shape = c.second;
-    SCOPED_TRACE("width " + std::to_string(p.swizzleByteWidth) + " bits " +
-                 std::to_string(p.elementBitwidth) + (p.transposed ? " transposed" : "") +
-                 " shape[0] " + std::to_string(shape[0]));
+    SCOPED_TRACE(::testing::Message()
+                 << "width " << p.swizzleByteWidth << " bits " << p.elementBitwidth
+                 << (p.transposed ? " transposed" : "") << " shape[0] " << shape[0] << " Triton "
+                 << toString(p.triton));
     LinearLayout l = nvmmaShared(p, shape);
     expectInverseOf(l, shape, [&](const Coords& x) { return nvmmaOffset(p, shape, x); });
     expectMemoryLayout(l);
@@ -174,6 +177,16 @@ TEST(SharedErrors, NameTheParameterAndTheRule) {
             std::string::npos);
   EXPECT_NE(message([] { nvmmaShared({0, 4, false, false, {}}, {8, 64}); })
                 .find("element_bitwidth = 4 must be 8, 16, 32 or 64"),
+            std::string::npos);
+  EXPECT_NE(message([] { nvmmaShared({0, 16, true, false, {}}, {2, 1, 1}); })
+                .find("nvmma_shared: swizzle_byte_width = 0 with transposed at rank 3: Triton "
+                      "3.9 builds a layout here that holds elements at several offsets"),
+            std::string::npos);
+  EXPECT_EQ(message([] { nvmmaShared({0, 16, true, false, {}, TritonVersion::k3_6}, {2, 1, 1}); }),
+            "(no error)");
+  EXPECT_NE(message([] { nvmmaShared({128, 16, false, true, {}}, {64, 64}); })
+                .find("nvmma_shared: fp4_padded with element_bitwidth = 16: padded fp4 pairs are "
+                      "bytes"),
             std::string::npos);
   EXPECT_NE(message([] { nvmmaShared({32, 16, false, false, {}}, {64}); })
                 .find("needs a shape of rank 2 or more"),
