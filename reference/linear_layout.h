@@ -66,12 +66,6 @@
 //                         bits zero. outer need not be surjective, but must
 //                         reach the image of this's remaining dims (Triton
 //                         asserts otherwise; this throws).
-//
-// Triton 3.6 (TritonVersion::k3_6, for projects pinned to it) differs only in
-// invertAndCompose, and so in pseudoinvert and invert, which call it: a dim is
-// set aside when its bases and out-dim sizes are equal, with no test of its
-// output bits; and when only one layout has dims left after the heuristic,
-// Triton 3.6 asserts, so this throws.
 //   transposeIns/Outs     reorder dims. reshapeIns/Outs: flatten, then split
 //                         into new dims. flattenIns/Outs: one dim, named as
 //                         the first. sublayout: keep some dims, in this
@@ -83,6 +77,12 @@
 //   getNumConsecutiveInOut  how many consecutive values of the first in dim
 //                         map to consecutive values of the first out dim.
 //   operator==            same dims in the same order, same bases and sizes.
+//
+// Triton 3.6 (TritonVersion::k3_6, for projects pinned to it) differs, among
+// these operations, only in invertAndCompose, and so in pseudoinvert and
+// invert, which call it: a dim is set aside when its bases and out-dim sizes
+// are equal, with no test of its output bits; and when only one layout has
+// dims left after the heuristic, Triton 3.6 asserts, so this throws.
 //
 // Every operation checks its preconditions and throws f2lay::Error naming the
 // operation, the dims involved and the rule broken; none aborts.
