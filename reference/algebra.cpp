@@ -140,16 +140,22 @@ LinearLayout LinearLayout::leastSquares(const LinearLayout& a, const LinearLayou
   return fromMatrix(x, b.inDimBits(), aInAsOut);
 }
 
-bool LinearLayout::outputBitsApart(const std::string& d) const {
-  // Per out dim, the OR of d's bases against the OR of every other in dim's.
-  for (size_t o = 0; o < value_.out_dims.size(); ++o) {
+namespace {
+
+// Whether in dim `d`'s output bits share none with the other in dims': per
+// out dim, the OR of d's bases against the OR of every other in dim's
+// (invertAndCompose's heuristic, Triton 3.9).
+bool outputBitsApart(const LayoutValue& l, const std::string& d) {
+  for (size_t o = 0; o < l.out_dims.size(); ++o) {
     uint64_t mine = 0, others = 0;
-    for (const InDim& in : value_.in_dims)
+    for (const InDim& in : l.in_dims)
       for (const Basis& b : in.bases) (in.name == d ? mine : others) |= b[o];
     if (mine & others) return false;
   }
   return true;
 }
+
+}  // namespace
 
 LinearLayout LinearLayout::invertAndCompose(const LinearLayout& outer,
                                             TritonVersion triton) const {
@@ -173,7 +179,8 @@ LinearLayout LinearLayout::invertAndCompose(const LinearLayout& outer,
     if (!hasInDim(d)) return false;
     LayoutValue mine = sublayout({d}, outs).value_, theirs = other.sublayout({d}, outs).value_;
     if (v36) return mine == theirs;  // bases and out-dim sizes
-    return mine.in_dims == theirs.in_dims && outputBitsApart(d) && other.outputBitsApart(d);
+    return mine.in_dims == theirs.in_dims && outputBitsApart(value_, d) &&
+           outputBitsApart(other.value_, d);
   };
   std::vector<std::string> alike, otherRest, selfRest;
   for (const std::string& d : other.getInDimNames())

@@ -197,9 +197,6 @@ class LinearLayout {
   // Triton's lstsq: X with a(X(y)) == b(y), free input bits of a zero.
   static LinearLayout leastSquares(const LinearLayout& a, const LinearLayout& b);
   std::vector<std::pair<std::string, int>> inDimBits() const;
-  // Whether in dim `d`'s output bits share none with the other in dims'
-  // (invertAndCompose's heuristic, Triton 3.9).
-  bool outputBitsApart(const std::string& d) const;
   const InDim& inDim(const std::string& name) const;
   const OutDim& outDim(const std::string& name) const;
   size_t outDimIndex(const std::string& name) const;
