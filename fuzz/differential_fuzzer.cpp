@@ -1,19 +1,30 @@
 // libFuzzer target: ref and opt side by side. FuzzedDataProvider decodes
-// three small layouts (at most 8 bits a side, so that the laws can check
-// every input) and then up to kMaxOps operations; each runs on both
-// implementations, and their answers (layout, numbers or error message) must
-// be equal. Algebra laws are checked on the way, by XOR of the columns of
-// the plain values (no code of either implementation): compose is function
-// composition, invertAndCompose solves outer(C(x)) = this(x), an inverse
-// undoes its layout, a product divides back, 2^rank is the image's size.
-#include <bitset>
+// three layouts and then up to kMaxOps operations; each runs on both
+// implementations, and their answers (layout, numbers, text or error
+// message) must be equal. The first byte's bit 1 picks the range: at most
+// 8 bits a side, or the README's whole range, 64 bits a side over dims of
+// up to 63 bits (in dims of 32 bits and more, out dims of 2^32 and more).
+// The ops are the oracle's (tools/oracle.cpp), every one: the constructors,
+// apply, compose, product, divideLeft, invert, pseudoinvert and
+// invertAndCompose (both Triton releases), the transposes, reshapes,
+// flattens, sublayout, concatenations, rank and its predicates, free
+// variable masks, consecutive in-outs, the matrix view, equality, toString.
+// Algebra laws are checked on the way, by XOR of the columns of the plain
+// values (properties/f2_check.h, no code of either implementation), at
+// every input up to 2^12 and at sampled ones above (every unit vector among
+// them): apply is the XOR of x's columns, compose is function composition,
+// invertAndCompose solves outer(C(x)) = a(x), an inverse undoes its layout,
+// a pseudoinverse is a right inverse, a product divides back, the rank is
+// the test side's elimination's, flattening and reshaping keep the columns,
+// the matrix view is the columns' bits.
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "error.h"
+#include "f2_check.h"
 #include "fuzz_support.h"
-#include "generators.h"  // columnsOf: a layout's flattened columns
 #include "json_format.h"
 #include "linear_layout.h"
 #include "opt_linear_layout.h"
@@ -34,12 +45,13 @@ const char* const kHardware[] = {"register", "lane", "warp", "block"};
 const char* const kTensor[] = {"dim0", "dim1", "dim2"};
 
 // In dims are hardware dims, or (so that compose and invertAndCompose meet
-// layouts they accept) the previous layout's out dims, names and sizes.
-LayoutValue decodeLayout(FuzzedDataProvider& in, const LayoutValue* previous) {
+// layouts they accept) the previous layout's out dims, names and sizes. At
+// most `cap` bits a side, 63 a dim.
+LayoutValue decodeLayout(FuzzedDataProvider& in, const LayoutValue* previous, int cap) {
   LayoutValue v;
   int nOut = in.ConsumeIntegralInRange(1, 3), outBits = 0;
   for (int k = 0; k < nOut; ++k) {
-    int bits = in.ConsumeIntegralInRange(0, 8 - outBits);
+    int bits = in.ConsumeIntegralInRange(0, std::min(63, cap - outBits));
     outBits += bits;
     v.out_dims.push_back({kTensor[k], uint64_t{1} << bits});
   }
@@ -49,7 +61,7 @@ LayoutValue decodeLayout(FuzzedDataProvider& in, const LayoutValue* previous) {
   } else {
     int nIn = in.ConsumeIntegralInRange(1, 4), inBits = 0;
     for (int k = 0; k < nIn; ++k) {
-      int bits = in.ConsumeIntegralInRange(0, 8 - inBits);
+      int bits = in.ConsumeIntegralInRange(0, std::min(63, cap - inBits));
       inBits += bits;
       ins.push_back({kHardware[k], bits});
     }
@@ -70,7 +82,7 @@ LayoutValue decodeLayout(FuzzedDataProvider& in, const LayoutValue* previous) {
 struct Answer {
   LayoutValue layout;
   std::vector<uint64_t> numbers;
-  std::string error;
+  std::string text, error;
   bool operator==(const Answer&) const = default;
 };
 
@@ -78,7 +90,7 @@ std::string describe(const Answer& a) {
   if (!a.error.empty()) return "error: " + a.error;
   std::string s = f2lay::writeJsonLayout(a.layout);
   for (uint64_t n : a.numbers) s += " " + std::to_string(n);
-  return s;
+  return s + " " + a.text;
 }
 
 template <class F>
@@ -92,7 +104,6 @@ Answer answer(const F& f) {
   return a;
 }
 
-// The layouts decoded, built once by each implementation.
 // The layouts decoded, each built by an implementation when an op first
 // asks for it (building is much of an input's cost).
 struct Operands {
@@ -129,13 +140,9 @@ Answer both(const char* name, const F& op) {
 #define F2LAY_NO_COVERAGE
 #endif
 
-// L(x) by XOR of the flattened columns.
-F2LAY_NO_COVERAGE uint64_t eval(const std::vector<uint64_t>& cols, uint64_t x) {
-  uint64_t y = 0;
-  for (size_t j = 0; j < cols.size(); ++j)
-    if (x >> j & 1) y ^= cols[j];
-  return y;
-}
+using f2lay::check::applyColumns;
+using f2lay::check::columnsOf;
+using f2lay::check::inputsToCheck;
 
 // The out dims of `first` are the in dims of `second`, in order, with the
 // same sizes: flat outputs of first are flat inputs of second.
@@ -151,47 +158,87 @@ bool chained(const LayoutValue& first, const LayoutValue& second) {
 // Def 4.2: (a.compose(b))(x) = b(a(x)).
 F2LAY_NO_COVERAGE void composeLaw(const LayoutValue& a, const LayoutValue& b, const LayoutValue& c) {
   if (!chained(a, b) || c.out_dims != b.out_dims) return;
-  auto ca = f2lay::properties::columnsOf(a), cb = f2lay::properties::columnsOf(b),
-       cc = f2lay::properties::columnsOf(c);
-  for (uint64_t x = 0; x < uint64_t{1} << ca.size(); ++x)
-    if (eval(cc, x) != eval(cb, eval(ca, x))) fail("compose: (a.compose(b))(x) != b(a(x))");
+  auto ca = columnsOf(a), cb = columnsOf(b), cc = columnsOf(c);
+  for (uint64_t x : inputsToCheck(static_cast<int>(ca.size())))
+    if (applyColumns(cc, x) != applyColumns(cb, applyColumns(ca, x)))
+      fail("compose: (a.compose(b))(x) != b(a(x))");
 }
 
 // §5.4: a.invertAndCompose(outer) = C with outer(C(x)) = a(x).
 F2LAY_NO_COVERAGE void invertAndComposeLaw(const LayoutValue& a, const LayoutValue& outer, const LayoutValue& c) {
   if (!chained(c, outer) || outer.out_dims != a.out_dims) return;
-  auto ca = f2lay::properties::columnsOf(a), co = f2lay::properties::columnsOf(outer),
-       cc = f2lay::properties::columnsOf(c);
-  for (uint64_t x = 0; x < uint64_t{1} << ca.size(); ++x)
-    if (eval(co, eval(cc, x)) != eval(ca, x)) fail("invertAndCompose: outer(C(x)) != a(x)");
+  auto ca = columnsOf(a), co = columnsOf(outer), cc = columnsOf(c);
+  for (uint64_t x : inputsToCheck(static_cast<int>(ca.size())))
+    if (applyColumns(co, applyColumns(cc, x)) != applyColumns(ca, x))
+      fail("invertAndCompose: outer(C(x)) != a(x)");
 }
 
-// Def 4.5: L^-1(L(x)) = x for every input x.
-F2LAY_NO_COVERAGE void inverseLaw(const LayoutValue& l, const LayoutValue& inverse) {
-  auto cl = f2lay::properties::columnsOf(l), ci = f2lay::properties::columnsOf(inverse);
-  for (uint64_t x = 0; x < uint64_t{1} << cl.size(); ++x)
-    if (eval(ci, eval(cl, x)) != x) fail("invert: L^-1(L(x)) != x");
+// Def 4.5: first undoes second, first(second(x)) = x, for every x of
+// second's input bits (L^-1(L(x)) = x; L(P(y)) = y for a pseudoinverse P).
+F2LAY_NO_COVERAGE void undoesLaw(const char* op, const LayoutValue& first, const LayoutValue& second) {
+  auto c1 = columnsOf(first), c2 = columnsOf(second);
+  for (uint64_t x : inputsToCheck(static_cast<int>(c2.size())))
+    if (applyColumns(c1, applyColumns(c2, x)) != x) fail(std::string(op) + ": does not undo its layout");
 }
 
-// The image has 2^rank elements (marked in a bitmap: at most 2^8 outputs).
-F2LAY_NO_COVERAGE void rankLaw(const LayoutValue& l, uint64_t rank) {
-  std::bitset<256> image;
-  auto cols = f2lay::properties::columnsOf(l);
-  for (uint64_t x = 0; x < uint64_t{1} << cols.size(); ++x) image.set(eval(cols, x));
-  if (image.count() != uint64_t{1} << rank) fail("rank: 2^rank is not the image's size");
+// The columns of `after` are those of `before` (flatten, reshape).
+F2LAY_NO_COVERAGE void sameColumnsLaw(const char* op, const LayoutValue& before, const LayoutValue& after) {
+  if (columnsOf(before) != columnsOf(after)) fail(std::string(op) + ": the columns changed");
+}
+
+// Def 4.1: apply(x) is the XOR of x's columns; `out` is apply's answer,
+// its out-dim values in order.
+F2LAY_NO_COVERAGE void applyLaw(const LayoutValue& l, uint64_t x, const std::vector<uint64_t>& out) {
+  uint64_t want = applyColumns(columnsOf(l), x);
+  int shift = 0;
+  for (size_t k = 0; k < out.size(); ++k) {
+    int bits = f2lay::log2Exact(l.out_dims[k].size);
+    if (out[k] != (shift < 64 ? want >> shift & f2lay::check::lowBits(bits) : 0))
+      fail("apply: not the XOR of x's columns");
+    shift += bits;
+  }
+}
+
+// A random subset of `names` (bits of `mask`), in order or reversed.
+std::vector<std::string> pick(std::vector<std::string> names, uint8_t mask) {
+  std::vector<std::string> kept;
+  for (size_t k = 0; k < names.size(); ++k)
+    if (mask >> k & 1) kept.push_back(names[k]);
+  if (mask & 0x80) std::reverse(kept.begin(), kept.end());
+  return kept;
+}
+
+// Two dims (named x, y) of `bits` bits in all, cut at `cut` (mod bits + 1);
+// `wrong` adds one bit, which reshape must refuse.
+std::vector<std::pair<std::string, uint64_t>> cutInTwo(int bits, uint8_t cut, bool wrong) {
+  int low = cut % (bits + 1), high = bits - low + (wrong ? 1 : 0);
+  return {{"x", uint64_t{1} << low}, {"y", high < 64 ? uint64_t{1} << high : 0}};
 }
 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FuzzedDataProvider in(data, size);
+  int cap = size > 0 && data[0] & 2 ? 64 : 8;
   Operands ops;
   for (int i = 0; i < 3; ++i)
-    ops.value[i] = decodeLayout(in, i ? &ops.value[i - 1] : nullptr);
+    ops.value[i] = decodeLayout(in, i ? &ops.value[i - 1] : nullptr, cap);
   for (int n = 0; n < kMaxOps && in.remaining_bytes() > 0; ++n) {
     int i = in.ConsumeIntegralInRange(0, 2), j = in.ConsumeIntegralInRange(0, 2);
     const LayoutValue &a = ops.value[i], &b = ops.value[j];
-    switch (in.ConsumeIntegralInRange(0, 9)) {
+    // Ops 0-8 decode as they did before the rest were added, so the seeds
+    // still reach what they reached; 9 picks among the rest, 23 is one of
+    // 1-3 under Triton 3.6's rules. `arg` is the rest's argument.
+    int op = in.ConsumeIntegralInRange(0, 9);
+    if (op == 9) op += in.ConsumeIntegralInRange(0, 14);
+    auto release = f2lay::kCurrentTriton;
+    if (op == 23) {
+      op = in.ConsumeIntegralInRange(1, 3);
+      release = f2lay::TritonVersion::k3_6;
+    }
+    uint8_t arg = op >= 10 ? in.ConsumeIntegral<uint8_t>() : 0;
+    uint8_t all = 0x7f | (arg & 0x80);  // every dim, in order or reversed
+    switch (op) {
       case 0: {
         Answer c = both("compose", [&]<class L>(Answer& r) {
           r.layout = ops.get<L>(i).compose(ops.get<L>(j)).value();
@@ -201,19 +248,24 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       }
       case 1: {
         Answer c = both("invertAndCompose", [&]<class L>(Answer& r) {
-          r.layout = ops.get<L>(i).invertAndCompose(ops.get<L>(j)).value();
+          r.layout = ops.get<L>(i).invertAndCompose(ops.get<L>(j), release).value();
         });
         if (c.error.empty()) invertAndComposeLaw(a, b, c.layout);
         break;
       }
       case 2: {
-        Answer inv = both("invert", [&]<class L>(Answer& r) { r.layout = ops.get<L>(i).invert().value(); });
-        if (inv.error.empty()) inverseLaw(a, inv.layout);
+        Answer inv = both("invert", [&]<class L>(Answer& r) { r.layout = ops.get<L>(i).invert(release).value(); });
+        if (inv.error.empty()) undoesLaw("invert", inv.layout, a);
         break;
       }
-      case 3:
-        both("pseudoinvert", [&]<class L>(Answer& r) { r.layout = ops.get<L>(i).pseudoinvert().value(); });
+      case 3: {
+        Answer p = both("pseudoinvert", [&]<class L>(Answer& r) {
+          r.layout = ops.get<L>(i).pseudoinvert(release).value();
+        });
+        if (p.error.empty() && f2lay::check::rankOf(columnsOf(a)) == f2lay::totalOutBits(a))
+          undoesLaw("pseudoinvert", a, p.layout);
         break;
+      }
       case 4:
         both("product", [&]<class L>(Answer& r) {
           const L &x = ops.get<L>(i), &y = ops.get<L>(j);
@@ -229,9 +281,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       case 5: {
         Answer rank = both("rank", [&]<class L>(Answer& r) {
           const L& l = ops.get<L>(i);
-          r.numbers = {static_cast<uint64_t>(l.rank()), l.isInjective(), l.isSurjective()};
+          r.numbers = {static_cast<uint64_t>(l.rank()), l.isInjective(), l.isSurjective(), l.isInvertible()};
         });
-        rankLaw(a, rank.numbers[0]);
+        int want = f2lay::check::rankOf(columnsOf(a));
+        if (rank.numbers[0] != static_cast<uint64_t>(want) ||
+            rank.numbers[1] != (want == f2lay::totalInBits(a)) ||
+            rank.numbers[2] != (want == f2lay::totalOutBits(a)))
+          fail("rank: not the test side's elimination's, or injectivity/surjectivity wrong");
         break;
       }
       case 6:
@@ -240,14 +296,109 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       case 7:
         both("concatOuts", [&]<class L>(Answer& r) { r.layout = ops.get<L>(i).concatOuts(ops.get<L>(j)).value(); });
         break;
-      case 8:
-        both("flatten", [&]<class L>(Answer& r) { r.layout = ops.get<L>(i).flattenOuts().flattenIns().value(); });
+      case 8: {
+        Answer f = both("flatten", [&]<class L>(Answer& r) { r.layout = ops.get<L>(i).flattenOuts().flattenIns().value(); });
+        if (f.error.empty()) sameColumnsLaw("flatten", a, f.layout);
         break;
-      default:
+      }
+      case 9:
         both("freeVariableMasks", [&]<class L>(Answer& r) {
           for (const auto& [name, mask] : ops.get<L>(i).getFreeVariableMasks()) r.numbers.push_back(mask);
           r.numbers.push_back(ops.get<L>(i).getNumConsecutiveInOut());
         });
+        break;
+      case 10: {  // apply at x, its dims sometimes wrong (a bad name, one missing, a value too wide)
+        uint64_t x = in.ConsumeIntegral<uint64_t>();
+        std::vector<std::pair<std::string, uint64_t>> input;
+        uint64_t flat = 0;
+        int shift = 0;
+        for (const f2lay::InDim& d : a.in_dims) {
+          int bits = static_cast<int>(d.bases.size());
+          uint64_t v = shift < 64 ? x >> shift & f2lay::check::lowBits(bits) : 0;
+          if (shift < 64) flat |= v << shift;
+          input.push_back({d.name, v});
+          shift += bits;
+        }
+        if (arg % 8 == 1) input.push_back({"nope", 0});
+        if (arg % 8 == 2 && !input.empty()) input.pop_back();
+        if (arg % 8 == 3 && !input.empty()) input[0].second = ~uint64_t{0};
+        Answer y = both("apply", [&]<class L>(Answer& r) {
+          for (const auto& [name, value] : ops.get<L>(i).apply(input)) r.numbers.push_back(value);
+        });
+        if (arg % 8 == 0) applyLaw(a, flat, y.numbers);
+        break;
+      }
+      case 11: {
+        Answer m = both("matrixView", [&]<class L>(Answer& r) {
+          for (const auto& row : ops.get<L>(i).getMatrixView())
+            for (int bit : row) r.numbers.push_back(static_cast<uint64_t>(bit));
+        });
+        auto cols = columnsOf(a);
+        for (size_t k = 0; k < m.numbers.size(); ++k)
+          if (m.numbers[k] != (cols[k % cols.size()] >> (k / cols.size()) & 1))
+            fail("matrixView: entry (r, c) is not output bit r of column c");
+        break;
+      }
+      case 12:
+        both("sublayout", [&]<class L>(Answer& r) {
+          const L& l = ops.get<L>(i);
+          r.layout = l.sublayout(pick(l.getInDimNames(), arg), pick(l.getOutDimNames(), arg >> 4 | (arg & 0x80))).value();
+        });
+        break;
+      case 13:
+        both("transposeIns", [&]<class L>(Answer& r) {
+          const L& l = ops.get<L>(i);
+          r.layout = l.transposeIns(pick(l.getInDimNames(), arg & 1 ? arg : all)).value();
+        });
+        break;
+      case 14:
+        both("transposeOuts", [&]<class L>(Answer& r) {
+          const L& l = ops.get<L>(i);
+          r.layout = l.transposeOuts(pick(l.getOutDimNames(), arg & 1 ? arg : all)).value();
+        });
+        break;
+      case 15: {
+        Answer re = both("reshapeIns", [&]<class L>(Answer& r) {
+          r.layout = ops.get<L>(i).reshapeIns(cutInTwo(f2lay::totalInBits(a), arg, arg & 0x80)).value();
+        });
+        if (re.error.empty()) sameColumnsLaw("reshapeIns", a, re.layout);
+        break;
+      }
+      case 16: {
+        Answer re = both("reshapeOuts", [&]<class L>(Answer& r) {
+          r.layout = ops.get<L>(i).reshapeOuts(cutInTwo(f2lay::totalOutBits(a), arg, arg & 0x80)).value();
+        });
+        if (re.error.empty()) sameColumnsLaw("reshapeOuts", a, re.layout);
+        break;
+      }
+      case 17:
+        both("divideLeft", [&]<class L>(Answer& r) {
+          auto q = divideLeft(ops.get<L>(i), ops.get<L>(j));
+          if (q) r.layout = q->value();
+          r.numbers = {q.has_value()};
+        });
+        break;
+      case 18:
+        both("equal", [&]<class L>(Answer& r) {
+          const L &x = ops.get<L>(i), &y = ops.get<L>(j);
+          r.numbers = {x == y, x.hasInDim("lane"), x.hasOutDim("dim1")};
+          for (const std::string& name : x.getInDimNames()) r.numbers.push_back(x.getInDimSizeLog2(name));
+          for (const std::string& name : x.getOutDimNames()) r.numbers.push_back(x.getOutDimSize(name));
+        });
+        break;
+      case 19:
+        both("toString", [&]<class L>(Answer& r) { r.text = ops.get<L>(i).toString(); });
+        break;
+      default: {  // the 1-D constructors, at sizes and strides up to 2^63 (0 and odd ones refused)
+        uint64_t size = arg & 0x40 ? uint64_t{1} << (arg % 64) : arg % 5;
+        uint64_t stride = uint64_t{1} << in.ConsumeIntegralInRange(0, 63);
+        both("constructors", [&]<class L>(Answer& r) {
+          L made = op == 20   ? L::identity1D(size, "lane", "dim0")
+                   : op == 21 ? L::zeros1D(size, "lane", "dim0", stride)
+                              : L::strided1D(size, stride, "lane", "dim0");
+          r.layout = made.value();
+        });
+      }
     }
   }
   return 0;

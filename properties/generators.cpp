@@ -1,8 +1,10 @@
 #include "generators.h"
 
 #include <algorithm>
+#include <numeric>
+#include <random>
 
-#include "f2_core.h"
+#include "f2_check.h"
 
 namespace f2lay::properties {
 
@@ -19,20 +21,123 @@ rc::Gen<uint64_t> genBits(int bits) {
 }
 
 // Independent columns stay; a dependent one is replaced by the lowest unit
-// vector outside the span while the rank is short of `outBits`.
+// vector outside the span while the rank is short of `outBits`. The span is
+// the test side's own (f2_check.h), not the elimination of the code under
+// test.
 void repairRank(std::vector<uint64_t>& cols, int outBits) {
-  opt::core::Echelon basis;
+  check::Span basis;
   for (size_t j = 0; j < cols.size(); ++j) {
-    if (basis.insert(cols[j], static_cast<int>(j))) continue;
+    if (basis.insert(cols[j])) continue;
     for (int k = 0; k < outBits && basis.rank < outBits; ++k)
-      if (basis.insert(uint64_t{1} << k, static_cast<int>(j))) {
+      if (basis.insert(uint64_t{1} << k)) {
         cols[j] = uint64_t{1} << k;
         break;
       }
   }
 }
 
+// A side's total for genWideLayout: a boundary or any count in [lo, hi].
+int genTotal(int lo, int hi) {
+  std::vector<int> edges;
+  for (int t : {0, 1, 32, 63, 64})
+    if (t >= lo && t <= hi) edges.push_back(t);
+  if (edges.empty() || *rc::gen::inRange(0, 2)) return *rc::gen::inRange(lo, hi + 1);
+  return *rc::gen::elementOf(edges);
+}
+
+// `total` bits over 1-4 dims named by `name`, each at most 63 bits.
+std::vector<std::pair<std::string, int>> splitBits(int total, std::string (*name)(size_t)) {
+  int n = *rc::gen::inRange(total > 63 ? 2 : 1, 5);
+  std::vector<std::pair<std::string, int>> dims;
+  for (int k = 0, left = total; k < n; ++k) {
+    int bits = k == n - 1 ? left : *rc::gen::inRange(0, std::min(63, left) + 1);
+    dims.push_back({name(k), bits});
+    left -= bits;
+  }
+  if (dims.back().second > 63) {  // 64 bits left to the last dim: give one away
+    dims.back().second = 63;
+    dims.front().second = 1;
+  }
+  return dims;
+}
+
+std::string inName(size_t k) { return kInNames[k]; }
+
+rc::Gen<LayoutValue> genOfRank(const Dims& dims, int rank) {
+  return rc::gen::map(rc::gen::arbitrary<uint64_t>(), [dims, rank](uint64_t seed) {
+    return layoutOf(dims, columnsOfRank(dims.inBits(), dims.outBits(), rank, seed));
+  });
+}
+
+int genAnyRank(const Dims& dims) {
+  int most = std::min(dims.inBits(), dims.outBits());
+  return *rc::gen::inRange(0, 2) ? most : *rc::gen::inRange(0, most + 1);
+}
+
 }  // namespace
+
+std::vector<uint64_t> columnsOfRank(int inBits, int outBits, int rank, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<int> at(inBits), to(outBits);
+  std::iota(at.begin(), at.end(), 0);
+  std::iota(to.begin(), to.end(), 0);
+  std::shuffle(at.begin(), at.end(), rng);
+  std::shuffle(to.begin(), to.end(), rng);
+  std::vector<uint64_t> cols(inBits, 0);
+  for (int i = 0; i < rank; ++i) cols[at[i]] = uint64_t{1} << to[i];
+  for (int n = 0; n < 2 * (inBits + outBits); ++n) {
+    if (rng() % 2 && inBits >= 2) {
+      size_t j = rng() % inBits, k = rng() % inBits;
+      if (j != k) cols[j] ^= cols[k];
+    } else if (outBits >= 2) {
+      int s = static_cast<int>(rng() % outBits), t = static_cast<int>(rng() % outBits);
+      if (s != t)
+        for (uint64_t& c : cols) c ^= (c >> s & 1) << t;
+    }
+  }
+  return cols;
+}
+
+rc::Gen<LayoutValue> genWideLayout(RankKind kind, int maxIn, int maxOut) {
+  return rc::gen::resize(100, rc::gen::exec([kind, maxIn, maxOut] {
+    bool atMost = kind == RankKind::kInjective || kind == RankKind::kInvertible;
+    bool atLeast = kind == RankKind::kSurjective || kind == RankKind::kInvertible;
+    int out = genTotal(0, atLeast ? std::min(maxIn, maxOut) : maxOut);
+    int in = kind == RankKind::kInvertible ? out
+             : atMost                     ? genTotal(0, std::min(out, maxIn))
+             : atLeast                    ? genTotal(out, maxIn)
+                                          : genTotal(0, maxIn);
+    Dims dims{splitBits(in, inName), splitBits(out, outName)};
+    return *genOfRank(dims, kind == RankKind::kAny ? genAnyRank(dims) : std::min(in, out));
+  }));
+}
+
+rc::Gen<LayoutValue> genWideLayoutFrom(const std::vector<std::pair<std::string, int>>& ins) {
+  return rc::gen::resize(100, rc::gen::exec([ins] {
+    Dims dims{ins, splitBits(genTotal(0, 64), outName)};
+    return *genOfRank(dims, genAnyRank(dims));
+  }));
+}
+
+rc::Gen<LayoutValue> genWideSurjectionOnto(const std::vector<std::pair<std::string, int>>& outs) {
+  return rc::gen::resize(100, rc::gen::exec([outs] {
+    Dims dims{{}, outs};
+    dims.ins = splitBits(genTotal(dims.outBits(), 64), inName);
+    return *genOfRank(dims, dims.outBits());
+  }));
+}
+
+rc::Gen<LayoutValue> genWithDependentColumn(const LayoutValue& injective) {
+  return rc::gen::exec([injective] {
+    std::vector<uint64_t> cols = columnsOf(injective);
+    size_t j = *rc::gen::inRange<size_t>(0, cols.size());
+    uint64_t combination = 0;
+    for (size_t k = 0; k < cols.size(); ++k)
+      if (k != j && *rc::gen::inRange(0, 2)) combination ^= cols[k];
+    cols[j] = combination;
+    return layoutOf(dimsOf(injective), cols);
+  });
+}
 
 int Dims::inBits() const {
   int n = 0;
@@ -46,39 +151,15 @@ int Dims::outBits() const {
   return n;
 }
 
-LayoutValue layoutOf(const Dims& dims, const std::vector<uint64_t>& cols) {
-  LayoutValue v;
-  for (const auto& [name, bits] : dims.outs) v.out_dims.push_back({name, uint64_t{1} << bits});
-  size_t j = 0;
-  for (const auto& [name, bits] : dims.ins) {
-    InDim d{name, {}};
-    for (int i = 0; i < bits; ++i, ++j) {
-      Basis b;
-      int shift = 0;
-      for (const auto& o : dims.outs) {
-        b.push_back(cols[j] >> shift & opt::core::lowMask(o.second));
-        shift += o.second;
-      }
-      d.bases.push_back(b);
-    }
-    v.in_dims.push_back(d);
-  }
-  return v;
+Dims dimsOf(const LayoutValue& l) {
+  Dims dims;
+  for (const InDim& d : l.in_dims) dims.ins.push_back({d.name, static_cast<int>(d.bases.size())});
+  for (const OutDim& d : l.out_dims) dims.outs.push_back({d.name, log2Exact(d.size)});
+  return dims;
 }
 
-std::vector<uint64_t> columnsOf(const LayoutValue& l) {
-  std::vector<uint64_t> cols;
-  for (const InDim& d : l.in_dims)
-    for (const Basis& b : d.bases) {
-      uint64_t x = 0;
-      int shift = 0;
-      for (size_t k = 0; k < b.size(); ++k) {
-        x |= b[k] << shift;
-        shift += log2Exact(l.out_dims[k].size);
-      }
-      cols.push_back(x);
-    }
-  return cols;
+LayoutValue layoutOf(const Dims& dims, const std::vector<uint64_t>& cols) {
+  return check::layoutOf(dims.ins, dims.outs, cols);
 }
 
 rc::Gen<LayoutValue> genLayoutFrom(const std::vector<std::pair<std::string, int>>& ins) {

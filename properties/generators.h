@@ -3,8 +3,10 @@
 // shrinks toward fewer dims, fewer bits and zero bases (RapidCheck's integer
 // shrinking goes toward the low end of each range).
 //
-// Sizes stay small (at most 12 bits a side) so that the laws can check by
-// brute force over every input.
+// genLayout and the families stay small (at most 12 bits a side) so that
+// the laws can check by brute force over every input; genWideLayout covers
+// the whole range (64 bits a side), for laws that check by sampled inputs
+// (f2_check.h).
 #pragma once
 
 #include <rapidcheck.h>
@@ -16,6 +18,7 @@
 
 #include "case.h"
 #include "choices.h"
+#include "f2_check.h"
 #include "layout_value.h"
 
 namespace f2lay::properties {
@@ -27,11 +30,12 @@ struct Dims {
   int outBits() const;
 };
 
+Dims dimsOf(const LayoutValue& l);
 // The layout over `dims` whose flattened input bit j maps to cols[j]
 // (flattened output, first out dim least significant).
 LayoutValue layoutOf(const Dims& dims, const std::vector<uint64_t>& cols);
-// Its columns, flattened likewise.
-std::vector<uint64_t> columnsOf(const LayoutValue& l);
+// Its columns, flattened likewise (f2_check.h).
+using check::columnsOf;
 
 // Catalog parameters, drawn inside rc::gen::exec (or any generator body):
 // `bits` powers of two spread over `rank` dims (their product is 2^bits); a
@@ -47,6 +51,31 @@ enum class RankKind { kAny, kInjective, kSurjective, kInvertible };
 // fix the bit counts and replace dependent columns by unit vectors until
 // the layout has the asked rank, so nothing is discarded.
 rc::Gen<LayoutValue> genLayout(RankKind kind = RankKind::kAny);
+// The whole range of the README's limits: each side's total is a boundary
+// (0, 1, 32, 63 or 64 bits, within [lo, hi]) or any count in range, over
+// 1-4 dims of at most 63 bits each (so one in dim of 63 bits, dims of 32
+// bits and more, out dims of 2^32 and more). The columns have a rank known
+// by construction (columnsOfRank), with no elimination: `kind` sets it as
+// genLayout's does, kAny a random one. maxIn/maxOut bound the totals (for
+// products, whose factors' bits add up).
+rc::Gen<LayoutValue> genWideLayout(RankKind kind = RankKind::kAny, int maxIn = 64,
+                                   int maxOut = 64);
+// A wide layout whose in dims are exactly `ins`, out dims random, rank random.
+rc::Gen<LayoutValue> genWideLayoutFrom(const std::vector<std::pair<std::string, int>>& ins);
+// A wide layout onto exactly `outs`, surjective (so that it reaches any
+// image: the outer layout of invertAndCompose), in dims random.
+rc::Gen<LayoutValue> genWideSurjectionOnto(const std::vector<std::pair<std::string, int>>& outs);
+// `inBits` columns over `outBits` output bits of rank exactly `rank`: that
+// many unit vectors on distinct rows in distinct columns (the rest 0), then
+// random column operations (col j ^= col k) and row operations (output bit
+// t ^= output bit s in every column), which keep the rank (Def 4.5's
+// invertible maps are products of such operations).
+std::vector<uint64_t> columnsOfRank(int inBits, int outBits, int rank, uint64_t seed);
+// The layout with one column replaced by the XOR of a random subset of the
+// others (0 when empty): from an injective layout with input bits, one of
+// rank exactly inBits - 1.
+rc::Gen<LayoutValue> genWithDependentColumn(const LayoutValue& injective);
+
 // A layout whose in dims are exactly `ins` (names and bits), out dims random.
 rc::Gen<LayoutValue> genLayoutFrom(const std::vector<std::pair<std::string, int>>& ins);
 // A layout from exactly `ins` onto exactly `outs` (names and bits), random

@@ -28,7 +28,7 @@ uint64_t applyFlat(const L& l, uint64_t x) {
   uint64_t y = 0;
   int shift = 0;
   for (const auto& [name, value] : l.apply(inputs)) {
-    y |= value << shift;
+    if (shift < 64) y |= value << shift;  // past 64 bits only empty dims
     shift += l.getOutDimSizeLog2(name);
   }
   return y;

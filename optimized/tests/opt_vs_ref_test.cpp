@@ -8,8 +8,10 @@
 
 #include "json_format.h"
 #include "linear_layout.h"
-#include "opt_linear_layout.h"
 #include "naive.h"
+#include "opt_linear_layout.h"
+#include "properties/f2_check.h"
+#include "properties/law_support.h"
 
 namespace f2lay {
 namespace {
@@ -215,6 +217,183 @@ TEST(OptVsRef, LimitsAndLargeLayouts) {
     expectSame([](auto& l) { return l[0].pseudoinvert(); }, {a}, "pseudoinvert");
     expectSame([](auto& l) { return l[0].rank(); }, {a}, "rank");
     expectSame([](auto& l) { return l[0].flattenIns(); }, {a}, "flattenIns");
+  }
+}
+
+// The whole range (README: 64 input and 64 output bits). Expected values
+// come from the plain values' columns by XOR (properties/f2_check.h), at 0,
+// every unit vector, the top bits and random inputs.
+
+using Side = std::vector<std::pair<std::string, int>>;
+using check::applyColumns;
+using check::columnsOf;
+
+// `total` bits over `names` (at most 63 bits a dim; 64 needs two names).
+Side split(std::mt19937_64& rng, int total, const std::vector<std::string>& names) {
+  Side dims;
+  for (size_t k = 0, left = total; k < names.size(); ++k) {
+    int bits = k + 1 == names.size() ? static_cast<int>(left)
+                                     : static_cast<int>(rng() % (std::min<size_t>(63, left) + 1));
+    dims.push_back({names[k], bits});
+    left -= bits;
+  }
+  if (dims.back().second > 63) dims = {{names[0], 1}, {names[1], 63}};
+  return dims;
+}
+
+int bitsOf(const Side& side) {
+  int n = 0;
+  for (const auto& d : side) n += d.second;
+  return n;
+}
+
+// Random columns from `ins` onto `outs`, every third an XOR of two earlier
+// ones; with `fullRank`, min(in, out) of them (shuffled among the rest) are
+// unit vectors over lower bits, triangular, so the rank is min(in, out).
+LayoutValue wideLayout(std::mt19937_64& rng, const Side& ins, const Side& outs, bool fullRank) {
+  int in = bitsOf(ins), out = bitsOf(outs), full = fullRank ? std::min(in, out) : 0;
+  std::vector<uint64_t> cols;
+  for (int j = 0; j < in; ++j)
+    cols.push_back(j < full                   ? uint64_t{1} << j | (rng() & check::lowBits(j))
+                   : j >= 2 && rng() % 3 == 0 ? cols[rng() % j] ^ cols[rng() % j]
+                                              : rng() & check::lowBits(out));
+  std::shuffle(cols.begin(), cols.end(), rng);
+  return check::layoutOf(ins, outs, cols);
+}
+
+// expectSame, then `law` ("" or how it fails) on opt's result (equal to
+// ref's once expectSame holds). The arguments meet op's preconditions by
+// construction, so an error fails too.
+template <class Op, class Law>
+void expectLaw(const Op& op, const std::vector<LayoutValue>& args, const Law& law,
+               const std::string& what) {
+  expectSame(op, args, what);
+  std::vector<opt::LinearLayout> ls;
+  try {
+    for (const LayoutValue& v : args) ls.emplace_back(v);
+    EXPECT_EQ(law(op(ls).value()), "") << what << " of " << writeJsonLayout(args[0]);
+  } catch (const Error& e) {
+    ADD_FAILURE() << what << ": " << e.what();
+  }
+}
+
+// The boundaries first, then random totals.
+int total(std::mt19937_64& rng, int t, int most) {
+  const int edges[] = {0, 1, 32, 63, 64};
+  return std::min(most, t < 5 ? edges[t] : static_cast<int>(rng() % (most + 1)));
+}
+
+TEST(OptVsRef, WholeRangeEveryOp) {
+  std::mt19937_64 rng(15);
+  const std::vector<std::string> hw = {"register", "lane", "warp", "block"},
+                                 tensor = {"dim0", "dim1", "dim2"};
+  for (int t = 0; t < 40; ++t) {
+    Side outs = split(rng, total(rng, t, 64), tensor);
+    int out = bitsOf(outs), in = total(rng, (t + 2) % 40, 64);
+    LayoutValue a = wideLayout(rng, split(rng, in, hw), outs, t % 2);
+    auto ca = columnsOf(a);
+    auto inputs = check::inputsToCheck(in, t), outputs = check::inputsToCheck(out, t);
+    SCOPED_TRACE("trial " + std::to_string(t) + ": " + writeJsonLayout(a));
+
+    // Def 4.1: apply is the XOR of the columns of x's set bits.
+    for (uint64_t x : inputs) {
+      ASSERT_EQ(properties::applyFlat(ref::LinearLayout(a), x), applyColumns(ca, x));
+      ASSERT_EQ(properties::applyFlat(opt::LinearLayout(a), x), applyColumns(ca, x));
+    }
+    // The rank and what it decides, against the test side's elimination.
+    int r = check::rankOf(ca);
+    EXPECT_EQ(opt::LinearLayout(a).rank(), r);
+    EXPECT_EQ(ref::LinearLayout(a).rank(), r);
+    expectSame([](auto& l) { return l[0].isInjective(); }, {a}, "isInjective");
+    expectSame([](auto& l) { return l[0].isSurjective(); }, {a}, "isSurjective");
+    expectSame([](auto& l) { return l[0].isInvertible(); }, {a}, "isInvertible");
+    EXPECT_EQ(opt::LinearLayout(a).isInjective(), r == in);
+    EXPECT_EQ(opt::LinearLayout(a).isSurjective(), r == out);
+    // getMatrixView: entry (row r, column c) is output bit r of column c.
+    expectSame([](auto& l) { return l[0].getMatrixView(); }, {a}, "getMatrixView");
+    auto m = opt::LinearLayout(a).getMatrixView();
+    for (int row = 0; row < out; ++row)
+      for (int c = 0; c < in; ++c) ASSERT_EQ(m[row][c], static_cast<int>(ca[c] >> row & 1));
+    // Flattening keeps the columns.
+    auto sameColumns = [&](const LayoutValue& v) {
+      return columnsOf(v) == ca ? "" : std::string("the columns changed");
+    };
+    expectSame([](auto& l) { return l[0].flattenIns(); }, {a}, "flattenIns");  // refused at 64 bits
+    expectSame([](auto& l) { return l[0].flattenOuts(); }, {a}, "flattenOuts");
+    if (in < 64) expectLaw([](auto& l) { return l[0].flattenIns(); }, {a}, sameColumns, "flattenIns");
+    if (out < 64) expectLaw([](auto& l) { return l[0].flattenOuts(); }, {a}, sameColumns, "flattenOuts");
+    expectLaw([&](auto& l) { return l[0].reshapeIns({{"x", uint64_t{1} << in / 2}, {"y", uint64_t{1} << (in - in / 2)}}); },
+              {a}, sameColumns, "reshapeIns");
+    expectLaw([&](auto& l) { return l[0].reshapeOuts({{"x", uint64_t{1} << out / 2}, {"y", uint64_t{1} << (out - out / 2)}}); },
+              {a}, sameColumns, "reshapeOuts");
+    std::vector<std::string> ins = inNames(a), outNamesA = outNames(a);
+    std::reverse(ins.begin(), ins.end());
+    std::reverse(outNamesA.begin(), outNamesA.end());
+    expectSame([&](auto& l) { return l[0].transposeIns(ins); }, {a}, "transposeIns");
+    expectSame([&](auto& l) { return l[0].transposeOuts(outNamesA); }, {a}, "transposeOuts");
+    std::vector<std::string> keptIns = someOf(rng, ins), keptOuts = someOf(rng, outNamesA);
+    expectSame([&](auto& l) { return l[0].sublayout(keptIns, keptOuts); }, {a}, "sublayout");
+    expectSame([](auto& l) { return l[0].getFreeVariableMasks(); }, {a}, "getFreeVariableMasks");
+    expectSame([](auto& l) { return l[0].getNumConsecutiveInOut(); }, {a}, "getNumConsecutiveInOut");
+    expectSame([](auto& l) { return l[0].toString(); }, {a}, "toString");
+
+    // Def 4.2: (a.compose(b))(x) = b(a(x)); b's in dims are a's out dims.
+    LayoutValue b = wideLayout(rng, outs, split(rng, total(rng, t + 1, 64), {"o0", "o1"}), t % 3);
+    auto cb = columnsOf(b);
+    expectLaw([](auto& l) { return l[0].compose(l[1]); }, {a, b}, [&](const LayoutValue& ab) {
+      auto c = columnsOf(ab);
+      for (uint64_t x : inputs)
+        if (applyColumns(c, x) != applyColumns(cb, applyColumns(ca, x))) return "at x=" + std::to_string(x);
+      return std::string();
+    }, "compose");
+    // §5.4: C = a.invertAndCompose(outer) solves outer(C(x)) = a(x), outer
+    // surjective onto a's out dims.
+    LayoutValue outer = wideLayout(rng, split(rng, out + static_cast<int>(rng() % (65 - out)), hw), outs, true);
+    auto co = columnsOf(outer);
+    for (TritonVersion release : kReleases)
+      expectLaw([release](auto& l) { return l[0].invertAndCompose(l[1], release); }, {a, outer},
+                [&](const LayoutValue& c) {
+                  auto cc = columnsOf(c);
+                  for (uint64_t x : inputs)
+                    if (applyColumns(co, applyColumns(cc, x)) != applyColumns(ca, x)) return "at x=" + std::to_string(x);
+                  return std::string();
+                }, "invertAndCompose");
+    // Def 4.5: L(P(y)) = y for the surjective outer, and L^-1(L(x)) = x for
+    // an invertible one.
+    expectLaw([](auto& l) { return l[0].pseudoinvert(); }, {outer}, [&](const LayoutValue& p) {
+      auto cp = columnsOf(p);
+      for (uint64_t y : outputs)
+        if (applyColumns(co, applyColumns(cp, y)) != y) return "at y=" + std::to_string(y);
+      return std::string();
+    }, "pseudoinvert");
+    LayoutValue square = wideLayout(rng, split(rng, out, hw), outs, true);
+    auto cs = columnsOf(square);
+    for (TritonVersion release : kReleases)
+      expectLaw([release](auto& l) { return l[0].invert(release); }, {square}, [&](const LayoutValue& inv) {
+        auto ci = columnsOf(inv);
+        for (uint64_t x : outputs)
+          if (applyColumns(ci, applyColumns(cs, x)) != x) return "at x=" + std::to_string(x);
+        return std::string();
+      }, "invert");
+
+    // Def 4.3: with dims of their own, the product's columns are a's, then
+    // d's shifted past a's output bits; it divides back by a (Def 4.4).
+    LayoutValue d = wideLayout(rng, split(rng, total(rng, t + 3, 64 - in), {"p", "q"}),
+                               split(rng, total(rng, t + 4, 64 - out), {"u", "v"}), t % 2);
+    expectLaw([](auto& l) { return l[0] * l[1]; }, {a, d}, [&](const LayoutValue& p) {
+      auto want = ca;
+      for (uint64_t c : columnsOf(d)) want.push_back(out < 64 ? c << out : 0);
+      return columnsOf(p) == want ? "" : std::string("not a's columns, then d's shifted");
+    }, "product");
+    expectSame([](auto& l) { return divideLeft(l[0] * l[1], l[0]); }, {a, d}, "divideLeft");
+    expectSame([](auto& l) { return divideLeft(l[0], l[1]); }, {a, d}, "divideLeft");
+    // Shared dims, where the factors' bits interleave; and the concatenations.
+    LayoutValue e = wideLayout(rng, split(rng, total(rng, t, 64 - in), hw), split(rng, total(rng, t + 1, 64 - out), tensor), t % 2);
+    expectSame([](auto& l) { return l[0] * l[1]; }, {a, e}, "product (shared dims)");
+    expectSame([](auto& l) { return divideLeft(l[0] * l[1], l[0]); }, {a, e}, "divideLeft (shared dims)");
+    expectSame([](auto& l) { return l[0].concatIns(l[1]); }, {a, d}, "concatIns");
+    expectSame([](auto& l) { return l[0].concatOuts(l[1]); }, {a, d}, "concatOuts");
+    expectSame([](auto& l) { return l[0] == l[1]; }, {a, a}, "equal");
   }
 }
 
