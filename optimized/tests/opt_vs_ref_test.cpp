@@ -284,6 +284,20 @@ int total(std::mt19937_64& rng, int t, int most) {
 }
 
 TEST(OptVsRef, WholeRangeEveryOp) {
+  // The 1-D constructors at 2^63: identity1D's columns are the unit vectors.
+  auto identity = [](auto& l) {
+    return std::decay_t<decltype(l[0])>::identity1D(uint64_t{1} << 63, "lane", "dim0");
+  };
+  expectLaw(identity, {LayoutValue{}}, [](const LayoutValue& v) {
+    auto cols = columnsOf(v);
+    for (size_t j = 0; j < cols.size(); ++j)
+      if (cols[j] != uint64_t{1} << j) return "column " + std::to_string(j);
+    return cols.size() == 63 ? "" : std::string("not 63 columns");
+  }, "identity1D");
+  expectSame([](auto& l) { return std::decay_t<decltype(l[0])>::zeros1D(uint64_t{1} << 63, "lane", "dim0", uint64_t{1} << 40); },
+             {LayoutValue{}}, "zeros1D");
+  expectSame([](auto& l) { return std::decay_t<decltype(l[0])>::strided1D(uint64_t{1} << 32, uint64_t{1} << 31, "lane", "dim0"); },
+             {LayoutValue{}}, "strided1D");
   std::mt19937_64 rng(15);
   const std::vector<std::string> hw = {"register", "lane", "warp", "block"},
                                  tensor = {"dim0", "dim1", "dim2"};
