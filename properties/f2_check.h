@@ -108,7 +108,7 @@ inline std::vector<uint64_t> inputsToCheck(int bits, uint64_t seed = 0) {
   xs.push_back(lowBits(bits));
   for (int top = 1; top <= 8; ++top) xs.push_back(lowBits(bits) & ~lowBits(bits - top));
   std::mt19937_64 rng(seed ^ static_cast<uint64_t>(bits));
-  for (int k = 0; k < 32; ++k) xs.push_back(rng() & lowBits(bits));
+  for (int k = 0; k < 16; ++k) xs.push_back(rng() & lowBits(bits));
   return xs;
 }
 
