@@ -55,6 +55,9 @@ TEST(Errors, OperationsNameTheirPreconditions) {
   expectError([&] { id.sublayout({}, {"nope"}); }, "'nope' is not an out dim");
   expectError([&] { id.concatOuts(id); }, "out dim 'out' is in both layouts");
   expectError([&] { id.apply({{"in", 1}, {"in", 1}}); }, "given twice");
+  // Triton's apply asserts each input below its dim's size: 4 is one past "in"'s 2 bits.
+  expectError([&] { id.apply({{"in", 4}}); }, "value 4 of in dim 'in' is not below its size 2^2");
+  expectError([&] { id.apply({}); }, "in dim 'in' is missing");
   expectError([&] { id.getInDimSizeLog2("zz"); }, "in dim 'zz' is not in the layout");
   expectError([&] {
     make({{"a", std::vector<Basis>(40, Basis{0})}}, {{"o", 1}}) *

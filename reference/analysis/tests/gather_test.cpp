@@ -2,6 +2,7 @@
 // on random layouts and random index tensors against the gather's definition.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <iostream>
 #include <random>
 
@@ -35,6 +36,31 @@ TEST(GatherPlan, OneRegisterBitAlongTheAxis) {
   EXPECT_EQ(p.axisSources[1].laneMask, 1u);
   EXPECT_EQ(p.axisSources[5].laneMask, 16u);
   EXPECT_EQ(p.sendRegisters, (std::vector<std::vector<uint64_t>>{{0, 1}, {1, 0}}));
+}
+
+TEST(GatherPlan, AxisReachedByARegisterCombination) {
+  // Register 2 holds dim0 = 3 (= 1 ^ 2), so dim0 = 2 is registers 1 ^ 2 away:
+  // the register moves along the axis are 0b01 and 0b11, whose span is every
+  // register (0, 1, 3, 2). Each index register's rounds send all four.
+  LinearLayout l(LayoutValue{{{"register", {{1, 0}, {3, 0}}},
+                              {"lane", {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}}},
+                              {"warp", {}}, {"block", {}}},
+                             {{"dim0", 4}, {"dim1", 32}}});
+  GatherPlan p = gatherPlan(l, 0);
+  EXPECT_EQ(p.rounds, 4u);
+  ASSERT_EQ(p.axisSources.size(), 2u);
+  EXPECT_EQ(p.axisSources[0].registerMask, 1u);
+  EXPECT_EQ(p.axisSources[1].registerMask, 3u);
+  ASSERT_EQ(p.sendRegisters.size(), 4u);
+  for (uint64_t r = 0; r < 4; ++r) {
+    std::vector<uint64_t> sent = p.sendRegisters[r];
+    std::sort(sent.begin(), sent.end());
+    EXPECT_EQ(sent, (std::vector<uint64_t>{0, 1, 2, 3})) << "index register " << r;
+  }
+  for (uint64_t seed = 0; seed < 4; ++seed) {
+    GatherSimulation s = simulateGather(l, 0, p, seed);
+    EXPECT_TRUE(s.ok) << s.detail;
+  }
 }
 
 TEST(GatherPlan, AlongLanesOnlyOneRound) {

@@ -147,6 +147,24 @@ TEST(OptimalSwizzle, NoMemoryLayoutWithTheSameVecDoesBetter) {
   RecordProperty("candidates", candidates);
 }
 
+// HARDWARE.md: "Loads of 16 bytes: each half-warp alone; within it, lanes of
+// one quad that read the same address are served once". B reads 8 fp16 (16
+// bytes) per lane with lane bits 0 and 1 broadcast: a half-warp holds 4
+// distinct vectors (lane bits 2, 3), one phase; lane bit 4 picks the other
+// half-warp, so it shares no phase. A stores the same way: fixed phases of 8
+// lanes, of which only lane bit 2 is not a broadcast. Flattened, dim0 is bit 0
+// and dim1 bits 1-5: dim1 = 8 is 16, dim1 = 16 is 32.
+TEST(OptimalSwizzle, SixteenByteLoadPhasesStayInAHalfWarp) {
+  LinearLayout l(LayoutValue{{{"register", {{0, 1}, {0, 2}, {0, 4}}},
+                              {"lane", {{0, 0}, {0, 0}, {0, 8}, {0, 16}, {1, 0}}},
+                              {"warp", {}}},
+                             {{"dim0", 2}, {"dim1", 32}}});
+  OptimalSwizzle s = optimalSwizzle(l, l, 2);
+  EXPECT_EQ(s.vectorBytes, 16u);
+  EXPECT_EQ(s.sets.BBank, (Vecs{16, 32}));
+  EXPECT_EQ(s.sets.ABank, (Vecs{16}));
+}
+
 TEST(OptimalSwizzle, RefusesWhatItCannotModel) {
   LinearLayout a = seed::storeRowWise();
   EXPECT_PRED2(contains, errorMessage([&] { optimalSwizzle(a, a, 3); }), "element_bytes");

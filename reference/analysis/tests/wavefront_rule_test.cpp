@@ -122,6 +122,24 @@ TEST(WavefrontRule, QuadMergeOfSixteenByteLoads) {
   EXPECT_EQ(vectorWavefronts(AccessKind::kStore, 16, pairs), (WavefrontCount{4, 4}));
 }
 
+// "lanes of one quad (4q..4q+3) that read the same address are served once":
+// the merge spans the quad, not a pair. Lanes 4q and 4q+2 share an address (as
+// do 4q+1 and 4q+3), so no two neighbours do: an 8-byte load keeps 16 distinct
+// addresses, 0, 8, ..., 120, one phase over 32 banks; a 16-byte load keeps 8
+// per half-warp, 128 distinct bytes, one phase each.
+TEST(WavefrontRule, QuadMergeIsNotAPairMerge) {
+  std::vector<LaneAccess> eight, sixteen;
+  for (uint64_t l = 0; l < 32; ++l) {
+    eight.push_back({true, 8 * (l / 4 * 2 + l % 2)});
+    sixteen.push_back({true, 16 * (l % 16 / 4 * 2 + l % 2)});
+  }
+  EXPECT_EQ(vectorWavefronts(AccessKind::kLoad, 8, eight), (WavefrontCount{1, 1}));
+  EXPECT_EQ(vectorWavefronts(AccessKind::kLoad, 16, sixteen), (WavefrontCount{2, 2}));
+  // Stores merge nothing: 2 and 4 fixed phases, each 128 distinct bytes or less.
+  EXPECT_EQ(vectorWavefronts(AccessKind::kStore, 8, eight), (WavefrontCount{2, 2}));
+  EXPECT_EQ(vectorWavefronts(AccessKind::kStore, 16, sixteen), (WavefrontCount{4, 4}));
+}
+
 // Narrow accesses: bytes of one word broadcast; two bytes of different words
 // in one bank conflict.
 TEST(WavefrontRule, NarrowAccesses) {
