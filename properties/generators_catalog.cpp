@@ -130,106 +130,141 @@ rc::Gen<LayoutValue> genCatalogMemory() {
   return rc::gen::exec([] { return genCatalogMemoryLayout().value(); });
 }
 
-// B: independent of A; A with its register and lane columns permuted (the
-// data stays in the warp: a shuffle or less); or A with its registers
-// permuted.
+// B, by how far the conversion must move data (§5.4), each a quarter of
+// the pairs: A with a warp column swapped for a register or lane column
+// (across warps: there is at least one warp bit); B independent of A (mostly
+// across warps, or lanes); A with its register and lane columns permuted (a
+// shuffle or less); A with its registers permuted (a register permutation or
+// less).
 Case makeConversionPair(Choices& choices) {
-  // A 2-D tensor of 4 to 10 bits: smaller ones are mostly broadcasts,
-  // where every conversion is a no-op.
+  enum Relation { kSwapWarp, kIndependent, kPermuteLanes, kPermuteRegisters };
+  auto relation = static_cast<Relation>(choices.inRange(0, 4));
+  // A 2-D tensor of 4 to 8 bits: smaller ones are mostly broadcasts, where
+  // every conversion is a no-op; larger ones cost the brute-force laws time.
   DistributedShape shape = makeDistributedShape(choices, false);
-  shape.tensorBits = {choices.inRange(2, 6), choices.inRange(2, 6)};
+  shape.tensorBits = {choices.inRange(2, 5), choices.inRange(2, 5)};
   shape.blockBits = 0;
-  Case c;
+  if (relation == kSwapWarp) shape.warpBits = std::max(shape.warpBits, 1);
+  // Registers move data only where two of them hold some: enough tensor bits
+  // past the lanes and warps for two registers.
+  if (relation == kPermuteRegisters)
+    shape.tensorBits[0] = std::max(shape.tensorBits[0], 7 + shape.warpBits - shape.tensorBits[1]);
   LayoutValue a = makeDistributed(choices, shape), b;
-  int kind = choices.inRange(0, 3);
-  if (kind == 0) {
+  std::vector<uint64_t> cols = columnsOf(a);
+  size_t registers = a.in_dims[0].bases.size(), lanes = a.in_dims[1].bases.size();
+  if (relation == kIndependent) {
     b = makeDistributed(choices, shape);
   } else {
-    // Permute the first `span` columns (registers, then lanes), keeping
-    // the dims' sizes.
-    std::vector<uint64_t> cols = columnsOf(a);
-    size_t span = a.in_dims[0].bases.size() + (kind == 1 ? a.in_dims[1].bases.size() : 0);
-    for (size_t i = span; i > 1; --i) std::swap(cols[i - 1], cols[choices.inRange(0, static_cast<int>(i))]);
-    Dims dims;
+    if (relation == kSwapWarp) {
+      int warp = static_cast<int>(registers + lanes) + choices.inRange(0, shape.warpBits);
+      std::swap(cols[warp], cols[choices.inRange(0, static_cast<int>(registers + lanes))]);
+    } else {  // permute the first `span` columns (registers, then lanes)
+      size_t span = registers + (relation == kPermuteLanes ? lanes : 0);
+      for (size_t i = span; i > 1; --i)
+        std::swap(cols[i - 1], cols[choices.inRange(0, static_cast<int>(i))]);
+    }
+    Dims dims;  // A's, so B keeps the dims' sizes
     for (const InDim& d : a.in_dims) dims.ins.push_back({d.name, static_cast<int>(d.bases.size())});
     for (const OutDim& d : a.out_dims) dims.outs.push_back({d.name, log2Exact(d.size)});
     b = layoutOf(dims, cols);
   }
+  Case c;
   c.layouts = {a, b};
-  c.params["element_bytes"] = pow2(choices.inRange(0, 4));  // 1, 2, 4 or 8
+  // 1, 2, 4 or 8 bytes, the two widths whose vectors cover a bank (where the
+  // swizzle laws apply, Lemma 9.4) twice as often.
+  const uint64_t widths[] = {1, 2, 4, 8, 4, 8};
+  c.params["element_bytes"] = widths[choices.inRange(0, 6)];
   return c;
 }
 
+// Full-range choices from the first case (RapidCheck scales integer ranges
+// by its size, which kept early pairs to one warp and 1-byte elements);
+// shrinking still goes toward the low end of each range.
 rc::Gen<Case> genConversionPair() {
-  return rc::gen::exec([] {
+  return rc::gen::resize(100, rc::gen::exec([] {
     RcChoices c;
     return makeConversionPair(c);
-  });
+  }));
 }
 
+// Each step picks one of the six ops evenly; an op that does not apply yet
+// gets the op that makes it apply first (split: a join, so the last dim is
+// the register bit 0 it adds; broadcast: an expand_dims, for a size-1 dim),
+// so that each op's data movement is checked often. Tensors stay within 10
+// bits and 4 dims (the law enumerates every slot).
 rc::Gen<Case> genShapeOpSequence() {
   return rc::gen::exec([] {
     Case c;
     c.layouts = {*genDistributed(true)};
     ref::LinearLayout l(c.layouts[0]);
     Json ops = Json::array();
-    int count = *rc::gen::inRange(1, 5);
+    // Applies op to l and records it; false (l kept) when it does not apply
+    // or would grow the tensor past the limits. join and split apply only to
+    // some layouts (a register bit for the new dim, a last dim of size 2 on a
+    // register); every other op is legal where it is drawn, so its error is
+    // recorded, ends the sequence, and is the law's to report.
+    bool failed = false;
+    auto apply = [&](const Json& op) {
+      if (failed) return false;
+      ref::LinearLayout next;
+      try {
+        next = applyShapeOp(l, op, true);
+      } catch (const Error&) {
+        failed = op["op"] != "join" && op["op"] != "split";
+        if (failed) ops.push_back(op);
+        return false;
+      }
+      if (next.getTotalOutDimSizeLog2() > 10 || next.value().out_dims.size() > 4) return false;
+      l = next;
+      ops.push_back(op);
+      return true;
+    };
+    // The ops are drawn over their whole range from the first case (RapidCheck
+    // scales ranges by its size, which made early sequences one trans).
+    auto draw = [](int lo, int hi) { return *rc::gen::resize(100, rc::gen::inRange(lo, hi)); };
+    int count = draw(1, 5);
     for (int i = 0; i < count; ++i) {
       Shape sizes;
       for (const OutDim& d : l.value().out_dims) sizes.push_back(d.size);
       size_t rank = sizes.size();
-      Json op;
       // A rank-0 result (of split) only takes expand_dims.
-      switch (rank == 0 ? 4 : *rc::gen::inRange(0, 6)) {
+      switch (rank == 0 ? 4 : draw(0, 6)) {
         case 0:
-          op = {{"op", "trans"}, {"order", genOrder(rank)}};
+          apply({{"op", "trans"}, {"order", genOrder(rank)}});
           break;
         case 1: {  // the same elements in 1 to 3 dims
-          int bits = l.getTotalOutDimSizeLog2();
+          int left = l.getTotalOutDimSizeLog2();
           Shape to;
-          int parts = *rc::gen::inRange(1, 4), left = bits;
-          for (int k = 0; k < parts - 1; ++k) {
+          for (int k = *rc::gen::inRange(1, 4); k > 1; --k) {
             int b = *rc::gen::inRange(0, left + 1);
             to.push_back(pow2(b));
             left -= b;
           }
           to.push_back(pow2(left));
-          op = {{"op", "reshape"}, {"shape", to}};
+          apply({{"op", "reshape"}, {"shape", to}});
           break;
         }
         case 2:
-          op = {{"op", "join"}};
+          apply({{"op", "join"}});
           break;
         case 3:
-          op = {{"op", "split"}};
+          if (!apply({{"op", "split"}}) && apply({{"op", "join"}})) apply({{"op", "split"}});
           break;
         case 4:
-          op = {{"op", "expand_dims"}, {"axis", *rc::gen::inRange<size_t>(0, rank + 1)}};
+          apply({{"op", "expand_dims"}, {"axis", *rc::gen::inRange<size_t>(0, rank + 1)}});
           break;
         default: {  // a size-1 dim to 1, 2 or 4
           std::vector<unsigned> ones;
           for (unsigned k = 0; k < rank; ++k)
             if (sizes[k] == 1) ones.push_back(k);
-          if (ones.empty()) continue;
-          op = {{"op", "broadcast"}, {"axis", ones[*rc::gen::inRange<size_t>(0, ones.size())]},
-                {"size", pow2(*rc::gen::inRange(0, 3))}};
+          if (ones.empty()) {
+            ones.push_back(*rc::gen::inRange<unsigned>(0, rank + 1));
+            if (!apply({{"op", "expand_dims"}, {"axis", ones[0]}})) break;
+          }
+          apply({{"op", "broadcast"}, {"axis", ones[*rc::gen::inRange<size_t>(0, ones.size())]},
+                 {"size", pow2(*rc::gen::inRange(0, 3))}});
         }
       }
-      // join and split apply only to some layouts (a register bit for the
-      // new dim, a last dim of size 2 on a register): those they refuse are
-      // left out; the law still runs every op it is given.
-      ref::LinearLayout next;
-      try {
-        next = applyShapeOp(l, op, true);
-      } catch (const Error&) {
-        if (op["op"] == "join" || op["op"] == "split") continue;
-        // Any other op is legal here: its error is the law's to report.
-        ops.push_back(op);
-        break;
-      }
-      if (next.getTotalOutDimSizeLog2() > 10 || next.value().out_dims.size() > 4) continue;
-      l = next;
-      ops.push_back(op);
     }
     c.params["ops"] = ops;
     return c;

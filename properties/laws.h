@@ -22,5 +22,14 @@ const std::map<std::string, Law>& laws();
 // whether the optimal swizzle's vectors cover a bank (where Lemma 9.4 is
 // exact and the swizzle laws apply), e.g. "warp_shuffle, vec >= 4 bytes".
 std::string conversionTag(const Case& c);
+// The kind f2lay answers and, where the broadcast rule of properties/README.md
+// raises it, the kind the data needs, e.g. "warp_shuffle (data:
+// register_permutation)".
+std::string classificationTag(const Case& c);
+// Whether the shuffle laws have a plan to check: the data stays in a warp
+// and the plan does not refuse a broadcast of one side (issue 4); and the
+// plan's shape for RC_TAG, e.g. "warp_shuffle, 2 rounds of 4-byte vectors".
+bool shufflePlanApplies(const Case& c);
+std::string shuffleTag(const Case& c);
 
 }  // namespace f2lay::properties

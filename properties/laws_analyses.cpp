@@ -1,6 +1,7 @@
 // The laws of the §5 analyses: conversions deliver, the classification
 // agrees with its plan and with brute force, the optimal swizzle is optimal
 // and maximally vectorized; and ref == opt on every oracle op.
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <random>
@@ -88,15 +89,53 @@ ConversionKind bruteForceKind(const Layout& a, const Layout& b) {
   return ConversionKind::kSharedMemory;
 }
 
+// The kind f2lay must answer, like Triton's minimalCvtLayout (§5.4): the
+// brute-force kind, raised by one documented rule (properties/README.md).
+// pull = B.invertAndCompose(A) reads bit j of B's level (register, lane or
+// warp) from the same bit of A only where A's basis there holds data, or
+// where Triton's broadcasting heuristic sets the whole level aside (equal
+// bases in A and B; the generated layouts are Def 4.10, so equal bases also
+// own their output bits, the heuristic's second condition). Elsewhere a bit
+// that A broadcasts is read from another place (free bits zero), so the
+// kind reaches that level even where every place already holds its data.
+ConversionKind expectedKind(const Layout& a, const Layout& b, ConversionKind brute) {
+  auto columns = [](const Layout& l, const std::string& level) {
+    int below = 0;  // the in dims before `level`, flattened below it
+    for (const std::string& name : l.getInDimNames()) {
+      if (name == level) break;
+      below += l.getInDimSizeLog2(name);
+    }
+    std::vector<uint64_t> cols;
+    for (int i = 0; i < l.getInDimSizeLog2(level); ++i)
+      cols.push_back(applyFlat(l, uint64_t{1} << (below + i)));
+    return cols;
+  };
+  ConversionKind expected = brute;
+  const std::pair<const char*, ConversionKind> levels[] = {
+      {"register", ConversionKind::kRegisterPermutation},
+      {"lane", ConversionKind::kWarpShuffle},
+      {"warp", ConversionKind::kSharedMemory}};
+  for (const auto& [level, kind] : levels) {
+    std::vector<uint64_t> ca = columns(a, level), cb = columns(b, level);
+    bool aBroadcasts = false;  // a bit that B has and A broadcasts
+    for (size_t j = 0; j < std::min(ca.size(), cb.size()); ++j) aBroadcasts |= ca[j] == 0;
+    if (aBroadcasts && ca != cb) expected = std::max(expected, kind);
+  }
+  return expected;
+}
+
 std::string classificationMatchesPlan(const Case& c) {
   Layout a(c.layouts[0]), b(c.layouts[1]);
-  ConversionKind kind = classifyConversion(a, b).kind, brute = bruteForceKind(a, b);
-  // Never optimistic: a kind cheaper than the data allows would leave
-  // elements behind. It may be dearer: like Triton (minimalCvtLayout), a
-  // lane bit that A broadcasts and B does not asks for a shuffle even where
-  // every lane already holds its data (properties/README.md).
-  if (kind < brute)
-    return "classified " + toString(kind) + ", but the data needs " + toString(brute);
+  Classification got = classifyConversion(a, b);
+  ConversionKind brute = bruteForceKind(a, b), expected = expectedKind(a, b, brute);
+  // Exact both ways: cheaper than the data allows would leave elements
+  // behind; dearer wastes a shuffle or a trip through shared memory.
+  if (got.kind != expected)
+    return "classified " + toString(got.kind) + ", expected " + toString(expected) +
+           " (the data needs " + toString(brute) + ")";
+  if (got.minimalKind != brute)
+    return "minimal kind " + toString(got.minimalKind) + ", but the data needs " + toString(brute);
+  ConversionKind kind = got.kind;
   if (kind == ConversionKind::kSharedMemory) return "";
   std::optional<ShufflePlan> plan = planUnlessRefused(a, b, elementBytes(c));
   if (!plan) return "";
@@ -277,6 +316,28 @@ std::string conversionTag(const Case& c) {
   Layout a(c.layouts[0]), b(c.layouts[1]);
   bool wide = optimalSwizzle(a, b, elementBytes(c)).vectorBytes >= 4;
   return toString(classifyConversion(a, b).kind) + (wide ? ", vec >= 4 bytes" : ", vec < 4 bytes");
+}
+
+std::string classificationTag(const Case& c) {
+  Layout a(c.layouts[0]), b(c.layouts[1]);
+  ConversionKind brute = bruteForceKind(a, b), expected = expectedKind(a, b, brute);
+  return toString(expected) + (expected == brute ? "" : " (data: " + toString(brute) + ")");
+}
+
+bool shufflePlanApplies(const Case& c) {
+  Layout a(c.layouts[0]), b(c.layouts[1]);
+  return classifyConversion(a, b).kind != ConversionKind::kSharedMemory &&
+         planUnlessRefused(a, b, elementBytes(c));
+}
+
+std::string shuffleTag(const Case& c) {
+  Layout a(c.layouts[0]), b(c.layouts[1]);
+  if (classifyConversion(a, b).kind == ConversionKind::kSharedMemory) return "shared_memory";
+  std::optional<ShufflePlan> plan = planUnlessRefused(a, b, elementBytes(c));
+  if (!plan) return "refused";
+  uint64_t bytes = plan->vectorElements * std::min<uint64_t>(elementBytes(c), 8);
+  return toString(plan->kind) + ", " + str(plan->rounds.size()) + " round" +
+         (plan->rounds.size() == 1 ? "" : "s") + " of " + str(bytes) + "-byte vectors";
 }
 
 void addAnalysisLaws(std::map<std::string, Law>& laws) {

@@ -1,6 +1,8 @@
 // Theorem 9.3: Def 4.10 is closed under Triton's shape operations, forward
 // and backward, and the operation is a no-op on the data: each hardware
 // place holds the moved coordinate of what it held.
+#include <map>
+
 #include "blocked.h"
 #include "law_support.h"
 #include "laws.h"
@@ -50,24 +52,79 @@ uint64_t rowMajor(const std::vector<uint64_t>& c, const std::vector<uint64_t>& s
   return i;
 }
 
-// The data moves as the op says, place by place, for the ops that keep the
-// hardware places (trans and reshape; the others are checked by closure and
-// by their inverse op).
+uint64_t lowBits(uint64_t x, int bits) { return x & ((uint64_t{1} << bits) - 1); }
+
+// The data moves as the op's definition says (shape_ops.h, after Triton's
+// ops and their lowering; §4.4), element by element: for every slot of the
+// result, the coordinate it holds is computed from the element the operand
+// holds at the slot the definition names, never from the result's bases.
+//   trans, reshape, expand_dims: the same slot; its coordinate permuted,
+//     renumbered row-major, or given a 0 at the new axis.
+//   join: result register r holds operand r & 1's register r >> 1 (both
+//     operands share the layout), at coordinate (c, r & 1).
+//   split: result k's register r is the operand's register r with bit k
+//     inserted at p, the register whose basis is (0, ..., 0, 1); the last
+//     coordinate, k, is dropped.
+//   broadcast: the result's registers are the operand's, then log2(size)
+//     new ones; the slot holds the operand's element with any value along
+//     the axis, and the new registers of a slot hold every value once.
 std::string movesData(const Layout& in, const Layout& out, const Json& op) {
   std::string name = op["op"].get<std::string>();
-  if (name != "trans" && name != "reshape") return "";
-  for (uint64_t x = 0; x < (uint64_t{1} << in.getTotalInDimSizeLog2()); ++x) {
-    std::vector<uint64_t> from = coordinate(in, applyFlat(in, x)), to = coordinate(out, applyFlat(out, x));
-    bool ok;
+  int inRegs = in.getInDimSizeLog2("register"), outRegs = out.getInDimSizeLog2("register");
+  int delta = name == "join" ? 1 : name == "split" ? -1 : 0;
+  if (name == "broadcast") delta = std::countr_zero(op["size"].get<uint64_t>());
+  if (outRegs != inRegs + delta ||
+      out.getTotalInDimSizeLog2() - outRegs != in.getTotalInDimSizeLog2() - inRegs)
+    return name + " holds the data in " + str(outRegs) + " registers (and " +
+           str(out.getTotalInDimSizeLog2() - outRegs) + " other bits), the operand in " +
+           str(inRegs) + " (and " + str(in.getTotalInDimSizeLog2() - inRegs) + ")";
+  int p = -1;  // split: the operand's register holding the last dim (of size 2)
+  for (int j = 0; name == "split" && j < inRegs; ++j)
+    if (applyFlat(in, uint64_t{1} << j) == uint64_t{1} << (in.getTotalOutDimSizeLog2() - 1))
+      p = j;
+  std::map<uint64_t, uint64_t> alongAxis;  // broadcast: operand slot -> axis values seen
+  for (uint64_t x = 0; x < (uint64_t{1} << out.getTotalInDimSizeLog2()); ++x) {
+    uint64_t reg = lowBits(x, outRegs), rest = x >> outRegs;
+    auto held = [&](const Layout& l, uint64_t r) {
+      return coordinate(l, applyFlat(l, rest << l.getInDimSizeLog2("register") | r));
+    };
+    std::vector<uint64_t> to = held(out, reg), want;
     if (name == "trans") {
-      auto order = op["order"].get<std::vector<unsigned>>();
-      ok = true;
-      for (size_t k = 0; k < order.size(); ++k) ok = ok && to[k] == from[order[k]];
-    } else {
-      ok = rowMajor(from, sizesOf(in)) == rowMajor(to, sizesOf(out));
+      std::vector<uint64_t> from = held(in, reg);
+      for (unsigned k : op["order"].get<std::vector<unsigned>>()) want.push_back(from[k]);
+    } else if (name == "reshape") {
+      if (rowMajor(held(in, reg), sizesOf(in)) != rowMajor(to, sizesOf(out)))
+        return "reshape moved the element of slot " + str(x) + " wrongly";
+      continue;
+    } else if (name == "expand_dims") {
+      want = held(in, reg);
+      want.insert(want.begin() + op["axis"].get<long>(), 0);
+    } else if (name == "join") {
+      want = held(in, reg >> 1);
+      want.push_back(reg & 1);
+    } else if (name == "split") {
+      if (p < 0) return "split of an operand with no register basis (0, ..., 0, 1)";
+      for (uint64_t k : {0, 1}) {
+        std::vector<uint64_t> from = held(in, lowBits(reg, p) | k << p | (reg >> p) << (p + 1));
+        if (from.back() != k)
+          return "split: operand register bit " + str(p) + " does not pick the result";
+        from.pop_back();
+        if (from != to)
+          return "split moved the element of result " + str(k) + ", slot " + str(x) + " wrongly";
+      }
+      continue;
+    } else {  // broadcast
+      unsigned axis = op["axis"].get<unsigned>();
+      want = held(in, lowBits(reg, inRegs));
+      alongAxis[rest << inRegs | lowBits(reg, inRegs)] |= uint64_t{1} << to[axis];
+      want[axis] = to[axis];
     }
-    if (!ok) return name + " moved the element of input " + std::to_string(x) + " wrongly";
+    if (to != want) return name + " moved the element of slot " + str(x) + " wrongly";
   }
+  for (const auto& [slot, seen] : alongAxis)
+    if (seen != (uint64_t{1} << op["size"].get<uint64_t>()) - 1)
+      return "broadcast: the new registers of operand slot " + str(slot) +
+             " do not hold every value along the axis once";
   return "";
 }
 
