@@ -71,12 +71,11 @@ def phase_cost(lane_addresses, nbytes):
 
 
 def quad_dedupe(addresses):
-    """A load's lanes of one quad that read the same address are served once."""
-    served = []
-    for q in range(0, len(addresses), 4):
-        quad = addresses[q:q + 4]
-        served += [a for i, a in enumerate(quad) if a not in quad[:i]]
-    return served
+    """A load's lane is served with lane l^1 or l^2 below it when they read the
+    same address; never with l^3 (measured on the H100: device_tests/RESULTS.md,
+    finding W1)."""
+    return [a for l, a in enumerate(addresses)
+            if not any(k < l and addresses[k] == a for k in (l ^ 1, l ^ 2))]
 
 
 def instruction_cost(addresses, nbytes, store):

@@ -148,9 +148,9 @@ std::optional<WavefrontReport> lemmaByRank(const BasisOffsets& b, const AccessSp
   if (bytes < 4) return std::nullopt;  // narrower than a bank
   uint64_t n = bytes / 4;
   int logN = std::countr_zero(n);
-  bool quadRepeats = b.lane[0] == 0 || b.lane[1] == 0 || b.lane[0] == b.lane[1];
-  if (access.kind == AccessKind::kLoad && n > 1 && quadRepeats)
-    return std::nullopt;  // HARDWARE.md's quad merge
+  bool quadMerges = b.lane[0] == 0 || b.lane[1] == 0;  // never lanes l and l^3
+  if (access.kind == AccessKind::kLoad && n > 1 && quadMerges)
+    return std::nullopt;  // the load's quad merge
 
   // Offset bits v .. v+slotBits-1 pick the vector's slot in a 128-byte row:
   // lanes of one transaction that agree there but differ elsewhere are one
@@ -229,14 +229,15 @@ void addPhases(const uint64_t* addresses, size_t count, size_t size, uint64_t by
   }
 }
 
-// Lanes [begin, end), those repeating an address of an earlier lane of their
-// quad left out (a load's quad merge), in lane order; returns how many.
+// Lanes [begin, end) in lane order, leaving out a load's merged lanes: those
+// repeating the address of lane l^1 or l^2 below them (the quad neighbours the
+// H100 merges; never l^3, finding W1); returns how many are kept.
 size_t quadMerged(const uint64_t* lanes, size_t begin, size_t end, uint64_t* out) {
   size_t kept = 0;
   for (size_t l = begin; l < end; ++l) {
-    bool repeat = false;
-    for (size_t k = l & ~size_t{3}; k < l; ++k) repeat = repeat || lanes[k] == lanes[l];
-    if (!repeat) out[kept++] = lanes[l];
+    bool pairMerge = (l & 1) && lanes[l - 1] == lanes[l];
+    bool halfQuadMerge = (l & 2) && lanes[l - 2] == lanes[l];
+    if (!pairMerge && !halfQuadMerge) out[kept++] = lanes[l];
   }
   return kept;
 }

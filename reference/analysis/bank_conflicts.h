@@ -69,7 +69,7 @@ struct WavefrontReport {
   uint64_t wavefronts = 0;       // summed over them
   // The phases formed (wavefront_rule.h): 1 per instruction up to 4 bytes, 2
   // for 8, 4 for 16, one per matrix; fewer for loads whose quads repeat
-  // addresses (HARDWARE.md's quad merge).
+  // addresses (the load's quad merge, wavefront_rule.h).
   uint64_t idealWavefronts = 0;
   uint64_t conflicts = 0;        // wavefronts - idealWavefronts
   // Bytes per lane per access: the vector width used, or 16 (a matrix row)
@@ -105,9 +105,9 @@ std::vector<InstructionAccess> warpAccesses(const LinearLayout& dist, const Line
 // Lemma 9.4: c = |span(S_Vec ∪ S_Idx) ∩ span(L_Thr)| wavefronts per
 // instruction, times n = 2^v w / 4 when each vector covers n >= 1 banks.
 // nullopt where the lemma is not exact (lemma94.cpp says why): vectors
-// narrower than a bank, ldmatrix / stmatrix, and loads of 8 or 16 bytes whose
-// lane bits 0 and 1 have linearly dependent offsets (a quad repeats an
-// address, which HARDWARE.md's quad merge serves once). Throws the same
+// narrower than a bank, ldmatrix / stmatrix, and loads of 8 or 16 bytes where
+// lane bit 0 or 1 has a zero offset (lanes l and l^1 or l^2 read one address,
+// which the load's quad merge serves once). Throws the same
 // errors as the simulator for invalid input (bank_access_checks.h).
 std::optional<WavefrontReport> lemma94(const LinearLayout& dist, const LinearLayout& shared,
                                        const AccessSpec& access);

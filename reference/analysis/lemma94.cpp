@@ -23,14 +23,15 @@
 //   * narrower vectors (2^v w < 4): several offsets share one word, so S_Bank
 //     holds bits below the word and lanes differing there are not conflicts:
 //     nullopt.
-//   * loads of 8 or 16 bytes when the offsets of lane bits 0 and 1 are
-//     linearly dependent (for a Def 4.10 layout: one of them is a zero,
-//     broadcast basis): then two lanes of each quad read the same address,
-//     which the hardware serves once and the rest of the lanes close up into
-//     fewer phases (HARDWARE.md, "Loads of 8 bytes" / "16 bytes"), so the
-//     load costs at most what the lemma says and often less (random testing
-//     finds both): nullopt. Lanes 16 apart sharing an address are not merged,
-//     so a zero lane bit 2, 3 or 4 keeps the lemma exact.
+//   * loads of 8 or 16 bytes when lane bit 0 or 1 has a zero (broadcast)
+//     offset: then lanes l and l^1 (or l^2) of each quad read the same
+//     address, which the hardware serves once and the rest of the lanes close
+//     up into fewer phases (HARDWARE.md, "Loads of 8 bytes" / "16 bytes"), so
+//     the load costs at most what the lemma says and often less (random
+//     testing finds both): nullopt. Lanes l and l^3 sharing an address (equal
+//     offsets of lane bits 0 and 1) are not merged (measured, finding W1 of
+//     device_tests/RESULTS.md), nor are lanes 16 apart, so there the phases
+//     are the stores' and the lemma stays exact.
 //   * ldmatrix / stmatrix: not the lemma's access: nullopt.
 #include <bit>
 
@@ -89,8 +90,8 @@ std::optional<WavefrontReport> lemma94(const LinearLayout& dist, const LinearLay
   if (bytes < 4) return std::nullopt;  // narrower than a bank
   uint64_t n = bytes / 4;
   size_t logN = static_cast<size_t>(std::countr_zero(n));
-  if (access.kind == AccessKind::kLoad && n > 1 && rankOf({lane[0], lane[1]}) < 2)
-    return std::nullopt;  // a quad repeats an address: HARDWARE.md's merge
+  if (access.kind == AccessKind::kLoad && n > 1 && (lane[0] == 0 || lane[1] == 0))
+    return std::nullopt;  // lanes l, l^1 or l, l^2 share an address: merged
 
   size_t b = static_cast<size_t>(std::countr_zero(128 / bytes));
   Vecs vecIdx = range(s, 0, v), idx = range(s, v + b, s.size());

@@ -45,18 +45,21 @@ void addPhases(const std::vector<Span>& accesses, size_t size, WavefrontCount& c
   }
 }
 
-// HARDWARE.md, loads of 8 and 16 bytes: "lanes of one quad (4q..4q+3) that
-// read the same address are served once". Lanes [begin, end), in lane order,
-// the first of each repeated address in its quad kept.
+// Loads of 8 and 16 bytes: a lane is served with an earlier lane of its quad
+// that reads the same address, but only with its quad neighbours l^1 and l^2,
+// never with l^3 (HARDWARE.md says "lanes of one quad ... are served once";
+// the H100 does not merge lanes 4q+1 and 4q+2 or 4q and 4q+3:
+// device_tests/RESULTS.md, finding W1). Lanes [begin, end), in lane order,
+// those not merged kept.
 std::vector<Span> quadDeduplicated(const std::vector<LaneAccess>& lanes, size_t begin,
                                    size_t end, uint64_t bytes) {
   std::vector<Span> out;
   for (size_t l = begin; l < end && l < lanes.size(); ++l) {
     if (!lanes[l].active) continue;
-    bool seen = false;
-    for (size_t k = l - l % 4; k < l; ++k)
-      seen = seen || (lanes[k].active && lanes[k].address == lanes[l].address);
-    if (!seen) out.push_back({lanes[l].address, bytes});
+    bool merged = false;
+    for (size_t k : {l ^ 1, l ^ 2})
+      merged = merged || (k < l && lanes[k].active && lanes[k].address == lanes[l].address);
+    if (!merged) out.push_back({lanes[l].address, bytes});
   }
   return out;
 }

@@ -10,10 +10,12 @@
 // phases add up. How the lanes are cut into phases depends on the access:
 //   <= 4 bytes a lane      one phase for the whole warp.
 //   stores of 8 / 16 bytes fixed phases of 16 / 8 consecutive lanes.
-//   loads of 8 bytes       lanes of one quad (4q..4q+3) reading the same
-//                          address are served once; the remaining accesses,
-//                          in lane order, fill phases of 16.
-//   loads of 16 bytes      each half-warp alone: quad dedupe, then phases of 8.
+//   loads of 8 bytes       a lane reading the address of lane l^1 or l^2
+//                          of its quad is served with it (not with l^3:
+//                          measured, device_tests/RESULTS.md finding W1,
+//                          narrower than HARDWARE.md's "quad"); the remaining
+//                          accesses, in lane order, fill phases of 16.
+//   loads of 16 bytes      each half-warp alone: that merge, then phases of 8.
 //   ldmatrix / stmatrix    one phase per 8x16-byte matrix (its 8 row
 //                          addresses; equal rows share).
 // The ideal is the number of phases formed, so conflicts = wavefronts -
