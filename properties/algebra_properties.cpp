@@ -102,6 +102,7 @@ void tagWide(const LayoutValue& l) {
     for (const auto& dim : side) most = std::max(most, dim.second);
     return most;
   };
+  RC_CLASSIFY(d.inBits() > 50, "more than 50 in bits");
   RC_CLASSIFY(d.inBits() == 64, "64 in bits");
   RC_CLASSIFY(d.outBits() == 64, "64 out bits");
   RC_CLASSIFY(d.inBits() <= 1, "0 or 1 in bits");

@@ -36,13 +36,19 @@ void repairRank(std::vector<uint64_t>& cols, int outBits) {
   }
 }
 
-// A side's total for genWideLayout: a boundary or any count in [lo, hi].
+// A side's total for genWideLayout, in [lo, hi]: a third of the time the top
+// (63 or 64, where a lost high bit shows), a third a low boundary (0, 1, 32),
+// else any count.
 int genTotal(int lo, int hi) {
-  std::vector<int> edges;
-  for (int t : {0, 1, 32, 63, 64})
-    if (t >= lo && t <= hi) edges.push_back(t);
-  if (edges.empty() || *rc::gen::inRange(0, 2)) return *rc::gen::inRange(lo, hi + 1);
-  return *rc::gen::elementOf(edges);
+  std::vector<int> top, low;
+  for (int t : {63, 64})
+    if (t >= lo && t <= hi) top.push_back(t);
+  for (int t : {0, 1, 32})
+    if (t >= lo && t <= hi) low.push_back(t);
+  int pick = *rc::gen::inRange(0, 3);
+  if (pick == 0 && !top.empty()) return *rc::gen::elementOf(top);
+  if (pick == 1 && !low.empty()) return *rc::gen::elementOf(low);
+  return *rc::gen::inRange(lo, hi + 1);
 }
 
 // `total` bits over 1-4 dims named by `name`, each at most 63 bits.
