@@ -516,6 +516,32 @@ TEST(Oracle, MoreResults) {
   EXPECT_EQ(notDivisible["result"], nullptr);
 }
 
+// Triton 3.9 (PR #11645) sets an in dim aside only when its output bits are
+// its own in BOTH layouts. Here r has equal bases in self and other and its
+// bits are its own in self, but in other l shares r's bit 0: r is solved,
+// and reads other's leftmost independent bit, l. Triton 3.9.0's Python
+// binding (triton._C.libtriton.linear_layout) answers r -> (l 1, r 0, w 0),
+// l -> (0, 0, 1); setting r aside would give r -> (0, 1, 0).
+TEST(Oracle, InvertAndComposeChecksOutputBitsApartInOtherToo) {
+  Json request = {{"op", "invert_and_compose"},
+                  {"self", parse(R"({"in_dims": [{"name": "r", "bases": [[1]]},
+                                                 {"name": "l", "bases": [[2]]}],
+                                     "out_dims": [{"name": "x", "size": 4}]})")},
+                  {"other", parse(R"({"in_dims": [{"name": "l", "bases": [[1]]},
+                                                  {"name": "r", "bases": [[1]]},
+                                                  {"name": "w", "bases": [[2]]}],
+                                      "out_dims": [{"name": "x", "size": 4}]})")}};
+  Json triton39 = parse(R"({"in_dims": [{"name": "r", "bases": [[1, 0, 0]]},
+                                        {"name": "l", "bases": [[0, 0, 1]]}],
+                            "out_dims": [{"name": "l", "size": 2}, {"name": "r", "size": 2},
+                                         {"name": "w", "size": 2}]})");
+  for (Impl impl : {Impl::kOpt, Impl::kRef}) {
+    Json response = answer(request, impl);
+    ASSERT_EQ(response["ok"], true) << response.dump();
+    EXPECT_EQ(response["result"], triton39) << (impl == Impl::kOpt ? "opt" : "ref");
+  }
+}
+
 TEST(Oracle, IdIsEchoed) {
   for (Json id : {Json(7), Json("req-1"), Json(12345678901234567890ull), Json(nullptr)}) {
     Json good = ask({{"op", "identity_1d"}, {"size", 1}, {"in_dim", "a"},
