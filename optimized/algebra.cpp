@@ -126,7 +126,7 @@ LinearLayout operator*(const LinearLayout& inner, const LinearLayout& outer) {
   auto place = [](const LinearLayout& part, const int* shift, uint64_t x) {
     uint64_t y = 0;
     for (int k = 0, from = 0; k < part.outs_.count; from += part.outs_.bits[k++])
-      y |= (x >> from & core::lowMask(part.outs_.bits[k])) << shift[k];
+      y |= core::shiftUp(core::shiftDown(x, from) & core::lowMask(part.outs_.bits[k]), shift[k]);
     return y;
   };
   uint64_t cols[kMaxInBits];
@@ -321,7 +321,7 @@ std::optional<LinearLayout> divideLeft(const LinearLayout& a, const LinearLayout
     int low = bBits(b.outs_, a.outs_.id[k]);
     if (a.outs_.bits[k] < low) return std::nullopt;
     cOuts.push(a.outs_.id[k], a.outs_.bits[k] - low);
-    lowParts |= core::lowMask(low) << a.outs_.offset(k);
+    lowParts |= core::shiftUp(core::lowMask(low), a.outs_.offset(k));
   }
   uint64_t cols[kMaxInBits];
   int n = 0;
@@ -334,9 +334,9 @@ std::optional<LinearLayout> divideLeft(const LinearLayout& a, const LinearLayout
       if (x & lowParts) return std::nullopt;
       uint64_t y = 0;  // drop B's bits of every out dim
       for (int k = 0; k < a.outs_.count; ++k)
-        y |= (x >> a.outs_.offset(k) >> (a.outs_.bits[k] - cOuts.bits[k]) &
-              core::lowMask(cOuts.bits[k]))
-             << cOuts.offset(k);
+        y |= core::shiftUp(core::shiftDown(x, a.outs_.offset(k) + a.outs_.bits[k] - cOuts.bits[k]) &
+                               core::lowMask(cOuts.bits[k]),
+                           cOuts.offset(k));
       cols[n++] = y;
     }
   }

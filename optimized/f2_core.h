@@ -31,6 +31,12 @@ F2LAY_HD inline uint64_t lowMask(int bits) {
   return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
 }
 
+// x << s and x >> s for s in 0..64: a dim of 0 bits after 64 bits of other
+// dims sits at offset 64, where C++'s shift is undefined (found by the
+// differential fuzzer under UBSan); every bit shifted that far is 0.
+F2LAY_HD inline uint64_t shiftUp(uint64_t x, int s) { return s >= 64 ? 0 : x << s; }
+F2LAY_HD inline uint64_t shiftDown(uint64_t x, int s) { return s >= 64 ? 0 : x >> s; }
+
 // L(x): the XOR of the columns of the set bits of x (Def 4.1), one set bit
 // at a time.
 F2LAY_HD inline uint64_t apply(const uint64_t* cols, int n, uint64_t x) {

@@ -107,7 +107,8 @@ LinearLayout::LinearLayout(const LayoutValue& value) {
     ins_.push(intern(d.name), static_cast<int>(d.bases.size()));
     for (const Basis& b : d.bases) {
       uint64_t packed = 0;
-      for (size_t k = 0; k < b.size(); ++k) packed |= b[k] << outs_.offset(static_cast<int>(k));
+      for (size_t k = 0; k < b.size(); ++k)
+        packed |= core::shiftUp(b[k], outs_.offset(static_cast<int>(k)));
       cols_[inBits_++] = packed;
     }
   }
@@ -198,7 +199,8 @@ void LinearLayout::moveOutBits(const DimList& to, uint64_t* moved) const {
     uint64_t x = cols_[j], y = 0;
     if (identity) y = x;
     else
-      for (int k = 0; k < outs_.count; ++k) y |= (x >> from[k] & mask[k]) << shiftTo[k];
+      for (int k = 0; k < outs_.count; ++k)
+        y |= core::shiftUp(core::shiftDown(x, from[k]) & mask[k], shiftTo[k]);
     moved[j] = y;
   }
 }
@@ -224,14 +226,14 @@ DimValues LinearLayout::apply(const DimValues& inputs) const {
     if (bits < 64 && (value >> bits) != 0)
       throw Error("apply: value " + std::to_string(value) + " of in dim '" + name +
                   "' is not below its size 2^" + std::to_string(bits));
-    x |= value << ins_.offset(d);
+    x |= core::shiftUp(value, ins_.offset(d));
   }
   for (int d = 0; d < ins_.count; ++d)
     if (!(given >> d & 1)) throw Error("apply: in dim '" + nameOf(ins_.id[d]) + "' is missing");
   uint64_t y = applyFlat(x);
   DimValues out;
   for (int k = 0; k < outs_.count; ++k)
-    out.push_back({nameOf(outs_.id[k]), y >> outs_.offset(k) & core::lowMask(outs_.bits[k])});
+    out.push_back({nameOf(outs_.id[k]), core::shiftDown(y, outs_.offset(k)) & core::lowMask(outs_.bits[k])});
   return out;
 }
 
@@ -239,7 +241,7 @@ DimValues LinearLayout::getFreeVariableMasks() const {
   uint64_t independent = core::echelon(cols_, inBits_).independent;
   DimValues masks;
   for (int d = 0; d < ins_.count; ++d) {
-    uint64_t mask = ~(independent >> ins_.offset(d)) & core::lowMask(ins_.bits[d]);
+    uint64_t mask = ~core::shiftDown(independent, ins_.offset(d)) & core::lowMask(ins_.bits[d]);
     masks.push_back({nameOf(ins_.id[d]), mask});
   }
   return masks;
@@ -352,7 +354,7 @@ LinearLayout LinearLayout::sublayout(const std::vector<std::string>& inDims,
   for (int k = 0; k < outs_.count; ++k)
     if (keepOut >> k & 1) {
       l.outs_.push(outs_.id[k], outs_.bits[k]);
-      rowMask |= core::lowMask(outs_.bits[k]) << outs_.offset(k);
+      rowMask |= core::shiftUp(core::lowMask(outs_.bits[k]), outs_.offset(k));
     }
   l.outBits_ = l.outs_.totalBits();
   for (int d = 0; d < ins_.count; ++d) {
