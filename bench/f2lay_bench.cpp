@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "batch_apply.h"
+#include "f2_check.h"
 #include "f2_core.h"
 #include "linear_layout.h"
 #include "opt_linear_layout.h"
@@ -41,27 +42,6 @@ Dims inDims(int n) {
   return {{"register", n / 4}, {"lane", n / 4}, {"warp", n / 4}, {"block", n - 3 * (n / 4)}};
 }
 Dims outDims(int n) { return {{"dim0", n / 2}, {"dim1", n - n / 2}}; }
-
-// The layout whose flattened input bit j maps to cols[j] (flattened output).
-LayoutValue toValue(const std::vector<uint64_t>& cols, const Dims& ins, const Dims& outs) {
-  LayoutValue v;
-  for (const auto& [name, bits] : outs) v.out_dims.push_back({name, uint64_t{1} << bits});
-  size_t j = 0;
-  for (const auto& [name, bits] : ins) {
-    InDim d{name, {}};
-    for (int i = 0; i < bits; ++i, ++j) {
-      Basis b;
-      int shift = 0;
-      for (const auto& o : outs) {
-        b.push_back((cols[j] >> shift) & opt::core::lowMask(o.second));
-        shift += o.second;
-      }
-      d.bases.push_back(b);
-    }
-    v.in_dims.push_back(d);
-  }
-  return v;
-}
 
 // n random columns of outBits bits; linearly independent when asked.
 std::vector<uint64_t> randomColumns(std::mt19937_64& rng, int n, int outBits, bool independent) {
@@ -107,14 +87,14 @@ Inputs makeInputs(int n) {
   std::mt19937_64 rng(0xf2f2 + n);
   Inputs in;
   in.n = n;
-  in.random = toValue(randomColumns(rng, n, n, false), inDims(n), outDims(n));
-  in.outer = toValue(randomColumns(rng, n, n, false), outDims(n), outDims(n));
-  in.invertible = toValue(randomColumns(rng, n, n, true), inDims(n), outDims(n));
-  in.target = toValue(randomColumns(rng, n, n, true), inDims(n), outDims(n));
+  in.random = check::layoutOf(inDims(n), outDims(n), randomColumns(rng, n, n, false));
+  in.outer = check::layoutOf(outDims(n), outDims(n), randomColumns(rng, n, n, false));
+  in.invertible = check::layoutOf(inDims(n), outDims(n), randomColumns(rng, n, n, true));
+  in.target = check::layoutOf(inDims(n), outDims(n), randomColumns(rng, n, n, true));
   int h = n / 2;
   Dims halfIns = {{"register", h / 4}, {"lane", h / 4}, {"warp", h / 4}, {"block", h - 3 * (h / 4)}};
-  in.half1 = toValue(randomColumns(rng, h, h, false), halfIns, outDims(h));
-  in.half2 = toValue(randomColumns(rng, h, h, false), halfIns, outDims(h));
+  in.half1 = check::layoutOf(halfIns, outDims(h), randomColumns(rng, h, h, false));
+  in.half2 = check::layoutOf(halfIns, outDims(h), randomColumns(rng, h, h, false));
   for (size_t i = 0; i < kBatch; ++i) {
     uint64_t x = rng() & opt::core::lowMask(n);
     in.flatInputs.push_back(x);
