@@ -152,7 +152,28 @@ F2LAY_HD inline void combinations(const Echelon& e, int outBits, uint64_t* map) 
   for (int p = 0; p < outBits; ++p) map[p] = (e.pivots >> p & 1) ? e.comb[e.slot[p]] : 0;
 }
 
-F2LAY_HD inline int rank(const uint64_t* cols, int n) { return echelon(cols, n).rank; }
+// The rank alone, without the combinations Echelon keeps: basis vectors
+// indexed by their lowest bit; a column is reduced by the vector of its
+// lowest bit (which clears that bit and sets only higher ones) until it is 0
+// (dependent) or its lowest bit is new. A layout's bases have few
+// bits each (most are one bit), so a column takes a step or two: a fraction
+// of echelon()'s time, which the is_* predicates and from_bases'
+// surjectivity check pay per layout.
+F2LAY_HD inline int rank(const uint64_t* cols, int n) {
+  uint64_t byLowest[64] = {};
+  int r = 0;
+  for (int j = 0; j < n; ++j)
+    for (uint64_t x = cols[j]; x != 0;) {
+      int low = lowestBit(x);
+      if (byLowest[low] == 0) {
+        byLowest[low] = x;
+        ++r;
+        break;
+      }
+      x ^= byLowest[low];
+    }
+  return r;
+}
 
 // X with A(X(y)) = B(y) for every y: x[j] = the combination of A's
 // independent columns (the leftmost maximal set) that gives b[j], every other

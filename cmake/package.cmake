@@ -1,0 +1,21 @@
+# The installed CMake package: the three libraries as f2lay::formats,
+# f2lay::ref and f2lay::opt (each folder installs its own headers), found by
+# find_package(f2lay CONFIG). Every rule is in component cpp, so that a build
+# installing another component (the Python wheel's "python") leaves them out.
+include(CMakePackageConfigHelpers)
+
+set(F2LAY_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/f2lay)
+
+install(TARGETS f2lay_formats f2lay_ref f2lay_opt EXPORT f2layTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT cpp)
+install(EXPORT f2layTargets NAMESPACE f2lay:: DESTINATION ${F2LAY_INSTALL_CMAKEDIR}
+        COMPONENT cpp)
+
+configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/f2layConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/f2layConfig.cmake
+  INSTALL_DESTINATION ${F2LAY_INSTALL_CMAKEDIR})
+# A request for f2lay X.Y is met by any X.Z with Z >= Y.
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/f2layConfigVersion.cmake
+  COMPATIBILITY SameMajorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/f2layConfig.cmake ${PROJECT_BINARY_DIR}/f2layConfigVersion.cmake
+        DESTINATION ${F2LAY_INSTALL_CMAKEDIR} COMPONENT cpp)

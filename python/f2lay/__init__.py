@@ -1,0 +1,40 @@
+"""f2lay in process: linear layouts over F2 (Zhou et al., "Linear Layouts", 2025).
+
+f2lay.LinearLayout is a drop-in for Triton 3.9.0's
+triton._C.libtriton.linear_layout.LinearLayout, on f2lay's bit-packed
+implementation (f2lay::opt); f2lay.ref.LinearLayout is the reference model with
+the same API. f2lay.ask answers any request of the oracle protocol (catalog
+families, shape operations, analyses) in process. Bad input raises f2lay.Error,
+a ValueError carrying f2lay's message. See python/README.md.
+"""
+import json as _json
+
+from ._f2lay import Error, LinearLayout
+from ._f2lay import answer_line as _answer_line
+from . import ref
+
+__all__ = ["Error", "LinearLayout", "ask", "ref"]
+
+
+def _layout_json(value):
+    # Layouts of either implementation may stand in a request for their JSON.
+    if isinstance(value, (LinearLayout, ref.LinearLayout)):
+        return _json.loads(value.to_text("json"))
+    raise TypeError(f"ask: a request holds JSON values and layouts, not {type(value).__name__}")
+
+
+def ask(request: dict, impl: str = "opt") -> dict:
+    """Answers one oracle request as `f2lay oracle` does (README.md: the
+    protocol), in process: the response, {"ok": True, "result": ...} with the
+    request's "id" when it has one. impl is "opt" (the default), "ref" or
+    "check" (both, any difference an error). A request the oracle refuses
+    raises f2lay.Error with the oracle's message; the response is its
+    .response."""
+    if not isinstance(request, dict):
+        raise TypeError(f"ask: the request must be a dict, not {type(request).__name__}")
+    response = _json.loads(_answer_line(_json.dumps(request, default=_layout_json), impl))
+    if not response["ok"]:
+        error = Error(response["error"])
+        error.response = response
+        raise error
+    return response

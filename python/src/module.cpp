@@ -1,0 +1,41 @@
+// The extension module f2lay._f2lay: the two implementations' classes, the
+// error type, and the oracle's op table in process (f2lay.ask, written in
+// python/f2lay/__init__.py over answer_line).
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
+
+#include "layout_class.h"
+#include "linear_layout.h"
+#include "opt_linear_layout.h"
+#include "oracle.h"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+NB_MODULE(_f2lay, m) {
+  // Every rule broken by input or by an op's arguments: f2lay::Error, raised
+  // as f2lay.Error, a ValueError, with f2lay's message.
+  nb::exception<f2lay::Error>(m, "Error", PyExc_ValueError);
+
+  f2lay::python::bindLayout<f2lay::opt::LinearLayout>(
+      m, "A linear layout on f2lay::opt (bit-packed), with the API of Triton's binding.");
+  nb::module_ ref = m.def_submodule("ref", "The reference model, f2lay::ref.");
+  f2lay::python::bindLayout<f2lay::ref::LinearLayout>(
+      ref, "A linear layout on f2lay::ref (the reference model), with the API of Triton's binding.");
+
+  // Nothing, with a layout argument: the floor of a call, for
+  // bench/python_vs_triton.py.
+  m.def("call_floor", [](const f2lay::python::Held<f2lay::opt::LinearLayout>&) {}, "layout"_a);
+
+  m.def(
+      "answer_line",
+      [](const std::string& line, const std::string& impl) {
+        using f2lay::tools::Impl;
+        Impl which = impl == "opt" ? Impl::kOpt : impl == "ref" ? Impl::kRef : Impl::kCheck;
+        if (impl != "opt" && impl != "ref" && impl != "check")
+          throw f2lay::Error("impl: expected \"opt\", \"ref\" or \"check\", got \"" + impl + "\"");
+        return f2lay::tools::dumpLine(f2lay::tools::answerLine(line, which));
+      },
+      "line"_a, "impl"_a = "opt",
+      "One oracle request line answered as `f2lay oracle --impl IMPL` answers it (one line).");
+}
