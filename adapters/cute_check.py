@@ -261,7 +261,7 @@ def random_case(rng):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("f2lay")
+    parser.add_argument("f2lay", help="the f2lay binary, or \"in-process\": the f2lay Python module")
     parser.add_argument("--cases", type=int, default=3000, help="random cases (default 3000)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()

@@ -396,7 +396,7 @@ def main():
     if sys.argv[1:] == ["--triton-child"]:
         return triton_child()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("f2lay")
+    parser.add_argument("f2lay", help="the f2lay binary, or \"in-process\": the f2lay Python module")
     parser.add_argument("--cases", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--triton-python", default=sys.executable,

@@ -290,7 +290,7 @@ FAMILIES = {"blocked": random_blocked, "slice": random_slice, "nvidia_mma": rand
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("f2lay")
+    parser.add_argument("f2lay", help="the f2lay binary, or \"in-process\": the f2lay Python module")
     parser.add_argument("--cases", type=int, default=300, help="cases per family (default 300)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()

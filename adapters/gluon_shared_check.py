@@ -191,7 +191,7 @@ FAMILIES = {"unswizzled_shared": random_unswizzled, "swizzled_shared": random_sw
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("f2lay", nargs="?")
+    parser.add_argument("f2lay", nargs="?", help="the f2lay binary, or \"in-process\": the f2lay Python module")
     parser.add_argument("--answer", action="store_true")
     parser.add_argument("--cases", type=int, default=100, help="cases per family (default 100)")
     parser.add_argument("--seed", type=int, default=1)

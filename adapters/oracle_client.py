@@ -85,8 +85,18 @@ def shape_judge(f2lay, peer_answer):
     return judge
 
 
+# What adapters name as f2lay to ask the Python module in process (no
+# process per round: the shrinkers ask one request at a time).
+IN_PROCESS = "in-process"
+
+
 def ask_oracle(f2lay, requests):
-    """The oracle's responses, one per request, in order."""
+    """The oracle's responses, one per request, in order: from the f2lay
+    Python module in process when f2lay is IN_PROCESS (python/README.md; the
+    same op table), else from `f2lay oracle` at that path over a pipe."""
+    if f2lay == IN_PROCESS:
+        from f2lay import _f2lay
+        return [json.loads(_f2lay.answer_line(json.dumps(r))) for r in requests]
     lines = "".join(json.dumps(r) + "\n" for r in requests)
     proc = subprocess.run([f2lay, "oracle"], input=lines, capture_output=True, text=True)
     responses = [json.loads(line) for line in proc.stdout.splitlines()]

@@ -289,7 +289,7 @@ def describe(c):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("f2lay")
+    parser.add_argument("f2lay", help="the f2lay binary, or \"in-process\": the f2lay Python module")
     parser.add_argument("--cases", type=int, default=1000, help="random layouts (default 1000)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()

@@ -956,7 +956,7 @@ def check_whole_range(f2lay, seconds, seed):
 # ---------------------------------------------------------------------- main
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("f2lay")
+    parser.add_argument("f2lay", help="the f2lay binary, or \"in-process\": the f2lay Python module")
     parser.add_argument("--cases", type=int, default=300, help="random rounds (default 300)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--whole-range", type=float, default=30, metavar="SECONDS",

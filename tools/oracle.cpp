@@ -1,5 +1,6 @@
 #include "oracle.h"
 
+#include <algorithm>
 #include <functional>
 #include <istream>
 #include <map>
@@ -230,7 +231,7 @@ Json answer(const Json& request, Impl impl) {
   } catch (const Error& e) {
     outcome = {{"ok", false}, {"error", e.what()}};
   }
-  for (auto& [key, value] : outcome.items()) response[key] = value;
+  for (auto& [key, value] : outcome.items()) response[key] = std::move(value);
   return response;
 }
 
@@ -248,16 +249,81 @@ std::string dumpLine(const Json& response) {
   return response.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
+namespace {
+
+// The lines of a stream, read in blocks, that can tell whether the next line
+// is already here in full. serve flushes its answers only before it could
+// wait for input: a client that waits for each answer still gets it at once,
+// and a stream of requests gets its answers in blocks, not a write per line.
+class LineReader {
+ public:
+  explicit LineReader(std::streambuf& in) : in_(in) {}
+
+  // Whether next() can return a line without waiting for input.
+  bool lineReady() {
+    if (eol_ == std::string::npos) {
+      eol_ = text_.find('\n', scanned_);
+      scanned_ = text_.size();  // a long line is scanned once, not once per block
+    }
+    return eol_ != std::string::npos;
+  }
+
+  // The next line without its '\n' (the last may lack one); false at the end.
+  bool next(std::string& line) {
+    while (!lineReady()) {
+      if (!fill()) {
+        if (text_.empty()) return false;
+        line = std::move(text_);
+        text_.clear();
+        scanned_ = 0;
+        return true;
+      }
+    }
+    line.assign(text_, pos_, eol_ - pos_);
+    pos_ = scanned_ = eol_ + 1;
+    eol_ = std::string::npos;
+    return true;
+  }
+
+ private:
+  // Drops the lines read and appends what the stream has, waiting only for
+  // its first byte; false at the end of the stream.
+  bool fill() {
+    text_.erase(0, pos_);
+    scanned_ -= pos_;
+    pos_ = 0;
+    if (in_.sgetc() == std::char_traits<char>::eof()) return false;
+    // in_avail() is 0 for a stream without a buffer (std::cin synced with
+    // stdio): a byte at a time then, as std::getline reads it.
+    std::streamsize n = std::max<std::streamsize>(in_.in_avail(), 1);
+    size_t old = text_.size();
+    text_.resize(old + static_cast<size_t>(n));
+    text_.resize(old + static_cast<size_t>(in_.sgetn(text_.data() + old, n)));
+    return true;
+  }
+
+  std::streambuf& in_;
+  std::string text_;                  // [pos_, end): not returned yet
+  size_t pos_ = 0;
+  size_t scanned_ = 0;                // [pos_, scanned_) holds no '\n'
+  size_t eol_ = std::string::npos;    // the next '\n', once found
+};
+
+}  // namespace
+
 Served serve(std::istream& in, std::ostream& out, Impl impl) {
   Served counts;
+  LineReader lines(*in.rdbuf());
   std::string line;
-  while (std::getline(in, line)) {
+  for (;;) {
+    if (!lines.lineReady()) out << std::flush;
+    if (!lines.next(line)) break;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.find_first_not_of(" \t") == std::string::npos) continue;
     Json response = answerLine(line, impl);
     if (!response["ok"].get<bool>()) ++counts.failures;
     if (response.contains("check_failed")) ++counts.differences;
-    out << dumpLine(response) << '\n' << std::flush;
+    out << dumpLine(response) << '\n';
   }
   return counts;
 }

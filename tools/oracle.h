@@ -45,7 +45,10 @@ enum class Impl { kOpt, kRef, kCheck };
 Json answer(const Json& request, Impl impl = Impl::kOpt);
 // Parses one line and answers it; never throws.
 Json answerLine(std::string_view line, Impl impl = Impl::kOpt);
-// Answers every non-blank line of `in` on `out`, flushing after each.
+// Answers every non-blank line of `in` on `out`, one line per request, in
+// order. `out` is flushed whenever the next request is not already read in
+// full, before waiting for it: a client that waits for an answer gets it, and
+// requests that arrive together are answered with one write per block.
 struct Served {
   size_t failures = 0;     // requests answered with "ok": false
   size_t differences = 0;  // of those, where ref and opt differed (check)
