@@ -74,7 +74,7 @@ void bindLayout(nb::module_& m, const char* doc) {
   c.def_static(
       "from_bases",
       [](nb::handle bases, nb::handle names, nb::handle sizes, bool requireSurjective) {
-        H h = layoutOf<L>(basesValue(bases, names, sizes, requireSurjective), "from_bases");
+        H h = layoutOf<L>(BasesValue(bases, names, sizes, requireSurjective).value(), "from_bases");
         if (requireSurjective && h.getRank() != h.layout.getTotalOutDimSizeLog2())
           throw Error("from_bases: the layout is not surjective (rank " +
                       std::to_string(h.getRank()) + " of " +
@@ -247,7 +247,8 @@ void bindLayout(nb::module_& m, const char* doc) {
         nb::list sizes;
         for (nb::handle d : triton.attr("out_dims")) sizes.append(d[1]);
         return layoutOf<L>(
-            basesValue(triton.attr("bases"), triton.attr("get_out_dim_names")(), sizes, false),
+            BasesValue(triton.attr("bases"), triton.attr("get_out_dim_names")(), sizes, false)
+                .value(),
             "from_triton");
       },
       "layout"_a, "the same layout from Triton's LinearLayout (its bases and out dims)");

@@ -84,6 +84,14 @@ struct Named {
   const std::string& str() const { return text; }
 };
 
+// Value k of a basis, named only for an error (no copy of the basis' Where
+// per value).
+struct Value {
+  const Where& basis;
+  size_t k;
+  std::string str() const { return basis.at(k).str(); }
+};
+
 // {dim: value}'s entry, e.g. "apply: inputs['lane']".
 struct Entry {
   const std::string& where;
@@ -121,11 +129,32 @@ std::vector<std::string> namesOf(nb::handle names, const std::string& where) {
   return readNames(names, Where{where.c_str(), {}, 0});
 }
 
-const LayoutValue& basesValue(nb::handle bases, nb::handle outDimNames, nb::handle outDimSizes,
-                              bool requireSurjective) {
-  // One value per thread, refilled in place: its vectors and names keep their
-  // storage, so that reading a layout of the same shape allocates nothing.
-  static thread_local LayoutValue v;
+LayoutValue& BasesValue::reused() {
+  static thread_local LayoutValue value;
+  return value;
+}
+
+bool& BasesValue::busy() {
+  static thread_local bool taken = false;
+  return taken;
+}
+
+BasesValue::BasesValue(nb::handle bases, nb::handle outDimNames, nb::handle outDimSizes,
+                       bool requireSurjective)
+    : value_(busy() ? own_ : reused()) {
+  bool taken = &value_ == &reused();
+  if (taken) busy() = true;
+  try {
+    read(bases, outDimNames, outDimSizes, requireSurjective);
+  } catch (...) {
+    if (taken) busy() = false;  // no destructor runs for a constructor that throws
+    throw;
+  }
+}
+
+void BasesValue::read(nb::handle bases, nb::handle outDimNames, nb::handle outDimSizes,
+                      bool requireSurjective) {
+  LayoutValue& v = value_;
   Where outNames{"from_bases: out_dim_names", {}, 0};
   Items names(outDimNames, outNames, "a sequence of str");
   v.out_dims.resize(names.size());
@@ -160,16 +189,16 @@ const LayoutValue& basesValue(nb::handle bases, nb::handle outDimNames, nb::hand
     Items items(pair[1], list, "a sequence of bases");
     in.bases.resize(items.size());
     for (size_t i = 0; i < items.size(); ++i) {
-      Items basis(items[i], list.at(i), "a basis (a sequence of int, one per out dim)");
+      Where at = list.at(i);
+      Items basis(items[i], at, "a basis (a sequence of int, one per out dim)");
       Basis& b = in.bases[i];
       b.resize(basis.size());
-      for (size_t k = 0; k < basis.size(); ++k) b[k] = readUnsigned(basis[k], list.at(i).at(k));
+      for (size_t k = 0; k < basis.size(); ++k) b[k] = readUnsigned(basis[k], Value{at, k});
     }
   }
   // Sizes inferred as Triton's LinearLayout(bases, outDimNames) does; a
   // basis of the wrong length is left for validate() to name.
   if (outDimSizes.is_none()) inferOutDimSizes(v);
-  return v;
 }
 
 std::vector<std::pair<std::string, uint64_t>> dimValuesOf(nb::handle dict,

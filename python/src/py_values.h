@@ -34,9 +34,29 @@ std::vector<std::string> namesOf(nb::handle names, const std::string& where);
 // require_surjective=True) as a plain value: with sizes given, the out dims
 // have them; without, each size is inferred as Triton's LinearLayout(bases,
 // outDimNames) does (layout_value.h). Surjectivity is the caller's check.
-// The value is this thread's, valid until its next call.
-const LayoutValue& basesValue(nb::handle bases, nb::handle outDimNames, nb::handle outDimSizes,
-                       bool requireSurjective);
+//
+// The value is this thread's, refilled in place, so that its vectors and
+// names keep their storage and reading a layout of the same shape allocates
+// nothing (from_bases is called in loops). A call made while another reads
+// (Python code run by a sequence's __iter__ or an int's __index__ may call
+// from_bases) reads into a value of its own.
+class BasesValue {
+ public:
+  BasesValue(nb::handle bases, nb::handle outDimNames, nb::handle outDimSizes,
+             bool requireSurjective);
+  ~BasesValue() { if (&value_ == &reused()) busy() = false; }
+  BasesValue(const BasesValue&) = delete;
+  BasesValue& operator=(const BasesValue&) = delete;
+  const LayoutValue& value() const { return value_; }
+
+ private:
+  void read(nb::handle bases, nb::handle outDimNames, nb::handle outDimSizes,
+            bool requireSurjective);
+  static LayoutValue& reused();
+  static bool& busy();
+  LayoutValue own_;
+  LayoutValue& value_;
+};
 
 // {in dim: value} in the dict's order.
 std::vector<std::pair<std::string, uint64_t>> dimValuesOf(nb::handle dict,

@@ -83,3 +83,25 @@ def test_ask_errors():
     else:
         raise AssertionError("invert of a non-invertible layout answered")
     json.dumps(f2lay.ask({"op": "is_injective", "layout": f2lay.LinearLayout()}))
+
+
+@pytest.mark.parametrize("L", IMPLS)
+def test_from_bases_reentered(L):
+    """from_bases reads into a value reused per thread; Python code it runs
+    while reading (a sequence's __iter__, an int's __index__) may call it
+    again, which must not overwrite what the outer call has read."""
+    class Bases:
+        def __iter__(self):
+            L.from_bases([("q", [[1], [2], [4]])], ["z"])
+            return iter([[1, 0], [0, 1]])
+
+    class One:
+        def __index__(self):
+            L.from_bases([("q", [[1], [2], [4], [8]])], ["z"])
+            return 1
+
+    assert L.from_bases([("a", Bases())], ["x", "y"]).bases == [("a", [[1, 0], [0, 1]])]
+    assert L.from_bases([("a", [[One(), 0], [0, One()]])], ["x", "y"]).bases == \
+        [("a", [[1, 0], [0, 1]])]
+    raises(f2lay.Error, "negative", lambda: L.from_bases([("a", [[-1]])], ["x"]))
+    assert L.from_bases([("b", [[1]])], ["x"]).bases == [("b", [[1]])]  # after an error
