@@ -255,11 +255,19 @@ void bindLayout(nb::module_& m, const char* doc) {
   c.def(
       "to_triton",
       [](const H& self) {
-        // Triton's binding holds int32 values: refuse what it would not take.
-        for (const OutDim& d : self.layout.value().out_dims)
+        // Triton keeps sizes in int32: it refuses an out dim above 2^30 and
+        // takes an in dim of 31 bits or more but mishandles it
+        // (adapters/FINDINGS.md, R3), so both are refused here.
+        const LayoutValue& v = self.layout.value();
+        for (const OutDim& d : v.out_dims)
           if (d.size > (uint64_t{1} << 30))
             throw Error("to_triton: out dim '" + d.name + "' of size " + std::to_string(d.size) +
                         " does not fit Triton's int32 sizes (at most 2^30)");
+        for (const InDim& d : v.in_dims)
+          if (d.bases.size() > 30)
+            throw Error("to_triton: in dim '" + d.name + "' has " +
+                        std::to_string(d.bases.size()) +
+                        " bits; Triton's int32 sizes hold at most 30");
         nb::object triton = nb::module_::import_("triton._C.libtriton.linear_layout");
         nb::list names = outDimNamesList(self.layout), sizes;
         for (nb::handle d : outDimsList(self.layout)) sizes.append(d[1]);

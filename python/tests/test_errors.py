@@ -66,6 +66,8 @@ def test_methods(L):
     raises(f2lay.Error, "block", lambda: A.get_distributed_view(False))
     raises(f2lay.Error, "format", lambda: A.to_text("yaml"))
     raises(f2lay.Error, "from_text", lambda: L.from_text("{\"in_dims\": []}"))
+    raises(f2lay.Error, "at most 2\\^30", lambda: L.zeros_1d(2, "a", "b", 1 << 31).to_triton())
+    raises(f2lay.Error, "31 bits", lambda: L.zeros_1d(1 << 31, "a", "b").to_triton())
     assert (A == 3) is False and (A != 3) is True
 
 
