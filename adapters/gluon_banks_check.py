@@ -13,11 +13,12 @@ bases: 32, 16 or 8 consecutive lanes, fixed. The answer is
 one phase beyond the first, the same for every phase, instruction and warp.
 From f2lay's totals over a CTA that is conflicts / ideal_wavefronts, asked at
 v*bytes as a store (its phases are Triton's), and as a load where v*bytes is 8
-or 16 (a load merges a quad's repeated addresses into fewer phases).
+or 16 (a load serves a lane with lane l^1 or l^2 of its quad when they read
+one address, so the rest fill fewer phases: device_tests/HARDWARE.md#quad-merge).
 
-Each pair is also costed here by HARDWARE.md's wavefront rule, by brute force
-(every lane's byte address, phases, distinct words per bank), sharing no code
-with f2lay: f2lay's totals must be the rule's (else an f2lay bug: exit 1).
+Each pair is also costed here by the wavefront rule of device_tests/HARDWARE.md,
+by brute force (every lane's byte address, phases, distinct words per bank),
+sharing no code with f2lay: f2lay's totals must be the rule's (else an f2lay bug: exit 1).
 Where Triton's number is not the rule's conflicts / ideal, or Triton aborts
 (it is asked in child processes), it is a finding, classed as in FINDINGS.md.
 
@@ -58,7 +59,7 @@ def from_coords(coords, shape):
     return flat
 
 
-# --- the wavefront rule of ../shared/HARDWARE.md, by brute force ---
+# --- the wavefront rule of device_tests/HARDWARE.md, by brute force ---
 
 
 def phase_cost(lane_addresses, nbytes):
@@ -72,8 +73,8 @@ def phase_cost(lane_addresses, nbytes):
 
 def quad_dedupe(addresses):
     """A load's lane is served with lane l^1 or l^2 below it when they read the
-    same address; never with l^3 (measured on the H100: device_tests/RESULTS.md,
-    finding W1)."""
+    same address; never with l^3 (measured on the H100, finding W1:
+    device_tests/HARDWARE.md#quad-merge)."""
     return [a for l, a in enumerate(addresses)
             if not any(k < l and addresses[k] == a for k in (l ^ 1, l ^ 2))]
 
@@ -411,8 +412,8 @@ def main():
     vecs = [vector_elements(p) for p in pairs]
     version, peer = ask_triton(args.triton_python, pairs, max(1, min(4, os.cpu_count() or 1)))
     # Triton's phases are the stores' (fixed); 8/16-byte loads merge a quad's
-    # repeated addresses (HARDWARE.md), so they are judged too, where Triton
-    # answered.
+    # repeated addresses (device_tests/HARDWARE.md#quad-merge), so they are
+    # judged too, where Triton answered.
     asked = [(p, v, "store", t) for p, v, t in zip(pairs, vecs, peer)]
     asked += [(p, v, "load", t) for p, v, t in zip(pairs, vecs, peer)
               if v * p["bytes"] >= 8 and "conflicts" in t]

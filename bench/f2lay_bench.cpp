@@ -20,11 +20,11 @@
 #include <utility>
 #include <vector>
 
-#include "batch_apply.h"
-#include "f2_check.h"
-#include "f2_core.h"
-#include "linear_layout.h"
-#include "opt_linear_layout.h"
+#include "optimized/batch_apply.h"
+#include "optimized/f2_core.h"
+#include "optimized/opt_linear_layout.h"
+#include "properties/f2_check.h"
+#include "reference/linear_layout.h"
 
 namespace f2lay {
 namespace {

@@ -7,10 +7,10 @@
 #include <random>
 #include <vector>
 
-#include "f2_core.h"
-#include "gpu.h"
-#include "naive.h"
-#include "opt_linear_layout.h"
+#include "device_tests/gpu.h"
+#include "optimized/f2_core.h"
+#include "optimized/opt_linear_layout.h"
+#include "reference/tests/naive.h"
 
 namespace f2lay::device {
 namespace {

@@ -24,9 +24,9 @@
 #include <string>
 #include <vector>
 
-#include "bank_probes.h"
-#include "error.h"
-#include "shared_access.cuh"
+#include "device_tests/bank_probes.h"
+#include "device_tests/shared_access.cuh"
+#include "formats/error.h"
 
 namespace f2lay::device {
 namespace {

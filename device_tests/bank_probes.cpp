@@ -1,20 +1,20 @@
-#include "bank_probes.h"
+#include "device_tests/bank_probes.h"
 
 #include <bit>
 #include <cstdio>
 #include <sstream>
 
-#include "analysis/bank_conflicts.h"
-#include "analysis/catalog_pairs.h"
-#include "cases.h"
-#include "error.h"
-#include "generators.h"
-#include "json_format.h"
-#include "linear_layout.h"
-#include "op_table.h"
-#include "optimal_swizzle.h"
-#include "seed_transpose.h"
-#include "shared.h"
+#include "formats/error.h"
+#include "formats/json_format.h"
+#include "properties/generators.h"
+#include "reference/analysis/bank_conflicts.h"
+#include "reference/analysis/optimal_swizzle.h"
+#include "reference/analysis/tests/seed_transpose.h"
+#include "reference/catalog/shared.h"
+#include "reference/linear_layout.h"
+#include "tools/analysis/catalog_pairs.h"
+#include "tools/cases.h"
+#include "tools/op_table.h"
 
 namespace f2lay::device {
 

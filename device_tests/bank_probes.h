@@ -5,15 +5,15 @@
 // properties' generator on their optimal swizzle and on a random memory
 // layout (Def 4.14, properties' genMemory), and the catalog pairs on the
 // optimal, the classic XOR and the unswizzled layout; and every
-// `bank_conflicts` golden case of tools/cases (HARDWARE.md's tables), with the
-// wavefronts the file states.
+// `bank_conflicts` golden case of tools/cases (the measured cases of
+// device_tests/HARDWARE.md), with the wavefronts the file states.
 #pragma once
 
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "conversion_batch.h"
+#include "device_tests/conversion_batch.h"
 
 namespace f2lay::device {
 

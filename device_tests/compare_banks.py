@@ -6,8 +6,8 @@ usage: compare_banks.py PREDICTIONS.csv NCU.csv
 PREDICTIONS.csv is what f2lay_device_banks writes, one row per probe launch in
 launch order; NCU.csv is `ncu --csv --page raw` over the same run, filtered to
 the probe kernels (device_tests/run). Row n of one is launch n of the other.
-Prints a Markdown report: the seed transpose against the values measured in
-../shared/HARDWARE.md (stores 16, 16, 16; reads 256, 32, 16), the golden
+Prints a Markdown report: the seed transpose against the values of
+device_tests/HARDWARE.md#seed-transpose (stores 16, 16, 16; reads 256, 32, 16), the golden
 bank_conflicts cases of tools/cases against the values they state, agreement of the
 predicted wavefronts and instruction counts with ncu by group, and every
 disagreement. Instruction counts: op_shared_ld/st for ld/st.shared, LDSM and
@@ -27,7 +27,7 @@ INSTRUCTIONS = {("load", "vector"): "smsp__sass_inst_executed_op_shared_ld.sum",
                 ("store", "vector"): "smsp__sass_inst_executed_op_shared_st.sum",
                 ("load", "matrix"): "sm__sass_inst_executed_op_ldsm.sum",
                 ("store", "matrix"): "sm__sass_inst_executed_op_shared_stsm.sum"}
-# ../shared/HARDWARE.md, "The seed transpose (one-bit-off-swizzle.txt), measured".
+# device_tests/HARDWARE.md#seed-transpose (the seed one-bit-off-swizzle.txt's transpose).
 SEED = {("32m + n", "store"): 16, ("32m + n", "load"): 256,
         ("32m + (n xor m)", "store"): 16, ("32m + (n xor m)", "load"): 32,
         ("32m + (n xor 2m)", "store"): 16, ("32m + (n xor 2m)", "load"): 16}
@@ -130,8 +130,8 @@ def main(argv):
             seed_rows.append((key, waves, SEED[key]))
             bad |= any(w != SEED[key] for w in waves)
 
-    print("### The seed transpose (HARDWARE.md's measured values)\n")
-    print("| map | access | ncu wavefronts (each repeat) | HARDWARE.md |")
+    print("### The seed transpose (device_tests/HARDWARE.md's values)\n")
+    print("| map | access | ncu wavefronts (each repeat) | device_tests/HARDWARE.md |")
     print("|---|---|---:|---:|")
     for (m, access), waves, want in seed_rows:
         print(f"| offset = {m} | {access} | {', '.join(map(str, waves))} | {want} |")

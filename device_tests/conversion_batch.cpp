@@ -1,20 +1,20 @@
-#include "conversion_batch.h"
+#include "device_tests/conversion_batch.h"
 
 #include <algorithm>
 #include <bit>
 #include <cstring>
 #include <random>
 
-#include "analysis/bank_conflicts.h"
-#include "analysis/catalog_pairs.h"
-#include "case.h"
-#include "choices.h"
-#include "error.h"
-#include "generators.h"
-#include "linear_layout.h"
-#include "opt_linear_layout.h"
-#include "op_table.h"
-#include "optimal_swizzle.h"
+#include "reference/analysis/bank_conflicts.h"
+#include "tools/analysis/catalog_pairs.h"
+#include "properties/case.h"
+#include "properties/choices.h"
+#include "formats/error.h"
+#include "properties/generators.h"
+#include "reference/linear_layout.h"
+#include "optimized/opt_linear_layout.h"
+#include "tools/op_table.h"
+#include "reference/analysis/optimal_swizzle.h"
 #include "optimized/analysis/conversion.h"
 #include "optimized/analysis/shuffle_plan.h"
 
@@ -260,8 +260,9 @@ std::vector<uint8_t> replayOnHost(const Batch& batch, Path path) {
     };
     if (path == Path::kShared) {
       // Where element k of lane l's vector lies: ld/st.shared, the next
-      // element; ldmatrix/stmatrix, HARDWARE.md's ownership (register k / 2
-      // of lane l is matrix k / 2; not transposed: its row l / 4, columns
+      // element; ldmatrix/stmatrix, the ownership of
+      // device_tests/HARDWARE.md#matrix-ownership (register k / 2 of lane l
+      // is matrix k / 2; not transposed: its row l / 4, columns
       // 2 (l % 4) + half; .trans: its row 2 (l % 4) + half, column l / 4),
       // the rows' addresses given by lanes 8 matrix + row.
       auto at = [&](SharedInstruction kind, uint64_t table, uint32_t instructions, uint32_t w, uint32_t i,

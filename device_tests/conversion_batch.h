@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "layout_value.h"
+#include "formats/layout_value.h"
 #include "optimized/analysis/bank_conflicts.h"
 
 // CUDA sources include this header: no Eigen (the reference) here.
@@ -44,8 +44,8 @@ inline constexpr uint8_t kPoison = 0xA5;       // every byte of an unwritten out
 // memory layout, as the simulator enumerates them, and f2lay's prediction of
 // their cost (the `bank_conflicts` op, f2lay::opt).
 //
-// ldmatrix / stmatrix (m8n8, b16; HARDWARE.md "ldmatrix / stmatrix
-// ownership"): a lane moves `matrices` (1, 2, 4) 32-bit registers, element k
+// ldmatrix / stmatrix (m8n8, b16; device_tests/HARDWARE.md#matrix-ownership):
+// a lane moves `matrices` (1, 2, 4) 32-bit registers, element k
 // of its "vector" being half k % 2 of register k / 2, and lane 8i + r gives
 // the byte address of row r of matrix i (lanes past the matrices repeat
 // matrix 0's rows; the hardware ignores them).

@@ -1,8 +1,8 @@
-#include "conversion_kernels.h"
+#include "device_tests/conversion_kernels.h"
 
 #include <cuda_runtime.h>
 
-#include "shared_access.cuh"
+#include "device_tests/shared_access.cuh"
 
 namespace f2lay::device {
 
@@ -78,7 +78,7 @@ __global__ void convertThroughShared(const DeviceCase* cases, const uint32_t* po
 
 // The shuffle plan's rounds: each lane offers its vector of A registers and
 // reads the one its source lane offers (__shfl_sync: 32 bits, or 64 for
-// 8-byte payloads, HARDWARE.md), into its B registers.
+// 8-byte payloads, device_tests/HARDWARE.md#warp-shuffle), into its B registers.
 __global__ void convertByShuffles(const DeviceCase* cases, const uint32_t* pool,
                                   const uint8_t* input, uint8_t* output) {
   const DeviceCase& c = cases[blockIdx.x];

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "conversion_batch.h"
+#include "device_tests/conversion_batch.h"
 
 namespace f2lay::device {
 

@@ -21,10 +21,10 @@
 #include <string>
 #include <vector>
 
-#include "bank_probes.h"
-#include "conversion_batch.h"
-#include "error.h"
-#include "shared_access.cuh"
+#include "device_tests/bank_probes.h"
+#include "device_tests/conversion_batch.h"
+#include "device_tests/shared_access.cuh"
+#include "formats/error.h"
 
 namespace f2lay::device {
 namespace {
@@ -152,7 +152,8 @@ __global__ void shuffleRoundsOnly(const uint32_t* steps, uint32_t rounds, uint32
 // contiguous bytes, 4 wavefronts) at full occupancy, loads only or stores
 // only. Every access of an iteration has its own address, and the loop over
 // iterations is not unrolled, so that no load repeats an address in
-// straight-line code (ptxas merges repeated loads, HARDWARE.md).
+// straight-line code (ptxas merges repeated loads:
+// device_tests/HARDWARE.md#compiler-merging).
 constexpr uint32_t kCeilingThreads = 256, kCeilingAccesses = 8;
 constexpr uint32_t kCeilingBytes = kCeilingThreads * kCeilingAccesses * 16;
 constexpr uint32_t kCeilingIterations = 1024;

@@ -9,9 +9,9 @@
 #include <cstdio>
 #include <map>
 
-#include "conversion_batch.h"
-#include "conversion_kernels.h"
-#include "gpu.h"
+#include "device_tests/conversion_batch.h"
+#include "device_tests/conversion_kernels.h"
+#include "device_tests/gpu.h"
 
 namespace f2lay::device {
 namespace {

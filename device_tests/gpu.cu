@@ -1,4 +1,4 @@
-#include "gpu.h"
+#include "device_tests/gpu.h"
 
 namespace f2lay::device {
 

@@ -10,7 +10,7 @@
 
 #include <cstdint>
 
-#include "f2_core.h"
+#include "optimized/f2_core.h"
 
 namespace f2lay::device {
 

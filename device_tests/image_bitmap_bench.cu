@@ -15,7 +15,7 @@
 #include <random>
 #include <vector>
 
-#include "image_bitmap.cuh"
+#include "device_tests/image_bitmap.cuh"
 
 namespace {
 

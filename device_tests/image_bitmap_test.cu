@@ -5,10 +5,10 @@
 #include <random>
 #include <vector>
 
-#include "gpu.h"
-#include "image_bitmap.cuh"
-#include "naive.h"
-#include "opt_linear_layout.h"
+#include "device_tests/gpu.h"
+#include "device_tests/image_bitmap.cuh"
+#include "optimized/opt_linear_layout.h"
+#include "reference/tests/naive.h"
 
 namespace f2lay::device {
 namespace {

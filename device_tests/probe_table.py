@@ -8,7 +8,7 @@ in f2lay_device_banks' launch order, so N = 5 x their number measures just
 them), where compare_banks.py wants every launch. Row n of NCU.csv is launch
 n of PREDICTIONS.csv, as in compare_banks.py; launches ncu did not measure are
 left out. Per case: ncu's instructions, wavefronts and bank conflicts in each
-repeat (HARDWARE.md's counters; conflicts = wavefronts - ideal, so the
+repeat (device_tests/HARDWARE.md#counters; conflicts = wavefronts - ideal, so the
 measured ideal is their difference), f2lay's prediction and the value the
 golden case states. NAME_PART keeps only the cases whose name holds it.
 Judges nothing: RESULTS.md says what each row shows.

@@ -1,14 +1,15 @@
 // One lane's part of an ld.shared / st.shared of 1, 2, 4, 8 or 16 bytes (or
-// of an ldmatrix / stmatrix), as inline PTX so that the access width is exactly the one f2lay's simulator
-// costs, and no access is merged or dropped by the compiler (HARDWARE.md:
-// ptxas merges identical loads; a volatile asm with a memory clobber is kept
-// and ordered). A vector is four 32-bit words, little-endian: the element k
-// of width w sits at bytes [k w, (k + 1) w).
+// of an ldmatrix / stmatrix), as inline PTX so that the access width is exactly the one f2lay's
+// simulator costs, and no access is merged or dropped by the compiler (ptxas merges identical
+// loads, even from asm volatile: device_tests/HARDWARE.md#compiler-merging; each asm here is
+// volatile with a memory clobber, and the probe's addresses come from a table: every probe launch
+// executes exactly the predicted instructions). A vector is four 32-bit words, little-endian: the
+// element k of width w sits at bytes [k w, (k + 1) w).
 #pragma once
 
 #include <cstdint>
 
-#include "conversion_batch.h"
+#include "device_tests/conversion_batch.h"
 
 namespace f2lay::device {
 

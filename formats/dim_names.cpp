@@ -1,4 +1,4 @@
-#include "dim_names.h"
+#include "formats/dim_names.h"
 
 #include <algorithm>
 

@@ -1,8 +1,8 @@
-#include "formats.h"
+#include "formats/formats.h"
 
-#include "json_format.h"
-#include "mlir_attr.h"
-#include "triton_text.h"
+#include "formats/json_format.h"
+#include "formats/mlir_attr.h"
+#include "formats/triton_text.h"
 
 namespace f2lay {
 

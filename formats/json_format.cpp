@@ -1,9 +1,9 @@
-#include "json_format.h"
+#include "formats/json_format.h"
 
 #include <algorithm>
 #include <vector>
 
-#include "error.h"
+#include "formats/error.h"
 
 namespace f2lay {
 

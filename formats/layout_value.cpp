@@ -1,8 +1,8 @@
-#include "layout_value.h"
+#include "formats/layout_value.h"
 
 #include <bit>
 
-#include "error.h"
+#include "formats/error.h"
 
 namespace f2lay {
 

@@ -1,11 +1,11 @@
-#include "mlir_attr.h"
+#include "formats/mlir_attr.h"
 
 #include <algorithm>
 #include <array>
 #include <map>
 
-#include "error.h"
-#include "text_cursor.h"
+#include "formats/error.h"
+#include "formats/text_cursor.h"
 
 namespace f2lay {
 

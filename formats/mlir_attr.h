@@ -16,7 +16,7 @@
 #include <string>
 #include <string_view>
 
-#include "layout_value.h"
+#include "formats/layout_value.h"
 
 namespace f2lay {
 

@@ -1,6 +1,6 @@
-#include "text_cursor.h"
+#include "formats/text_cursor.h"
 
-#include "error.h"
+#include "formats/error.h"
 
 namespace f2lay {
 

@@ -1,7 +1,7 @@
-#include "triton_text.h"
+#include "formats/triton_text.h"
 
-#include "error.h"
-#include "text_cursor.h"
+#include "formats/error.h"
+#include "formats/text_cursor.h"
 
 namespace f2lay {
 

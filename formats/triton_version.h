@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "error.h"
+#include "formats/error.h"
 
 namespace f2lay {
 

@@ -6,8 +6,8 @@
 // the optimal swizzle. Every element must arrive where B wants it, and the
 // classification must agree with its plan and never be cheaper than brute
 // force says. ref and opt must classify and plan alike.
-#include "fuzz_support.h"
-#include "generators.h"
+#include "fuzz/fuzz_support.h"
+#include "properties/generators.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace f2lay;

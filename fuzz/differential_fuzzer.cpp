@@ -22,12 +22,12 @@
 #include <string>
 #include <vector>
 
-#include "error.h"
-#include "f2_check.h"
-#include "fuzz_support.h"
-#include "json_format.h"
-#include "linear_layout.h"
-#include "opt_linear_layout.h"
+#include "formats/error.h"
+#include "formats/json_format.h"
+#include "fuzz/fuzz_support.h"
+#include "optimized/opt_linear_layout.h"
+#include "properties/f2_check.h"
+#include "reference/linear_layout.h"
 
 namespace {
 

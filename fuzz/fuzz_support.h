@@ -10,12 +10,12 @@
 #include <initializer_list>
 #include <string>
 
-#include "case.h"
-#include "choices.h"
-#include "error.h"
-#include "json_format.h"
-#include "laws.h"
-#include "oracle.h"
+#include "formats/error.h"
+#include "formats/json_format.h"
+#include "properties/case.h"
+#include "properties/choices.h"
+#include "properties/laws.h"
+#include "tools/oracle.h"
 
 namespace f2lay::fuzz {
 

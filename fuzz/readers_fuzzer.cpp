@@ -7,9 +7,9 @@
 #include <string>
 #include <string_view>
 
-#include "error.h"
-#include "formats.h"
-#include "fuzz_support.h"
+#include "formats/error.h"
+#include "formats/formats.h"
+#include "fuzz/fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;

@@ -5,8 +5,8 @@
 // accesses meet the bound where Lemma 9.4 is exact, no other Idx subspace
 // needs fewer wavefronts, Vec is the widest both sides allow. ref and opt
 // must give the same swizzle and the same wavefront counts.
-#include "fuzz_support.h"
-#include "generators.h"
+#include "fuzz/fuzz_support.h"
+#include "properties/generators.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace f2lay;

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <bit>
 
-#include "dim_names.h"
-#include "opt_linear_layout.h"
+#include "formats/dim_names.h"
+#include "optimized/opt_linear_layout.h"
 
 namespace f2lay::opt {
 

@@ -1,5 +1,5 @@
 // BatchApply (batch_apply.h): byte tables, and the AVX2 nibble-shuffle path.
-#include "batch_apply.h"
+#include "optimized/batch_apply.h"
 
 #include <algorithm>
 #include <array>
@@ -7,7 +7,7 @@
 #include <string>
 #include <utility>
 
-#include "error.h"
+#include "formats/error.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>

@@ -25,7 +25,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "opt_linear_layout.h"
+#include "optimized/opt_linear_layout.h"
 
 namespace f2lay::opt {
 

@@ -1,4 +1,4 @@
-#include "names.h"
+#include "optimized/names.h"
 
 #include <deque>
 #include <mutex>

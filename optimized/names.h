@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "layout_value.h"
+#include "formats/layout_value.h"
 
 namespace f2lay::opt {
 

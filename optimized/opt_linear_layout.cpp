@@ -1,14 +1,14 @@
-// Construction, inspection, apply and the shape operations of
+// Construction, inspection, apply and the dim operations of
 // f2lay::opt::LinearLayout. The algebra is in algebra.cpp. Every check and
 // message follows the reference (reference/linear_layout.cpp,
-// reference/shape_ops.cpp), in the same order, so both fail alike.
-#include "opt_linear_layout.h"
+// reference/dim_ops.cpp), in the same order, so both fail alike.
+#include "optimized/opt_linear_layout.h"
 
 #include <algorithm>
 #include <bit>
 
-#include "dim_names.h"
-#include "triton_text.h"
+#include "formats/dim_names.h"
+#include "formats/triton_text.h"
 
 namespace f2lay::opt {
 
@@ -270,7 +270,7 @@ bool operator==(const LinearLayout& a, const LinearLayout& b) {
          std::equal(a.cols_, a.cols_ + a.inBits_, b.cols_);
 }
 
-// Shape operations (reference/shape_ops.cpp).
+// Dim operations (reference/dim_ops.cpp).
 
 LinearLayout LinearLayout::transposeIns(const std::vector<std::string>& newInDims) const {
   if (newInDims.size() != ins_.count || !sameNamesIgnoringOrder(newInDims, getInDimNames()))

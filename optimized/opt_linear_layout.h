@@ -19,11 +19,11 @@
 #include <utility>
 #include <vector>
 
-#include "error.h"
-#include "f2_core.h"
-#include "layout_value.h"
-#include "names.h"
-#include "triton_version.h"
+#include "formats/error.h"
+#include "formats/layout_value.h"
+#include "formats/triton_version.h"
+#include "optimized/f2_core.h"
+#include "optimized/names.h"
 
 namespace f2lay::opt {
 

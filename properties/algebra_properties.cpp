@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include "case.h"
-#include "generators.h"
+#include "properties/case.h"
+#include "properties/generators.h"
 
 namespace f2lay::properties {
 namespace {

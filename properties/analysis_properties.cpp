@@ -5,10 +5,10 @@
 
 #include <set>
 
-#include "case.h"
-#include "generators.h"
-#include "law_support.h"
-#include "laws.h"
+#include "properties/case.h"
+#include "properties/generators.h"
+#include "properties/law_support.h"
+#include "properties/laws.h"
 
 namespace f2lay::properties {
 namespace {

@@ -1,4 +1,4 @@
-#include "case.h"
+#include "properties/case.h"
 
 #include <rapidcheck.h>
 
@@ -8,8 +8,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "error.h"
-#include "laws.h"
+#include "formats/error.h"
+#include "properties/laws.h"
 
 namespace f2lay::properties {
 

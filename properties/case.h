@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "json_format.h"
-#include "layout_value.h"
+#include "formats/json_format.h"
+#include "formats/layout_value.h"
 
 namespace f2lay::properties {
 

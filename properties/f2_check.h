@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "layout_value.h"
+#include "formats/layout_value.h"
 
 namespace f2lay::check {
 

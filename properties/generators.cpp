@@ -1,10 +1,10 @@
-#include "generators.h"
+#include "properties/generators.h"
 
 #include <algorithm>
 #include <numeric>
 #include <random>
 
-#include "f2_check.h"
+#include "properties/f2_check.h"
 
 namespace f2lay::properties {
 

@@ -16,10 +16,10 @@
 #include <utility>
 #include <vector>
 
-#include "case.h"
-#include "choices.h"
-#include "f2_check.h"
-#include "layout_value.h"
+#include "formats/layout_value.h"
+#include "properties/case.h"
+#include "properties/choices.h"
+#include "properties/f2_check.h"
 
 namespace f2lay::properties {
 

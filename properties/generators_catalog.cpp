@@ -2,16 +2,16 @@
 // reference's constructors, and the generators built from them.
 #include <numeric>
 
-#include "blocked.h"
-#include "cute.h"
-#include "dot_operand.h"
-#include "generators.h"
-#include "law_support.h"
-#include "linear_layout.h"
-#include "nvidia_mma.h"
-#include "nvmma_shared.h"
-#include "shared.h"
-#include "slice.h"
+#include "properties/generators.h"
+#include "properties/law_support.h"
+#include "reference/catalog/blocked.h"
+#include "reference/catalog/cute.h"
+#include "reference/catalog/dot_operand.h"
+#include "reference/catalog/nvidia_mma.h"
+#include "reference/catalog/nvmma_shared.h"
+#include "reference/catalog/shared.h"
+#include "reference/catalog/slice.h"
+#include "reference/linear_layout.h"
 
 namespace f2lay::properties {
 

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "case.h"
-#include "linear_layout.h"
-#include "opt_linear_layout.h"
+#include "optimized/opt_linear_layout.h"
+#include "properties/case.h"
+#include "reference/linear_layout.h"
 
 namespace f2lay::properties {
 
@@ -63,7 +63,7 @@ std::string str(const T& x) {
 namespace f2lay::properties {
 
 // One shape operation of a Case's params.ops (generators.h), applied
-// forward to its operand or backward from its result (shape_ops.h).
+// forward to its operand or backward from its result (shape_transfer.h).
 // For reshape backward, `op` carries the operand's shape as "from".
 ref::LinearLayout applyShapeOp(const ref::LinearLayout& l, const Json& op, bool forward);
 

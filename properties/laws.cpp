@@ -1,4 +1,4 @@
-#include "laws.h"
+#include "properties/laws.h"
 
 namespace f2lay::properties {
 

@@ -9,7 +9,7 @@
 #include <map>
 #include <string>
 
-#include "case.h"
+#include "properties/case.h"
 
 namespace f2lay::properties {
 

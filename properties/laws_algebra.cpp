@@ -5,11 +5,11 @@
 // values' columns by XOR (f2_check.h), never from ref or opt.
 #include <set>
 
-#include "f2_check.h"
-#include "generators.h"
-#include "law_support.h"
-#include "laws.h"
-#include "predicates.h"
+#include "properties/f2_check.h"
+#include "properties/generators.h"
+#include "properties/law_support.h"
+#include "properties/laws.h"
+#include "reference/catalog/predicates.h"
 
 namespace f2lay::properties {
 

@@ -7,15 +7,15 @@
 #include <random>
 #include <set>
 
-#include "bank_conflicts.h"
-#include "conversion.h"
-#include "law_support.h"
-#include "laws.h"
-#include "optimal_swizzle.h"
-#include "oracle.h"
-#include "shared_roundtrip.h"
-#include "subspaces.h"
-#include "warp_simulator.h"
+#include "properties/law_support.h"
+#include "properties/laws.h"
+#include "reference/analysis/bank_conflicts.h"
+#include "reference/analysis/conversion.h"
+#include "reference/analysis/optimal_swizzle.h"
+#include "reference/analysis/shared_roundtrip.h"
+#include "reference/analysis/tests/subspaces.h"
+#include "reference/analysis/warp_simulator.h"
+#include "tools/oracle.h"
 
 namespace f2lay::properties {
 
@@ -265,7 +265,7 @@ std::string refEqualsOpt(const Case& c) {
                            "num_consecutive_in_out", "matrix_view", "is_distributed", "is_memory"})
       requests.push_back({{"op", op}, {"layout", l}});
     for (size_t axis : {0, 1}) requests.push_back({{"op", "gather_plan"}, {"layout", l}, {"axis", axis}});
-    // Shape ops: dims reversed, flattened into one named like the first,
+    // Dim ops: dims reversed, flattened into one named like the first,
     // the first of each side kept, and an input with every bit set.
     Json ins = Json::array(), outs = Json::array(), input = Json::object();
     uint64_t total = 1;

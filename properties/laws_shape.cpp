@@ -3,11 +3,11 @@
 // place holds the moved coordinate of what it held.
 #include <map>
 
-#include "blocked.h"
-#include "law_support.h"
-#include "laws.h"
-#include "predicates.h"
-#include "shape_ops.h"
+#include "properties/law_support.h"
+#include "properties/laws.h"
+#include "reference/catalog/blocked.h"
+#include "reference/catalog/predicates.h"
+#include "reference/catalog/shape_transfer.h"
 
 namespace f2lay::properties {
 
@@ -54,7 +54,7 @@ uint64_t rowMajor(const std::vector<uint64_t>& c, const std::vector<uint64_t>& s
 
 uint64_t lowBits(uint64_t x, int bits) { return x & ((uint64_t{1} << bits) - 1); }
 
-// The data moves as the op's definition says (shape_ops.h, after Triton's
+// The data moves as the op's definition says (shape_transfer.h, after Triton's
 // ops and their lowering; §4.4), element by element: for every slot of the
 // result, the coordinate it holds is computed from the element the operand
 // holds at the slot the definition names, never from the result's bases.

@@ -6,8 +6,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "case.h"
-#include "laws.h"
+#include "properties/case.h"
+#include "properties/laws.h"
 
 namespace f2lay::properties {
 namespace {

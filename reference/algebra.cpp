@@ -4,8 +4,8 @@
 // f2_matrix.h; only the product, which is block placement, works on bases.
 #include <algorithm>
 
-#include "dim_names.h"
-#include "linear_layout.h"
+#include "formats/dim_names.h"
+#include "reference/linear_layout.h"
 
 namespace f2lay::ref {
 

@@ -1,4 +1,4 @@
-#include "f2_matrix.h"
+#include "reference/f2_matrix.h"
 
 namespace f2lay::ref {
 

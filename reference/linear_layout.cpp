@@ -1,12 +1,13 @@
 // Construction, inspection and apply of the reference LinearLayout. The
-// algebra is in algebra.cpp, the shape operations in shape_ops.cpp.
-#include "linear_layout.h"
+// algebra is in algebra.cpp, the dim operations (transpose, reshape, flatten,
+// sublayout, concat) in dim_ops.cpp.
+#include "reference/linear_layout.h"
 
 #include <algorithm>
 #include <bit>
 
-#include "dim_names.h"
-#include "triton_text.h"
+#include "formats/dim_names.h"
+#include "formats/triton_text.h"
 
 namespace f2lay::ref {
 

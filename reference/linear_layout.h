@@ -95,10 +95,10 @@
 #include <utility>
 #include <vector>
 
-#include "error.h"
-#include "f2_matrix.h"
-#include "layout_value.h"
-#include "triton_version.h"
+#include "formats/error.h"
+#include "formats/layout_value.h"
+#include "formats/triton_version.h"
+#include "reference/f2_matrix.h"
 
 namespace f2lay::ref {
 

@@ -1,12 +1,12 @@
-#include "cases.h"
+#include "tools/cases.h"
 
 #include <iomanip>
 #include <map>
 #include <ostream>
 #include <sstream>
 
-#include "error.h"
-#include "oracle.h"
+#include "formats/error.h"
+#include "tools/oracle.h"
 
 namespace f2lay::tools {
 

@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "oracle.h"
+#include "tools/oracle.h"
 
 namespace f2lay::tools {
 

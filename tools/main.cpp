@@ -4,15 +4,15 @@
 #include <iostream>
 #include <sstream>
 
-#include "analysis/pair_checks.h"
-#include "cases.h"
-#include "error.h"
-#include "formats.h"
-#include "json_format.h"
-#include "linear_layout.h"
-#include "oracle.h"
-#include "show.h"
-#include "vectors/vectors.h"
+#include "formats/error.h"
+#include "formats/formats.h"
+#include "formats/json_format.h"
+#include "reference/linear_layout.h"
+#include "tools/analysis/pair_checks.h"
+#include "tools/cases.h"
+#include "tools/oracle.h"
+#include "tools/show.h"
+#include "tools/vectors/vectors.h"
 
 namespace {
 

@@ -1,6 +1,6 @@
-#include "op_table.h"
+#include "tools/op_table.h"
 
-#include "shape_fit.h"
+#include "reference/catalog/shape_fit.h"
 
 namespace f2lay::tools {
 

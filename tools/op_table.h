@@ -8,14 +8,14 @@
 #include <string>
 #include <vector>
 
-#include "bank_conflicts.h"
-#include "error.h"
-#include "f2_space.h"
-#include "json_format.h"
-#include "linear_layout.h"
-#include "opt_linear_layout.h"
-#include "oracle.h"
-#include "triton_version.h"
+#include "formats/error.h"
+#include "formats/json_format.h"
+#include "formats/triton_version.h"
+#include "optimized/opt_linear_layout.h"
+#include "reference/analysis/bank_conflicts.h"
+#include "reference/analysis/f2_space.h"
+#include "reference/linear_layout.h"
+#include "tools/oracle.h"
 
 namespace f2lay::tools {
 
@@ -86,7 +86,7 @@ std::vector<Op> blockedOps();  // tools/catalog/blocked_ops.cpp
 std::vector<Op> mmaOps();      // tools/catalog/mma_ops.cpp (nvidia_mma, dot_operand, ldmatrix)
 std::vector<Op> sharedOps();   // tools/catalog/shared_ops.cpp
 std::vector<Op> sliceOps();    // tools/catalog/slice_ops.cpp (and is_distributed, is_memory)
-std::vector<Op> shapeOps();    // tools/catalog/shape_ops.cpp (trans, reshape, join, ...)
+std::vector<Op> shapeTransferOps();  // tools/catalog/shape_transfer_ops.cpp (trans, reshape, ...)
 std::vector<Op> amdOps();      // tools/catalog/amd_ops.cpp (amd_mfma, amd_wmma)
 std::vector<Op> cuteOps();     // tools/catalog/cute_ops.cpp (cute_swizzle, cutlass_tensorop)
 std::vector<Op> bankOps();     // tools/analysis/bank_ops.cpp (bank_conflicts)

@@ -1,4 +1,4 @@
-#include "oracle.h"
+#include "tools/oracle.h"
 
 #include <algorithm>
 #include <functional>
@@ -6,9 +6,9 @@
 #include <map>
 #include <ostream>
 
-#include "error.h"
-#include "linear_layout.h"
-#include "op_table.h"
+#include "formats/error.h"
+#include "reference/linear_layout.h"
+#include "tools/op_table.h"
 
 namespace f2lay::tools {
 
@@ -146,8 +146,8 @@ const std::vector<Op>& ops() {
     std::vector<Op> optOps = algebraOps<opt::LinearLayout>();
     for (size_t i = 0; i < all.size(); ++i) all[i].runOpt = optOps[i].run;
     for (std::vector<Op> (*family)() :
-         {blockedOps, sliceOps, sharedOps, mmaOps, shapeOps, amdOps, cuteOps, bankOps, swizzleOps,
-          conversionOps}) {
+         {blockedOps, sliceOps, sharedOps, mmaOps, shapeTransferOps, amdOps, cuteOps, bankOps,
+          swizzleOps, conversionOps}) {
       std::vector<Op> more = family();
       all.insert(all.end(), more.begin(), more.end());
     }

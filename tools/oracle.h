@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "json_format.h"
+#include "formats/json_format.h"
 
 namespace f2lay::tools {
 

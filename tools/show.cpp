@@ -1,4 +1,4 @@
-#include "show.h"
+#include "tools/show.h"
 
 #include <algorithm>
 #include <iomanip>
@@ -6,8 +6,8 @@
 #include <ostream>
 #include <set>
 
-#include "bank_conflicts.h"
-#include "op_table.h"
+#include "reference/analysis/bank_conflicts.h"
+#include "tools/op_table.h"
 
 namespace f2lay::tools {
 

@@ -3,8 +3,8 @@
 
 #include <iosfwd>
 
-#include "json_format.h"
-#include "linear_layout.h"
+#include "formats/json_format.h"
+#include "reference/linear_layout.h"
 
 namespace f2lay::tools {
 
@@ -17,8 +17,9 @@ void showLayout(const ref::LinearLayout& layout, std::ostream& out);
 // drawn like the seed's "bank scope", for every instruction of warp `warp`:
 // per lane the bank its access starts in and its 128-byte row of shared
 // memory (word / 32), then per bank how many lanes touch it and how many
-// distinct words they touch, and the instruction's wavefronts (HARDWARE.md's
-// rule). For ldmatrix/stmatrix the "lanes" are the row-giving threads 8i + r.
+// distinct words they touch, and the instruction's wavefronts (the rule of
+// device_tests/HARDWARE.md). For ldmatrix/stmatrix the "lanes" are the
+// row-giving threads 8i + r.
 // Throws f2lay::Error as the op does.
 void showBanks(const Json& request, uint64_t warp, std::ostream& out);
 

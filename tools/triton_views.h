@@ -66,7 +66,7 @@
 #include <utility>
 #include <vector>
 
-#include "error.h"
+#include "formats/error.h"
 
 namespace f2lay::tools {
 

@@ -16,7 +16,7 @@ COUNTERS = ["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
             "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
             "smsp__sass_inst_executed_op_shared_ld.sum", "smsp__sass_inst_executed_op_shared_st.sum",
             "sm__sass_inst_executed_op_ldsm.sum", "sm__sass_inst_executed_op_shared_stsm.sum"]
-# HARDWARE.md's seed transpose: (map, access) -> wavefronts.
+# The seed transpose of device_tests/HARDWARE.md#seed-transpose: (map, access) -> wavefronts.
 SEED = [("32m + n", "store", 16), ("32m + n", "load", 256), ("32m + (n xor m)", "store", 16),
         ("32m + (n xor m)", "load", 32), ("32m + (n xor 2m)", "store", 16), ("32m + (n xor 2m)", "load", 16)]
 

@@ -7,10 +7,10 @@
 #include <utility>
 #include <vector>
 
-#include "error.h"
-#include "layout_value.h"
-#include "linear_layout.h"
-#include "opt_linear_layout.h"
+#include "formats/error.h"
+#include "formats/layout_value.h"
+#include "optimized/opt_linear_layout.h"
+#include "reference/linear_layout.h"
 
 namespace {
 

@@ -18,12 +18,12 @@
 #include <string_view>
 #include <vector>
 
-#include "error.h"
-#include "formats.h"
-#include "json_format.h"
-#include "layout_value.h"
-#include "mlir_attr.h"
-#include "triton_text.h"
+#include "formats/error.h"
+#include "formats/formats.h"
+#include "formats/json_format.h"
+#include "formats/layout_value.h"
+#include "formats/mlir_attr.h"
+#include "formats/triton_text.h"
 
 namespace f2lay {
 namespace {

@@ -1,4 +1,4 @@
-#include "bank_conflicts.h"
+#include "optimized/analysis/bank_conflicts.h"
 
 #include <algorithm>
 #include <bit>
@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "error.h"
+#include "formats/error.h"
 
 namespace f2lay::opt::analysis {
 
@@ -178,9 +178,9 @@ std::optional<WavefrontReport> lemmaByRank(const BasisOffsets& b, const AccessSp
 }
 
 // ---------------------------------------------------------------------------
-// The wavefront rule (HARDWARE.md) on byte addresses: a phase costs the
-// largest number of distinct 4-byte words in one bank (bank = word mod 32;
-// equal words are one, a broadcast).
+// The wavefront rule (device_tests/HARDWARE.md#banks) on byte addresses: a
+// phase costs the largest number of distinct 4-byte words in one bank
+// (bank = word mod 32; equal words are one, a broadcast).
 //
 // Accesses of at least 4 bytes are aligned to their width here, so one of
 // `bytes` covers bytes/4 consecutive words of one 128-byte row, at the slot
@@ -363,7 +363,7 @@ WavefrontReport enumerateOnOffsets(const BasisOffsets& b, const AccessSpec& acce
     grouped |= uint64_t{1} << m.half;
     for (int j : m.matrixRegs) grouped |= uint64_t{1} << j;
     // Row r of every matrix (column 0): non-trans lane 4r; .trans lane r/2
-    // with the half bit for odd rows (HARDWARE.md ownership).
+    // with the half bit for odd rows (device_tests/HARDWARE.md#matrix-ownership).
     uint64_t rowOffset[8];
     for (uint64_t r = 0; r < 8; ++r)
       rowOffset[r] = trans ? xorOfBits(b.lane, {0, 1}, r >> 1) ^
@@ -399,7 +399,7 @@ void checkBankAccess(const LinearLayout& dist, const LinearLayout& shared,
   if (bitsOf(dist, "lane") != 5)
     throw Error(kWhat + "the distributed layout has " +
                 std::to_string(uint64_t{1} << bitsOf(dist, "lane")) +
-                " lanes; the wavefront rule (HARDWARE.md) is for warps of 32");
+                " lanes; the wavefront rule (device_tests/HARDWARE.md) is for warps of 32");
   if (!sameOutDims(dist, shared))
     throw Error(kWhat + "the distributed layout maps to " + outDimsText(dist) +
                 " but the memory layout to " + outDimsText(shared) +

@@ -17,13 +17,14 @@
 //     invertible `shared`); elsewhere (vectors under 4 bytes, quad-merged
 //     8/16-byte loads, ldmatrix / stmatrix) every lane's byte address of every
 //     warp instruction is enumerated from the packed offsets and costed by the
-//     H100 wavefront rule (../shared/HARDWARE.md), written here on packed data.
+//     H100 wavefront rule (device_tests/HARDWARE.md), written here on packed
+//     data.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 
-#include "opt_linear_layout.h"
+#include "optimized/opt_linear_layout.h"
 
 namespace f2lay::opt::analysis {
 

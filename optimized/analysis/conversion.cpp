@@ -1,6 +1,6 @@
-#include "conversion.h"
+#include "optimized/analysis/conversion.h"
 
-#include "error.h"
+#include "formats/error.h"
 
 namespace f2lay::opt::analysis {
 

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "opt_linear_layout.h"
+#include "optimized/opt_linear_layout.h"
 
 namespace f2lay::opt::analysis {
 

@@ -1,7 +1,7 @@
-#include "gather.h"
+#include "optimized/analysis/gather.h"
 
-#include "error.h"
-#include "subspace.h"
+#include "formats/error.h"
+#include "optimized/analysis/subspace.h"
 
 namespace f2lay::opt::analysis {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "opt_linear_layout.h"
+#include "optimized/opt_linear_layout.h"
 
 namespace f2lay::opt::analysis {
 

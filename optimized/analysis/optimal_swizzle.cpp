@@ -1,9 +1,9 @@
-#include "optimal_swizzle.h"
+#include "optimized/analysis/optimal_swizzle.h"
 
 #include <algorithm>
 #include <bit>
 
-#include "error.h"
+#include "formats/error.h"
 
 namespace f2lay::opt::analysis {
 
@@ -92,7 +92,8 @@ Vecs chooseVec(const Side& a, const Side& b, uint64_t w) {
   return vec;
 }
 
-// The lanes of one phase (HARDWARE.md's rule; the reference spells it out).
+// The lanes of one phase (device_tests/HARDWARE.md#store-phases,
+// #load-phases, #quad-merge; the reference spells it out).
 Vecs phaseLanes(const Vecs& lanes, uint64_t bytes, AccessKind kind) {
   if (bytes <= 4) return nonzero(lanes);
   int phaseBits = bytes == 8 ? 4 : 3;

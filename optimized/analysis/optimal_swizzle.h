@@ -6,9 +6,9 @@
 
 #include <cstdint>
 
-#include "bank_conflicts.h"
-#include "opt_linear_layout.h"
-#include "subspace.h"
+#include "optimized/analysis/bank_conflicts.h"
+#include "optimized/analysis/subspace.h"
+#include "optimized/opt_linear_layout.h"
 
 namespace f2lay::opt::analysis {
 

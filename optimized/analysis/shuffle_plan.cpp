@@ -1,8 +1,8 @@
-#include "shuffle_plan.h"
+#include "optimized/analysis/shuffle_plan.h"
 
 #include <bit>
 
-#include "error.h"
+#include "formats/error.h"
 
 namespace f2lay::opt::analysis {
 

@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "conversion.h"
-#include "subspace.h"
+#include "optimized/analysis/conversion.h"
+#include "optimized/analysis/subspace.h"
 
 namespace f2lay::opt::analysis {
 

@@ -1,4 +1,4 @@
-#include "subspace.h"
+#include "optimized/analysis/subspace.h"
 
 namespace f2lay::opt::analysis {
 

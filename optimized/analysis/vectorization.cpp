@@ -1,8 +1,8 @@
-#include "vectorization.h"
+#include "optimized/analysis/vectorization.h"
 
 #include <algorithm>
 
-#include "error.h"
+#include "formats/error.h"
 
 namespace f2lay::opt::analysis {
 

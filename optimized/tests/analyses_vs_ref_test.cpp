@@ -6,16 +6,16 @@
 
 #include <random>
 
-#include "analysis/analyses.h"
-#include "compare.h"
-#include "conversion.h"
-#include "gather.h"
-#include "opt_linear_layout.h"
 #include "optimized/analysis/conversion.h"
 #include "optimized/analysis/gather.h"
 #include "optimized/analysis/vectorization.h"
-#include "random_layouts.h"
-#include "vectorization.h"
+#include "optimized/opt_linear_layout.h"
+#include "optimized/tests/compare.h"
+#include "reference/analysis/conversion.h"
+#include "reference/analysis/gather.h"
+#include "reference/analysis/tests/random_layouts.h"
+#include "reference/analysis/vectorization.h"
+#include "tools/analysis/analyses.h"
 
 namespace f2lay {
 namespace {

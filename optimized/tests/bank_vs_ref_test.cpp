@@ -15,15 +15,15 @@
 #include <string>
 #include <vector>
 
-#include "compare.h"
-#include "bank_conflicts.h"
-#include "ldmatrix.h"
-#include "nvidia_mma.h"
-#include "opt_linear_layout.h"
+#include "optimized/tests/compare.h"
+#include "reference/analysis/bank_conflicts.h"
+#include "reference/catalog/ldmatrix.h"
+#include "reference/catalog/nvidia_mma.h"
+#include "optimized/opt_linear_layout.h"
 #include "optimized/analysis/bank_conflicts.h"
-#include "random_layouts.h"
-#include "seed_transpose.h"
-#include "shared.h"
+#include "reference/analysis/tests/random_layouts.h"
+#include "reference/analysis/tests/seed_transpose.h"
+#include "reference/catalog/shared.h"
 
 namespace f2lay {
 namespace {
@@ -286,7 +286,7 @@ TEST(BankVsRef, RandomLayoutsEveryAccess) {
 
 // The catalog's cases: the seed transpose on its three maps, Gluon's MMA tile
 // on unswizzled and swizzled memory, the ldmatrix tiles on rows of pitch 16
-// and 64, and HARDWARE.md's strided LDS.32.
+// and 64, and the strided LDS.32 of device_tests/HARDWARE.md#strided-accesses.
 TEST(BankVsRef, CatalogCases) {
   std::mt19937_64 rng(96);
   Counts counts;

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "batch_apply.h"
-#include "error.h"
-#include "opt_linear_layout.h"
+#include "optimized/batch_apply.h"
+#include "formats/error.h"
+#include "optimized/opt_linear_layout.h"
 
 namespace f2lay::opt {
 namespace {

@@ -5,9 +5,9 @@
 
 #include <string>
 
-#include "error.h"
-#include "linear_layout.h"
-#include "opt_linear_layout.h"
+#include "formats/error.h"
+#include "optimized/opt_linear_layout.h"
+#include "reference/linear_layout.h"
 
 namespace f2lay::testing {
 

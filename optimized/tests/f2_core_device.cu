@@ -1,7 +1,7 @@
 // f2_core.h compiled as device code: one kernel calls every core function,
 // so that nvcc proves the core is __host__ __device__ clean (the CUDA device
 // tests of device_tests/ reuse it). Compiled, not run: there is no GPU in CI.
-#include "f2_core.h"
+#include "optimized/f2_core.h"
 
 namespace core = f2lay::opt::core;
 

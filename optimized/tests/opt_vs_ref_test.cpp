@@ -6,12 +6,12 @@
 
 #include <random>
 
-#include "json_format.h"
-#include "linear_layout.h"
-#include "naive.h"
-#include "opt_linear_layout.h"
+#include "formats/json_format.h"
+#include "optimized/opt_linear_layout.h"
 #include "properties/f2_check.h"
 #include "properties/law_support.h"
+#include "reference/linear_layout.h"
+#include "reference/tests/naive.h"
 
 namespace f2lay {
 namespace {

@@ -6,10 +6,10 @@
 #include <algorithm>
 #include <random>
 
-#include "compare.h"
-#include "conversion.h"
 #include "optimized/analysis/shuffle_plan.h"
-#include "random_layouts.h"
+#include "optimized/tests/compare.h"
+#include "reference/analysis/conversion.h"
+#include "reference/analysis/tests/random_layouts.h"
 
 namespace f2lay {
 namespace {

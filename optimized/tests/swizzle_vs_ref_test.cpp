@@ -6,12 +6,12 @@
 
 #include <random>
 
-#include "compare.h"
-#include "f2_space.h"
-#include "optimal_swizzle.h"
 #include "optimized/analysis/optimal_swizzle.h"
 #include "optimized/analysis/subspace.h"
-#include "random_layouts.h"
+#include "optimized/tests/compare.h"
+#include "reference/analysis/f2_space.h"
+#include "reference/analysis/optimal_swizzle.h"
+#include "reference/analysis/tests/random_layouts.h"
 
 namespace f2lay {
 namespace {

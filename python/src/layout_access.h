@@ -7,8 +7,8 @@
 
 #include <nanobind/nanobind.h>
 
-#include "linear_layout.h"
-#include "opt_linear_layout.h"
+#include "optimized/opt_linear_layout.h"
+#include "reference/linear_layout.h"
 
 namespace f2lay::python {
 

@@ -17,12 +17,12 @@
 #include <optional>
 #include <string>
 
-#include "error.h"
-#include "formats.h"
-#include "layout_access.h"
-#include "py_values.h"
-#include "triton_version.h"
-#include "triton_views.h"
+#include "formats/error.h"
+#include "formats/formats.h"
+#include "formats/triton_version.h"
+#include "python/src/layout_access.h"
+#include "python/src/py_values.h"
+#include "tools/triton_views.h"
 
 namespace f2lay::python {
 

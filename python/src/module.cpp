@@ -4,10 +4,10 @@
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
 
-#include "layout_class.h"
-#include "linear_layout.h"
-#include "opt_linear_layout.h"
-#include "oracle.h"
+#include "optimized/opt_linear_layout.h"
+#include "python/src/layout_class.h"
+#include "reference/linear_layout.h"
+#include "tools/oracle.h"
 
 namespace nb = nanobind;
 using namespace nb::literals;

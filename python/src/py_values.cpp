@@ -1,6 +1,6 @@
-#include "py_values.h"
+#include "python/src/py_values.h"
 
-#include "error.h"
+#include "formats/error.h"
 
 namespace f2lay::python {
 

@@ -1,9 +1,9 @@
-#include "bank_access_checks.h"
+#include "reference/analysis/bank_access_checks.h"
 
 #include <bit>
 #include <string>
 
-#include "error.h"
+#include "formats/error.h"
 
 namespace f2lay::ref::analysis {
 
@@ -54,7 +54,7 @@ void checkBankAccess(const LinearLayout& dist, const LinearLayout& shared,
   if (bitsOf(dist, "lane") != 5)
     throw Error(kWhat + "the distributed layout has " +
                 std::to_string(uint64_t{1} << bitsOf(dist, "lane")) +
-                " lanes; the wavefront rule (HARDWARE.md) is for warps of 32");
+                " lanes; the wavefront rule (device_tests/HARDWARE.md) is for warps of 32");
   bool sameOuts = dist.getOutDimNames().size() == shared.getOutDimNames().size();
   for (const std::string& d : dist.getOutDimNames())
     sameOuts = sameOuts && shared.hasOutDim(d) && shared.getOutDimSize(d) == dist.getOutDimSize(d);

@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-#include "bank_conflicts.h"
+#include "reference/analysis/bank_conflicts.h"
 
 namespace f2lay::ref::analysis {
 

@@ -3,7 +3,7 @@
 // 9.4), two ways that share no code:
 //   * simulateBankConflicts enumerates every lane's byte addresses in every
 //     instruction (by apply only) and applies the wavefront rule measured on
-//     an H100 (../shared/HARDWARE.md, wavefront_rule.h). It is the truth.
+//     an H100 (device_tests/HARDWARE.md, wavefront_rule.h). It is the truth.
 //   * lemma94 is the paper's closed form, from the spans of the layouts'
 //     bases; it answers only where the lemma says it is exact.
 //
@@ -23,8 +23,8 @@
 // The lane dim must have exactly 32 lanes (the rule is the H100's); an
 // enumeration of more than 2^24 element accesses or offsets is refused.
 //
-// ldmatrix / stmatrix (b16 only, HARDWARE.md "ldmatrix / stmatrix
-// ownership"): the layout is lowered onto the m8n8 tile of catalog/ldmatrix.h.
+// ldmatrix / stmatrix (b16 only, device_tests/HARDWARE.md#matrix-ownership):
+// the layout is lowered onto the m8n8 tile of catalog/ldmatrix.h.
 //   not transposed: a register bit h at offset +1 element (any register bit,
 //     as in Generalized Vectorization), lane bits 0, 1 at offsets +2, +4: a
 //     16-byte row; lane bits 2, 3, 4 pick the 8 rows (any offsets).
@@ -43,15 +43,16 @@
 
 #include <vector>
 
-#include "linear_layout.h"
-#include "wavefront_rule.h"
+#include "reference/analysis/wavefront_rule.h"
+#include "reference/linear_layout.h"
 
 namespace f2lay::ref::analysis {
 
 // AccessKind (load or store) is in wavefront_rule.h.
 // kVector: ld.shared / st.shared of vectorBytes per lane.
 // kMatrix: ldmatrix / stmatrix .x4 (x1, x2 when fewer register bits are
-// left), 16-byte rows, the ownership of HARDWARE.md; kMatrixTrans: .trans.
+// left), 16-byte rows, the ownership of
+// device_tests/HARDWARE.md#matrix-ownership; kMatrixTrans: .trans.
 enum class Instruction { kVector, kMatrix, kMatrixTrans };
 
 struct AccessSpec {

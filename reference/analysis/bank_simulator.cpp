@@ -2,15 +2,15 @@
 // of every warp, found by evaluating the layouts (LinearLayout::apply on
 // `dist`, and a table of `shared`'s inverse built from its values at every
 // offset), then costed by the wavefront rule measured on an H100
-// (wavefront_rule.h, ../shared/HARDWARE.md). No subspace algebra: it shares no
+// (wavefront_rule.h, device_tests/HARDWARE.md). No subspace algebra: it shares no
 // code with Lemma 9.4 (lemma94.cpp), which it checks.
 #include <bit>
 #include <string>
 
-#include "bank_access_checks.h"
-#include "bank_conflicts.h"
-#include "error.h"
-#include "evaluated_layout.h"
+#include "formats/error.h"
+#include "reference/analysis/bank_access_checks.h"
+#include "reference/analysis/bank_conflicts.h"
+#include "reference/analysis/evaluated_layout.h"
 
 namespace f2lay::ref::analysis {
 
@@ -202,7 +202,8 @@ struct Simulation {
       MatrixRows rows{};
       for (uint64_t r = 0; r < 8; ++r) {
         // Column 0 of row r: non-trans, lane 4r (lane bits 2-4 are the row);
-        // .trans, lane r/2 with the half bit for odd rows (HARDWARE.md).
+        // .trans, lane r/2 with the half bit for odd rows
+        // (device_tests/HARDWARE.md#matrix-ownership).
         uint64_t offset = trans ? addresser.offset(reg | (r & 1 ? lowering.half : 0), r >> 1, warp)
                                 : addresser.offset(reg, r << 2, warp);
         rows[r] = offset * w;

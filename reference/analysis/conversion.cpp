@@ -18,11 +18,11 @@
 //   * otherwise shared memory.
 // minimalKind asks the same per bit of the set of all A locations holding the
 // element (an affine subspace), which pull's free-bits-zero choice may miss.
-#include "conversion.h"
+#include "reference/analysis/conversion.h"
 
 #include <optional>
 
-#include "error.h"
+#include "formats/error.h"
 
 namespace f2lay::ref::analysis {
 

@@ -19,8 +19,8 @@
 #include <string>
 #include <vector>
 
-#include "f2_space.h"
-#include "linear_layout.h"
+#include "reference/analysis/f2_space.h"
+#include "reference/linear_layout.h"
 
 namespace f2lay::ref::analysis {
 
@@ -62,7 +62,8 @@ Vec elementAt(const LinearLayout& l, uint64_t reg, uint64_t lane, uint64_t warp,
 //   V: A register vectors that are also B register vectors (one register bit
 //      in each, so a vector of registers packs in the same order on both
 //      sides), cut to 2^|V| * elementBytes <= 4 bytes; 8-byte elements give
-//      V = {} and one 64-bit shuffle (HARDWARE.md: 4- or 8-byte payloads);
+//      V = {} and one 64-bit shuffle (device_tests/HARDWARE.md#warp-shuffle:
+//      4- or 8-byte payloads);
 //   I = a basis of span(A_Thr) ∩ span(B_Thr); E, F: the A_Thr (B_Thr) vectors
 //      extending I, in lane order; G = {e_i ^ f_i};
 //   R: extendBasis(V ∪ I ∪ G, A_Reg then B_Reg), so the choice is fixed.

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "error.h"
-#include "linear_layout.h"
+#include "formats/error.h"
+#include "reference/linear_layout.h"
 
 namespace f2lay::ref::analysis {
 

@@ -1,4 +1,4 @@
-#include "f2_space.h"
+#include "reference/analysis/f2_space.h"
 
 #include <bit>
 

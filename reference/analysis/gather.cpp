@@ -1,8 +1,8 @@
-#include "gather.h"
+#include "reference/analysis/gather.h"
 
-#include "error.h"
-#include "f2_coordinates.h"
-#include "f2_space.h"
+#include "formats/error.h"
+#include "reference/analysis/f2_coordinates.h"
+#include "reference/analysis/f2_space.h"
 
 namespace f2lay::ref::analysis {
 

@@ -28,7 +28,7 @@
 #include <string>
 #include <vector>
 
-#include "linear_layout.h"
+#include "reference/linear_layout.h"
 
 namespace f2lay::ref::analysis {
 

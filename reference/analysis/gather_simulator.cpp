@@ -1,10 +1,10 @@
-#include "gather_simulator.h"
+#include "reference/analysis/gather_simulator.h"
 
 #include <optional>
 #include <random>
 #include <unordered_map>
 
-#include "evaluated_layout.h"
+#include "reference/analysis/evaluated_layout.h"
 
 namespace f2lay::ref::analysis {
 

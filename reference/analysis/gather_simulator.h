@@ -11,8 +11,8 @@
 #include <cstdint>
 #include <string>
 
-#include "gather.h"
-#include "linear_layout.h"
+#include "reference/analysis/gather.h"
+#include "reference/linear_layout.h"
 
 namespace f2lay::ref::analysis {
 

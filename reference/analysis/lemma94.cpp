@@ -14,7 +14,8 @@
 // transaction costs c = |span(S_Vec ∪ S_Idx) ∩ span(L_Thr)| wavefronts, and an
 // instruction n c.
 //
-// Where this is exact, by HARDWARE.md's rule (and where it is not: nullopt):
+// Where this is exact, by the wavefront rule of device_tests/HARDWARE.md (and
+// where it is not: nullopt):
 //   * vectors of at least 4 bytes: the lanes of a transaction form a coset of
 //     span(L_Thr) in offset space, a bank's distinct words are the coset's
 //     points with one S_Bank value, and counting them is c; lanes with equal
@@ -26,18 +27,18 @@
 //   * loads of 8 or 16 bytes when lane bit 0 or 1 has a zero (broadcast)
 //     offset: then lanes l and l^1 (or l^2) of each quad read the same
 //     address, which the hardware serves once and the rest of the lanes close
-//     up into fewer phases (HARDWARE.md, "Loads of 8 bytes" / "16 bytes"), so
+//     up into fewer phases (device_tests/HARDWARE.md#load-phases), so
 //     the load costs at most what the lemma says and often less (random
 //     testing finds both): nullopt. Lanes l and l^3 sharing an address (equal
-//     offsets of lane bits 0 and 1) are not merged (measured, finding W1 of
-//     device_tests/RESULTS.md), nor are lanes 16 apart, so there the phases
-//     are the stores' and the lemma stays exact.
+//     offsets of lane bits 0 and 1) are not merged (measured, finding W1:
+//     device_tests/HARDWARE.md#quad-merge), nor are lanes 16 apart, so there
+//     the phases are the stores' and the lemma stays exact.
 //   * ldmatrix / stmatrix: not the lemma's access: nullopt.
 #include <bit>
 
-#include "bank_access_checks.h"
-#include "bank_conflicts.h"
-#include "f2_space.h"
+#include "reference/analysis/bank_access_checks.h"
+#include "reference/analysis/bank_conflicts.h"
+#include "reference/analysis/f2_space.h"
 
 namespace f2lay::ref::analysis {
 

@@ -1,9 +1,9 @@
-#include "optimal_swizzle.h"
+#include "reference/analysis/optimal_swizzle.h"
 
 #include <algorithm>
 #include <bit>
 
-#include "error.h"
+#include "formats/error.h"
 
 namespace f2lay::ref::analysis {
 
@@ -43,8 +43,9 @@ Side sideOf(const LinearLayout& l, Instruction instruction, AccessKind kind, con
   return {nonzero(flatBases(l, "register")), flatBases(l, "lane"), instruction, kind, name};
 }
 
-// ldmatrix/stmatrix tiles (HARDWARE.md ownership): the lane vectors of the
-// 16-byte row, and those that pick one of the 8 rows of a matrix.
+// ldmatrix/stmatrix tiles (device_tests/HARDWARE.md#matrix-ownership): the
+// lane vectors of the 16-byte row, and those that pick one of the 8 rows of a
+// matrix.
 Vecs matrixRowLanes(const Side& s) {
   return s.instruction == Instruction::kMatrix ? Vecs{s.lanes[0], s.lanes[1]}
                                                : Vecs{s.lanes[2], s.lanes[3], s.lanes[4]};
@@ -95,13 +96,16 @@ Vecs chooseVec(const Side& a, const Side& b, uint64_t w) {
 }
 
 // The lanes that share one phase of a warp instruction of `bytes` per lane
-// (HARDWARE.md's wavefront rule), as lane positions 0..4 -> vectors:
-//   up to 4 bytes: the whole warp is one phase;
+// (device_tests/HARDWARE.md), as lane positions 0..4 -> vectors:
+//   up to 4 bytes: the whole warp is one phase (#whole-warp-phase);
 //   stores of 8 / 16 bytes: fixed phases of 16 / 8 consecutive lanes, so the
-//     low 4 / 3 lane bits (the paper's transaction split, seed §04);
-//   loads of 8 / 16 bytes: lanes of a quad reading the same address (a zero
-//     lane bit 0 or 1) are served once and the rest fill phases of 16 / 8
-//     (16 bytes: per half-warp), so the phase takes the next lane bits.
+//     low 4 / 3 lane bits (the paper's transaction split, seed §04;
+//     #store-phases);
+//   loads of 8 / 16 bytes: a lane reading the address of lane l^1 or l^2 of
+//     its quad (a zero lane bit 0 or 1) is served with it and the rest fill
+//     phases of 16 / 8 (16 bytes: per half-warp), so the phase takes the next
+//     lane bits (#load-phases, #quad-merge; equal non-zero lane bits 0 and 1
+//     pair l with l^3, which is not merged).
 Vecs phaseLanes(const Vecs& lanes, uint64_t bytes, AccessKind kind) {
   if (bytes <= 4) return nonzero(lanes);
   int phaseBits = bytes == 8 ? 4 : 3;
@@ -120,7 +124,7 @@ Vecs bankThreads(const Side& s, const Vecs& vec, uint64_t w) {
   if (s.instruction == Instruction::kMatrix) return nonzero({s.lanes[2], s.lanes[3], s.lanes[4]});
   if (s.instruction == Instruction::kMatrixTrans) {
     // .trans rows: the register half (the lowest register bit that is not a
-    // duplicate) and lanes 0, 1 (HARDWARE.md).
+    // duplicate) and lanes 0, 1 (device_tests/HARDWARE.md#matrix-ownership).
     if (s.registers.empty())
       throw Error(std::string("optimal_swizzle: ") + s.name +
                   " has no register to fill a 32-bit ldmatrix/stmatrix register");

@@ -12,10 +12,11 @@
 //           lanes up to 4 bytes; a wider vector is served in half- or
 //           quarter-warp phases, so lanes of different phases never conflict
 //           (seed "Transaction split": drop the last log2(2^v w / 4) lanes).
-//           B_Bank likewise for B's loads, where HARDWARE.md's rule serves
-//           lanes of a quad reading one address once (a zero lane bit 0 or
-//           1), so the phase reaches one lane bit further. Zero vectors
-//           (broadcast lanes) are dropped.
+//           B_Bank likewise for B's loads, where a lane reading the address
+//           of lane l^1 or l^2 of its quad is served with it (a zero lane bit
+//           0 or 1; device_tests/HARDWARE.md#quad-merge), so the phase
+//           reaches one lane bit further. Zero vectors (broadcast lanes) are
+//           dropped.
 //   P       span(V ∪ A_Bank) ∪ span(V ∪ B_Bank): reported as its two bases.
 //   I       span(V ∪ A_Bank) ∩ span(V ∪ B_Bank), beyond V.
 //   E, F    A_Bank's and B_Bank's vectors that extend V ∪ I, in lane order.
@@ -42,9 +43,9 @@
 
 #include <cstdint>
 
-#include "bank_conflicts.h"
-#include "f2_space.h"
-#include "linear_layout.h"
+#include "reference/analysis/bank_conflicts.h"
+#include "reference/analysis/f2_space.h"
+#include "reference/linear_layout.h"
 
 namespace f2lay::ref::analysis {
 

@@ -1,10 +1,10 @@
-#include "shared_roundtrip.h"
+#include "reference/analysis/shared_roundtrip.h"
 
 #include <bit>
 #include <vector>
 
-#include "error.h"
-#include "evaluated_layout.h"
+#include "formats/error.h"
+#include "reference/analysis/evaluated_layout.h"
 
 namespace f2lay::ref::analysis {
 

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <string>
 
-#include "linear_layout.h"
+#include "reference/linear_layout.h"
 
 namespace f2lay::ref::analysis {
 

@@ -18,9 +18,9 @@
 #include <bit>
 #include <optional>
 
-#include "conversion.h"
-#include "f2_coordinates.h"
-#include "error.h"
+#include "reference/analysis/conversion.h"
+#include "reference/analysis/f2_coordinates.h"
+#include "formats/error.h"
 
 namespace f2lay::ref::analysis {
 

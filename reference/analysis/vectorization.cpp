@@ -1,9 +1,9 @@
-#include "vectorization.h"
+#include "reference/analysis/vectorization.h"
 
 #include <algorithm>
 #include <bit>
 
-#include "error.h"
+#include "formats/error.h"
 
 namespace f2lay::ref::analysis {
 

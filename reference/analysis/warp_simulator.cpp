@@ -1,9 +1,9 @@
-#include "warp_simulator.h"
+#include "reference/analysis/warp_simulator.h"
 
 #include <bit>
 
-#include "error.h"
-#include "evaluated_layout.h"
+#include "formats/error.h"
+#include "reference/analysis/evaluated_layout.h"
 
 namespace f2lay::ref::analysis {
 

@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "conversion.h"
-#include "linear_layout.h"
+#include "reference/analysis/conversion.h"
+#include "reference/linear_layout.h"
 
 namespace f2lay::ref::analysis {
 

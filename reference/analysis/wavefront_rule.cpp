@@ -1,9 +1,9 @@
-#include "wavefront_rule.h"
+#include "reference/analysis/wavefront_rule.h"
 
 #include <algorithm>
 #include <string>
 
-#include "error.h"
+#include "formats/error.h"
 
 namespace f2lay::ref::analysis {
 
@@ -16,9 +16,10 @@ struct Span {
   uint64_t address, bytes;
 };
 
-// HARDWARE.md: a phase costs the largest number of distinct 4-byte words in
-// one bank; equal words are one (broadcast). An access narrower than a word
-// touches one word; a wider one touches bytes/4 consecutive words.
+// device_tests/HARDWARE.md#banks: a phase costs the largest number of
+// distinct 4-byte words in one bank; equal words are one (broadcast). An
+// access narrower than a word touches one word; a wider one touches bytes/4
+// consecutive words.
 uint64_t phaseCost(const std::vector<Span>& phase) {
   std::vector<uint64_t> words;  // distinct, at most 32 lanes x 4 words
   for (const Span& s : phase) {
@@ -47,10 +48,10 @@ void addPhases(const std::vector<Span>& accesses, size_t size, WavefrontCount& c
 
 // Loads of 8 and 16 bytes: a lane is served with an earlier lane of its quad
 // that reads the same address, but only with its quad neighbours l^1 and l^2,
-// never with l^3 (HARDWARE.md says "lanes of one quad ... are served once";
-// the H100 does not merge lanes 4q+1 and 4q+2 or 4q and 4q+3:
-// device_tests/RESULTS.md, finding W1). Lanes [begin, end), in lane order,
-// those not merged kept.
+// never with l^3 (the lent machine's notes said "lanes of one quad ... are
+// served once"; the H100 does not merge lanes 4q+1 and 4q+2 or 4q and 4q+3:
+// finding W1, device_tests/HARDWARE.md#quad-merge). Lanes [begin, end), in
+// lane order, those not merged kept.
 std::vector<Span> quadDeduplicated(const std::vector<LaneAccess>& lanes, size_t begin,
                                    size_t end, uint64_t bytes) {
   std::vector<Span> out;

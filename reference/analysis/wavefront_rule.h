@@ -1,6 +1,6 @@
 // The wavefront rule: what one warp instruction's shared-memory accesses cost,
-// as measured on an H100 (../shared/HARDWARE.md, "The wavefront rule that fit
-// every measured case"). A pure function of the lanes' byte addresses; it
+// as measured on an H100 (device_tests/HARDWARE.md, sections "Banks" through
+// "Matrix phases"). A pure function of the lanes' byte addresses; it
 // knows nothing of layouts, so the bank-conflict simulator
 // (bank_simulator.cpp) is layouts + enumeration + this rule.
 //
@@ -12,15 +12,16 @@
 //   stores of 8 / 16 bytes fixed phases of 16 / 8 consecutive lanes.
 //   loads of 8 bytes       a lane reading the address of lane l^1 or l^2
 //                          of its quad is served with it (not with l^3:
-//                          measured, device_tests/RESULTS.md finding W1,
-//                          narrower than HARDWARE.md's "quad"); the remaining
-//                          accesses, in lane order, fill phases of 16.
+//                          finding W1, device_tests/HARDWARE.md#quad-merge);
+//                          the remaining accesses, in lane order, fill
+//                          phases of 16.
 //   loads of 16 bytes      each half-warp alone: that merge, then phases of 8.
 //   ldmatrix / stmatrix    one phase per 8x16-byte matrix (its 8 row
 //                          addresses; equal rows share).
 // The ideal is the number of phases formed, so conflicts = wavefronts -
 // phases >= 0. Without repeated addresses it reduces to: 32-bit whole warp,
-// 64-bit by half-warps, 128-bit by quarter-warps (HARDWARE.md).
+// 64-bit by half-warps, 128-bit by quarter-warps
+// (device_tests/HARDWARE.md#store-phases).
 #pragma once
 
 #include <array>
@@ -51,8 +52,8 @@ WavefrontCount vectorWavefronts(AccessKind kind, uint64_t bytes,
                                 const std::vector<LaneAccess>& lanes);
 
 // The 8 row byte addresses (16 bytes each, 16-byte aligned) of one m8n8 b16
-// matrix; row r is given by lane 8i + r for matrix i (HARDWARE.md, ldmatrix
-// ownership).
+// matrix; row r is given by lane 8i + r for matrix i
+// (device_tests/HARDWARE.md#matrix-ownership).
 using MatrixRows = std::array<uint64_t, 8>;
 
 // ldmatrix / stmatrix .x1, .x2, .x4 (loads and stores cost alike): one entry

@@ -1,4 +1,4 @@
-#include "amd_mfma.h"
+#include "reference/catalog/amd_mfma.h"
 
 namespace f2lay::ref::catalog {
 

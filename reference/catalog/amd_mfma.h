@@ -16,7 +16,7 @@
 // shape is in amd_tiling.h.
 #pragma once
 
-#include "amd_tiling.h"
+#include "reference/catalog/amd_tiling.h"
 
 namespace f2lay::ref::catalog {
 

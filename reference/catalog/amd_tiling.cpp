@@ -1,4 +1,4 @@
-#include "amd_tiling.h"
+#include "reference/catalog/amd_tiling.h"
 
 namespace f2lay::ref::catalog {
 

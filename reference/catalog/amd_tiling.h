@@ -7,7 +7,7 @@
 // amd_wmma.h).
 #pragma once
 
-#include "shape_fit.h"
+#include "reference/catalog/shape_fit.h"
 
 namespace f2lay::ref::catalog {
 

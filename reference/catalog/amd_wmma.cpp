@@ -1,4 +1,4 @@
-#include "amd_wmma.h"
+#include "reference/catalog/amd_wmma.h"
 
 #include <algorithm>
 #include <map>

@@ -29,7 +29,7 @@
 // gluon36WmmaBases gives the bases of the layout those named.
 #pragma once
 
-#include "amd_tiling.h"
+#include "reference/catalog/amd_tiling.h"
 
 namespace f2lay::ref::catalog {
 

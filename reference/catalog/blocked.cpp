@@ -1,4 +1,4 @@
-#include "blocked.h"
+#include "reference/catalog/blocked.h"
 
 namespace f2lay::ref::catalog {
 

@@ -4,8 +4,8 @@
 // the CGA.
 #pragma once
 
-#include "shape_fit.h"
-#include "triton_version.h"
+#include "formats/triton_version.h"
+#include "reference/catalog/shape_fit.h"
 
 namespace f2lay::ref::catalog {
 

@@ -1,4 +1,4 @@
-#include "cute.h"
+#include "reference/catalog/cute.h"
 
 #include <algorithm>
 #include <cstdlib>

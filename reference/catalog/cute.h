@@ -27,7 +27,7 @@
 
 #include <optional>
 
-#include "shape_fit.h"
+#include "reference/catalog/shape_fit.h"
 
 namespace f2lay::ref::catalog {
 

@@ -1,4 +1,4 @@
-#include "cutlass.h"
+#include "reference/catalog/cutlass.h"
 
 #include <algorithm>
 

@@ -24,7 +24,7 @@
 // power of two, at least the contiguous extent and Crosswise.
 #pragma once
 
-#include "shape_fit.h"
+#include "reference/catalog/shape_fit.h"
 
 namespace f2lay::ref::catalog {
 

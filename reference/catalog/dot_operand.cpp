@@ -1,4 +1,4 @@
-#include "dot_operand.h"
+#include "reference/catalog/dot_operand.h"
 
 namespace f2lay::ref::catalog {
 

@@ -13,7 +13,7 @@
 // wgmma takes only A from registers, so a version 3 parent allows index 0 only.
 #pragma once
 
-#include "nvidia_mma.h"
+#include "reference/catalog/nvidia_mma.h"
 
 namespace f2lay::ref::catalog {
 

@@ -1,4 +1,4 @@
-#include "ldmatrix.h"
+#include "reference/catalog/ldmatrix.h"
 
 namespace f2lay::ref::catalog {
 

@@ -1,7 +1,8 @@
 // Which thread holds which element after ldmatrix (before stmatrix) of b16
 // m8n8 matrices, .x1 / .x2 / .x4, with and without .trans (PTX ISA "Warp-level
-// matrix load instruction: ldmatrix", as measured on an H100 in
-// ../shared/HARDWARE.md; stmatrix has the same ownership, in reverse).
+// matrix load instruction: ldmatrix", as stated in
+// device_tests/HARDWARE.md#matrix-ownership: .x4 measured on an H100, .x1,
+// .x2 and .trans not; stmatrix has the same ownership, in reverse).
 //
 // In dims: register, whose bit 0 is the 16-bit half of a 32-bit register
 // (h) and whose higher bits are the register index i (= the matrix index), and
@@ -15,7 +16,7 @@
 // Both are invertible: every element of the count matrices is held once.
 #pragma once
 
-#include "linear_layout.h"
+#include "reference/linear_layout.h"
 
 namespace f2lay::ref::catalog {
 

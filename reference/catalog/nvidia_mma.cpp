@@ -1,4 +1,4 @@
-#include "nvidia_mma.h"
+#include "reference/catalog/nvidia_mma.h"
 
 namespace f2lay::ref::catalog {
 

@@ -15,7 +15,7 @@
 // more registers (columns first) or is cut down to the shape (shape_fit.h).
 #pragma once
 
-#include "shape_fit.h"
+#include "reference/catalog/shape_fit.h"
 
 namespace f2lay::ref::catalog {
 

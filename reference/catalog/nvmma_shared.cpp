@@ -1,4 +1,4 @@
-#include "nvmma_shared.h"
+#include "reference/catalog/nvmma_shared.h"
 
 #include <algorithm>
 

@@ -11,8 +11,8 @@
 // elements in every dim; a larger tensor repeats the box, dim0 first.
 #pragma once
 
-#include "shared.h"
-#include "triton_version.h"
+#include "formats/triton_version.h"
+#include "reference/catalog/shared.h"
 
 namespace f2lay::ref::catalog {
 

@@ -1,4 +1,4 @@
-#include "predicates.h"
+#include "reference/catalog/predicates.h"
 
 #include <set>
 

@@ -2,7 +2,7 @@
 // (rows = output bits, columns = input bits, linear_layout.h).
 #pragma once
 
-#include "linear_layout.h"
+#include "reference/linear_layout.h"
 
 namespace f2lay::ref::catalog {
 

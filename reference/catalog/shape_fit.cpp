@@ -1,4 +1,4 @@
-#include "shape_fit.h"
+#include "reference/catalog/shape_fit.h"
 
 #include <algorithm>
 

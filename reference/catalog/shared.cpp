@@ -1,4 +1,4 @@
-#include "shared.h"
+#include "reference/catalog/shared.h"
 
 #include <algorithm>
 

@@ -10,7 +10,7 @@
 //   nvmmaShared        nvmma_shared.h (Hopper/Blackwell TMA and wgmma swizzles).
 #pragma once
 
-#include "shape_fit.h"
+#include "reference/catalog/shape_fit.h"
 
 namespace f2lay::ref::catalog {
 

@@ -1,4 +1,4 @@
-#include "slice.h"
+#include "reference/catalog/slice.h"
 
 namespace f2lay::ref::catalog {
 

@@ -12,7 +12,7 @@
 // exist whatever the shape, and hold broadcast copies.
 #pragma once
 
-#include "shape_fit.h"
+#include "reference/catalog/shape_fit.h"
 
 namespace f2lay::ref::catalog {
 

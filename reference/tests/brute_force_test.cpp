@@ -5,8 +5,8 @@
 
 #include <algorithm>
 
-#include "linear_layout.h"
-#include "naive.h"
+#include "reference/linear_layout.h"
+#include "reference/tests/naive.h"
 
 namespace f2lay {
 namespace {

@@ -3,7 +3,7 @@
 // aborts. (The oracle-level messages are golden cases in tools/cases/errors.jsonl.)
 #include <gtest/gtest.h>
 
-#include "linear_layout.h"
+#include "reference/linear_layout.h"
 
 namespace f2lay::ref {
 namespace {

@@ -5,7 +5,7 @@
 // the paper.
 #include <gtest/gtest.h>
 
-#include "linear_layout.h"
+#include "reference/linear_layout.h"
 
 namespace f2lay::ref {
 namespace {

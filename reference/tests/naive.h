@@ -8,7 +8,7 @@
 #include <set>
 #include <vector>
 
-#include "layout_value.h"
+#include "formats/layout_value.h"
 
 namespace f2lay::naive {
 

@@ -4,18 +4,18 @@
 // analyses f2lay::opt has are listed for it.
 #pragma once
 
-#include "bank_conflicts.h"
-#include "conversion.h"
-#include "gather.h"
-#include "opt_linear_layout.h"
-#include "optimal_swizzle.h"
 #include "optimized/analysis/bank_conflicts.h"
 #include "optimized/analysis/conversion.h"
 #include "optimized/analysis/gather.h"
 #include "optimized/analysis/optimal_swizzle.h"
 #include "optimized/analysis/shuffle_plan.h"
 #include "optimized/analysis/vectorization.h"
-#include "vectorization.h"
+#include "optimized/opt_linear_layout.h"
+#include "reference/analysis/bank_conflicts.h"
+#include "reference/analysis/conversion.h"
+#include "reference/analysis/gather.h"
+#include "reference/analysis/optimal_swizzle.h"
+#include "reference/analysis/vectorization.h"
 
 namespace f2lay::tools {
 

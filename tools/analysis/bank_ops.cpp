@@ -1,10 +1,10 @@
 // The oracle op bank_conflicts (paper §5.4, Lemma 9.4): the wavefronts a
 // distributed layout's shared-memory accesses take, by the simulator of the
-// H100's wavefront rule (../shared/HARDWARE.md), with the lemma's closed form
+// H100's wavefront rule (device_tests/HARDWARE.md), with the lemma's closed form
 // beside it where the lemma is exact.
-#include "analysis/analyses.h"
-#include "bank_conflicts.h"
-#include "op_table.h"
+#include "reference/analysis/bank_conflicts.h"
+#include "tools/analysis/analyses.h"
+#include "tools/op_table.h"
 
 namespace f2lay::tools {
 

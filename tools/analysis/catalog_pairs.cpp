@@ -1,8 +1,8 @@
-#include "catalog_pairs.h"
+#include "tools/analysis/catalog_pairs.h"
 
-#include "error.h"
-#include "json_format.h"
-#include "oracle.h"
+#include "formats/error.h"
+#include "formats/json_format.h"
+#include "tools/oracle.h"
 
 namespace f2lay::tools {
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "bank_conflicts.h"
-#include "op_table.h"
+#include "reference/analysis/bank_conflicts.h"
+#include "tools/op_table.h"
 
 namespace f2lay::tools {
 

@@ -1,9 +1,9 @@
 // The oracle ops of paper §5.4 and §5.5: classify_conversion, shuffle_plan
 // (with the sets V, I, E, F, G, R and the table of rounds) and gather_plan.
-#include "analysis/analyses.h"
-#include "conversion.h"
-#include "gather.h"
-#include "op_table.h"
+#include "reference/analysis/conversion.h"
+#include "reference/analysis/gather.h"
+#include "tools/analysis/analyses.h"
+#include "tools/op_table.h"
 
 namespace f2lay::tools {
 

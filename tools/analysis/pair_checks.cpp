@@ -1,16 +1,16 @@
-#include "pair_checks.h"
+#include "tools/analysis/pair_checks.h"
 
-#include "bank_conflicts.h"
-#include "catalog_pairs.h"
-#include "conversion.h"
-#include "gather.h"
-#include "gather_simulator.h"
-#include "op_table.h"
-#include "optimal_swizzle.h"
-#include "shared.h"
-#include "shared_roundtrip.h"
-#include "vectorization.h"
-#include "warp_simulator.h"
+#include "reference/analysis/bank_conflicts.h"
+#include "reference/analysis/conversion.h"
+#include "reference/analysis/gather.h"
+#include "reference/analysis/gather_simulator.h"
+#include "reference/analysis/optimal_swizzle.h"
+#include "reference/analysis/shared_roundtrip.h"
+#include "reference/analysis/vectorization.h"
+#include "reference/analysis/warp_simulator.h"
+#include "reference/catalog/shared.h"
+#include "tools/analysis/catalog_pairs.h"
+#include "tools/op_table.h"
 
 namespace f2lay::tools {
 

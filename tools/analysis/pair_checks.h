@@ -20,7 +20,7 @@
 
 #include <vector>
 
-#include "cases.h"
+#include "tools/cases.h"
 
 namespace f2lay::tools {
 

@@ -1,10 +1,10 @@
 // Oracle ops for optimal swizzling (paper §5.4, §9.2), vectorization and
 // instruction tiles (§5.1, §5.3) and duplicated data (§5.1 "Broadcasting").
-#include "analysis/analyses.h"
-#include "bank_conflicts.h"
-#include "op_table.h"
-#include "optimal_swizzle.h"
-#include "vectorization.h"
+#include "reference/analysis/bank_conflicts.h"
+#include "reference/analysis/optimal_swizzle.h"
+#include "reference/analysis/vectorization.h"
+#include "tools/analysis/analyses.h"
+#include "tools/op_table.h"
 
 namespace f2lay::tools {
 

@@ -1,8 +1,8 @@
 // Oracle ops for AMD matrix-core accumulators: Gluon's ttgl.amd.AMDMFMALayout
 // and AMDWMMALayout, parameters in snake_case, plus "shape".
-#include "amd_mfma.h"
-#include "amd_wmma.h"
-#include "op_table.h"
+#include "reference/catalog/amd_mfma.h"
+#include "reference/catalog/amd_wmma.h"
+#include "tools/op_table.h"
 
 namespace f2lay::tools {
 

@@ -2,8 +2,8 @@
 // snake_case; "cga_layout" gives the CTA tiling as block bases, as Gluon does
 // (omitted: one CTA), or Triton's legacy CTALayoutAttr gives it as
 // "ctas_per_cga", "cta_split_num" and "cta_order" (all three together).
-#include "blocked.h"
-#include "op_table.h"
+#include "reference/catalog/blocked.h"
+#include "tools/op_table.h"
 
 namespace f2lay::tools {
 

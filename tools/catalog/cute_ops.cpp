@@ -4,9 +4,9 @@
 // coordinate -> offset (in dims dim0.., out dim "offset").
 #include <limits>
 
-#include "cute.h"
-#include "cutlass.h"
-#include "op_table.h"
+#include "reference/catalog/cute.h"
+#include "reference/catalog/cutlass.h"
+#include "tools/op_table.h"
 
 namespace f2lay::tools {
 

@@ -1,10 +1,10 @@
 // Oracle ops for NVIDIA tensor-core layouts: the accumulator (Gluon's
 // NVMMADistributedLayout), its register operands (DotOperandLayout) and the
 // ldmatrix / stmatrix tiles. Parameters follow Gluon in snake_case.
-#include "dot_operand.h"
-#include "ldmatrix.h"
-#include "nvidia_mma.h"
-#include "op_table.h"
+#include "reference/catalog/dot_operand.h"
+#include "reference/catalog/ldmatrix.h"
+#include "reference/catalog/nvidia_mma.h"
+#include "tools/op_table.h"
 
 namespace f2lay::tools {
 

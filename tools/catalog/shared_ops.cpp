@@ -2,9 +2,9 @@
 // SwizzledSharedLayout and NVMMASharedLayout in snake_case; "cga_layout"
 // gives the CTA tiling as block bases, as Gluon does (omitted: one CTA).
 // Results map offset and block to dim0...
-#include "nvmma_shared.h"
-#include "op_table.h"
-#include "shared.h"
+#include "reference/catalog/nvmma_shared.h"
+#include "reference/catalog/shared.h"
+#include "tools/op_table.h"
 
 namespace f2lay::tools {
 

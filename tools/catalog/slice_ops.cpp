@@ -1,8 +1,8 @@
 // Oracle ops for slice layouts (Gluon's SliceLayout(dim, parent)) and the two
 // family predicates of the paper's §4.2 (Def 4.10, Def 4.14).
-#include "op_table.h"
-#include "predicates.h"
-#include "slice.h"
+#include "reference/catalog/predicates.h"
+#include "reference/catalog/slice.h"
+#include "tools/op_table.h"
 
 namespace f2lay::tools {
 

@@ -5,8 +5,8 @@
 #include <sstream>
 #include <string>
 
-#include "cases.h"
-#include "error.h"
+#include "tools/cases.h"
+#include "formats/error.h"
 
 namespace f2lay::tools {
 namespace {

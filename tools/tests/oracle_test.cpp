@@ -10,7 +10,7 @@
 #include <sstream>
 #include <string>
 
-#include "oracle.h"
+#include "tools/oracle.h"
 
 namespace f2lay::tools {
 namespace {
@@ -224,8 +224,9 @@ std::map<std::string, OpCase> validRequests() {
                                             {"name": "block", "bases": []}],
                                 "out_dims": [{"name": "dim0", "size": 16},
                                              {"name": "dim1", "size": 8}]})")};
-  // HARDWARE.md, ldmatrix.x1.trans: half h -> row 1, lane bits 0-1 -> rows 2, 4,
-  // lane bits 2-4 -> cols 1, 2, 4; one matrix.
+  // device_tests/HARDWARE.md#matrix-ownership, ldmatrix.x1.trans (stated, not
+  // measured): half h -> row 1, lane bits 0-1 -> rows 2, 4, lane bits 2-4 ->
+  // cols 1, 2, 4; one matrix.
   c["ldmatrix"] = {{{"count", 1}, {"trans", true}},
                    parse(R"({"in_dims": [{"name": "register", "bases": [[1, 0, 0]]},
                                          {"name": "lane", "bases": [[2, 0, 0], [4, 0, 0],
@@ -342,8 +343,9 @@ std::map<std::string, OpCase> validRequests() {
                 "out_dims": [{"name": "dim0", "size": 16}, {"name": "dim1", "size": 8}]})")};
   // The seed transpose's read (lane bits 0-3 -> m, lane bit 4 -> n0,
   // registers -> n1..n4; bases [n, m]) on offset = 32m + (n xor m):
-  // HARDWARE.md measures 32 read wavefronts and 16 bank conflicts over the 16
-  // register steps; 4-byte scalars, where Lemma 9.4 is exact.
+  // device_tests/HARDWARE.md#seed-transpose: 32 read wavefronts and 16 bank
+  // conflicts over the 16 register steps; 4-byte scalars, where Lemma 9.4 is
+  // exact.
   c["bank_conflicts"] = {
       {{"layout", parse(R"({"in_dims": [{"name": "register", "bases": [[2,0],[4,0],[8,0],[16,0]]},
                                         {"name": "lane", "bases": [[0,1],[0,2],[0,4],[0,8],[1,0]]},
@@ -364,8 +366,9 @@ std::map<std::string, OpCase> validRequests() {
        {"other", parse(R"({"in_dims": [{"name": "register", "bases": [[2, 0], [4, 0], [8, 0], [16, 0]]}, {"name": "lane", "bases": [[0, 1], [0, 2], [0, 4], [0, 8], [1, 0]]}, {"name": "warp", "bases": []}], "out_dims": [{"name": "n", "size": 32}, {"name": "m", "size": 16}]})")},
        {"element_bytes", 4}},
       parse(R"({"shared": {"in_dims": [{"name": "offset", "bases": [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [2, 1], [4, 2], [8, 4], [16, 8]]}], "out_dims": [{"name": "n", "size": 32}, {"name": "m", "size": 16}]}, "vector_bytes": 4, "bank_bits": 5, "idx_bits": 4, "sets": {"V": [], "A_bank": [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], "B_bank": [[0, 1], [0, 2], [0, 4], [0, 8], [1, 0]], "P": [[[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], [[0, 1], [0, 2], [0, 4], [0, 8], [1, 0]]], "I": [[1, 0]], "E": [[2, 0], [4, 0], [8, 0], [16, 0]], "F": [[0, 1], [0, 2], [0, 4], [0, 8]], "G": [[2, 1], [4, 2], [8, 4], [16, 8]], "C": [], "Idx": [[2, 1], [4, 2], [8, 4], [16, 8]], "Bank": [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]]}, "predicted_conflict_bits": {"store": 0, "load": 0}, "store": {"instructions": 16, "wavefronts": 16, "ideal_wavefronts": 16, "conflicts": 0}, "load": {"instructions": 16, "wavefronts": 16, "ideal_wavefronts": 16, "conflicts": 0}})")};
-  // HARDWARE.md's BlockedLayout([1,4],[4,8],[4,1],[1,0]) at 64x64 over the
-  // row-major tile: registers 0, 1 hold columns +1, +2, register 2 column +32.
+  // The BlockedLayout([1,4],[4,8],[4,1],[1,0]) at 64x64 of
+  // device_tests/HARDWARE.md#triton-calibration over the row-major tile:
+  // registers 0, 1 hold columns +1, +2, register 2 column +32.
   const Json blocked64 = parse(R"({"in_dims": [{"name": "register", "bases": [[0,1],[0,2],[0,32],[16,0],[32,0]]},
                          {"name": "lane", "bases": [[0,4],[0,8],[0,16],[1,0],[2,0]]},
                          {"name": "warp", "bases": [[4,0],[8,0]]}],

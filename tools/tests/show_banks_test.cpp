@@ -8,9 +8,9 @@
 #include <sstream>
 #include <string>
 
-#include "error.h"
-#include "json_format.h"
-#include "show.h"
+#include "formats/error.h"
+#include "formats/json_format.h"
+#include "tools/show.h"
 
 namespace f2lay::tools {
 namespace {

@@ -8,11 +8,11 @@
 
 #include <string>
 
-#include "error.h"
-#include "json_format.h"
-#include "linear_layout.h"
-#include "opt_linear_layout.h"
-#include "triton_views.h"
+#include "formats/error.h"
+#include "formats/json_format.h"
+#include "optimized/opt_linear_layout.h"
+#include "reference/linear_layout.h"
+#include "tools/triton_views.h"
 
 namespace f2lay::tools {
 namespace {

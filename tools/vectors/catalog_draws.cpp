@@ -2,9 +2,9 @@
 // rules Triton and Gluon put on each family (the same ones
 // adapters/gluon_check.py and gluon_shared_check.py draw by, where Gluon
 // checks f2lay's answers).
-#include "drawn.h"
-#include "generators.h"
-#include "oracle.h"
+#include "properties/generators.h"
+#include "tools/oracle.h"
+#include "tools/vectors/drawn.h"
 
 namespace f2lay::tools {
 

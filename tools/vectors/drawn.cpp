@@ -1,11 +1,11 @@
 // Requests drawn from fixed seeds (drawn.h's draw), so that the files
 // regenerate byte for byte.
-#include "drawn.h"
+#include "tools/vectors/drawn.h"
 
-#include "analysis/catalog_pairs.h"
-#include "error.h"
-#include "generators.h"
-#include "oracle.h"
+#include "formats/error.h"
+#include "properties/generators.h"
+#include "tools/analysis/catalog_pairs.h"
+#include "tools/oracle.h"
 
 namespace f2lay::tools {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "json_format.h"
+#include "formats/json_format.h"
 
 namespace f2lay::tools {
 

@@ -1,4 +1,4 @@
-#include "vectors.h"
+#include "tools/vectors/vectors.h"
 
 #include <filesystem>
 #include <fstream>
@@ -6,11 +6,11 @@
 #include <ostream>
 #include <sstream>
 
-#include "cases.h"
-#include "drawn.h"
-#include "error.h"
-#include "linear_layout.h"
-#include "oracle.h"
+#include "formats/error.h"
+#include "reference/linear_layout.h"
+#include "tools/cases.h"
+#include "tools/oracle.h"
+#include "tools/vectors/drawn.h"
 
 namespace f2lay::tools {
 

@@ -1,15 +1,15 @@
 // Bank conflicts of whole layouts, with expected numbers taken literally from
-// ../shared/seeds/one-bit-off-swizzle.txt and ../shared/HARDWARE.md or
+// ../shared/seeds/one-bit-off-swizzle.txt and device_tests/HARDWARE.md or
 // derived by hand (the derivation is in the comment).
 #include <gtest/gtest.h>
 
-#include "bank_conflicts.h"
-#include "layout_literals.h"
-#include "ldmatrix.h"
-#include "nvidia_mma.h"
-#include "seed_transpose.h"
-#include "shared.h"
-#include "test_support.h"
+#include "reference/analysis/bank_conflicts.h"
+#include "reference/analysis/tests/seed_transpose.h"
+#include "reference/catalog/ldmatrix.h"
+#include "reference/catalog/nvidia_mma.h"
+#include "reference/catalog/shared.h"
+#include "reference/catalog/tests/layout_literals.h"
+#include "reference/catalog/tests/test_support.h"
 
 namespace f2lay::ref::analysis {
 namespace {
@@ -27,7 +27,7 @@ AccessSpec spec(AccessKind kind, uint64_t elementBytes,
   return {kind, elementBytes, std::nullopt, instruction};
 }
 
-// HARDWARE.md, "The seed transpose, measured": 16 store wavefronts for every
+// device_tests/HARDWARE.md#seed-transpose: 16 store wavefronts for every
 // map; reads 256 / 32 / 16 (bank conflicts 240 / 16 / 0). 16 register steps
 // each, fp32 scalars (no register lands on offset 1: v = 0).
 TEST(BankConflictsGolden, SeedTranspose) {
@@ -48,10 +48,10 @@ TEST(BankConflictsGolden, SeedTranspose) {
   }
 }
 
-// HARDWARE.md: "Gluon reports bank_conflicts == 7 for an fp16 64x64 tile held
-// in NVMMADistributedLayout(version=[3,0], warps_per_cta=[4,1],
-// instr_shape=[16,64,16]) stored to an unswizzled row-major shared layout",
-// per instruction. By hand: each warp holds 16 rows x 64 columns = 1024
+// device_tests/HARDWARE.md#triton-calibration: Gluon reports bank_conflicts
+// == 7 for an fp16 64x64 tile held in NVMMADistributedLayout(version=[3,0],
+// warps_per_cta=[4,1], instr_shape=[16,64,16]) stored to an unswizzled
+// row-major shared layout, per instruction. By hand: each warp holds 16 rows x 64 columns = 1024
 // elements = 32 registers a lane (5 register bits: column 1, row 8, columns 8,
 // 16, 32; nvidia_mma.h). Register bit 0 is column 1 = offset 1, but column 2
 // is lane bit 0, so the vector is 2 fp16 = 4 bytes; 2^(5-1) = 16 instructions
@@ -83,8 +83,9 @@ LinearLayout tileMemory(std::vector<Basis> offset) {
   return LinearLayout(LayoutValue{{{"offset", offset}}, {{"row", 8}, {"col", 8}, {"matrix", 4}}});
 }
 
-// Rows of 16 bytes one after another (pitch 16): HARDWARE.md "LDSM.x4 row
-// pitch 16 B | 4". Matrix above row: pitch 16 again per matrix, 4 in all.
+// Rows of 16 bytes one after another (pitch 16):
+// device_tests/HARDWARE.md#strided-accesses, "LDSM.x4 row pitch 16 B": 4.
+// Matrix above row: pitch 16 again per matrix, 4 in all.
 // Rows 64 bytes apart (offset: col, matrix, row): row r of a matrix starts at
 // word 16 r, bank 16 r mod 32, so rows 0, 2, 4, 6 share 4 banks: 4 distinct
 // words a bank, 4 wavefronts per matrix, 16 in all.
@@ -102,8 +103,8 @@ TEST(BankConflictsGolden, LdmatrixTile) {
       EXPECT_EQ(lemma94(tile, pitch16, spec(ak, 2, kind)), std::nullopt);
     }
   }
-  // .x1 (no register bit left for a matrix) with rows of pitch 16: HARDWARE.md
-  // "LDSM.x1 pitch 16 | 1".
+  // .x1 (no register bit left for a matrix) with rows of pitch 16:
+  // device_tests/HARDWARE.md#strided-accesses, "LDSM.x1 row pitch 16 B": 1.
   LinearLayout x1 = catalog::ldmatrix({1, false});
   LinearLayout x1Memory(LayoutValue{{{"offset", {{0, 1, 0}, {0, 2, 0}, {0, 4, 0}, {1, 0, 0},
                                                  {2, 0, 0}, {4, 0, 0}}}},

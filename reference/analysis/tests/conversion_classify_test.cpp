@@ -1,11 +1,11 @@
 // classifyConversion (§5.4): golden cases derived by hand, and broadcasts.
 #include <gtest/gtest.h>
 
-#include "blocked.h"
-#include "conversion.h"
-#include "layout_literals.h"
-#include "nvidia_mma.h"
-#include "test_support.h"
+#include "reference/analysis/conversion.h"
+#include "reference/catalog/blocked.h"
+#include "reference/catalog/nvidia_mma.h"
+#include "reference/catalog/tests/layout_literals.h"
+#include "reference/catalog/tests/test_support.h"
 
 namespace f2lay::ref::analysis {
 namespace {

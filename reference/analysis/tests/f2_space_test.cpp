@@ -1,5 +1,5 @@
 // Subspace helpers against brute force over all combinations.
-#include "f2_space.h"
+#include "reference/analysis/f2_space.h"
 
 #include <gtest/gtest.h>
 

@@ -6,11 +6,11 @@
 #include <iostream>
 #include <random>
 
-#include "gather.h"
-#include "gather_simulator.h"
-#include "layout_literals.h"
-#include "random_layouts.h"
-#include "test_support.h"
+#include "reference/analysis/gather.h"
+#include "reference/analysis/gather_simulator.h"
+#include "reference/analysis/tests/random_layouts.h"
+#include "reference/catalog/tests/layout_literals.h"
+#include "reference/catalog/tests/test_support.h"
 
 namespace f2lay::ref::analysis {
 namespace {

@@ -10,9 +10,9 @@
 #include <iostream>
 #include <random>
 
-#include "bank_conflicts.h"
-#include "random_layouts.h"
-#include "shared.h"
+#include "reference/analysis/bank_conflicts.h"
+#include "reference/analysis/tests/random_layouts.h"
+#include "reference/catalog/shared.h"
 
 namespace f2lay::ref::analysis {
 namespace {

@@ -3,8 +3,8 @@
 // offset = 32 m + (n xor 2m), all stated literally as the seed states them.
 #include <gtest/gtest.h>
 
-#include "optimal_swizzle.h"
-#include "seed_transpose.h"
+#include "reference/analysis/optimal_swizzle.h"
+#include "reference/analysis/tests/seed_transpose.h"
 
 namespace f2lay::ref::analysis {
 namespace {

@@ -8,17 +8,17 @@
 #include <functional>
 #include <random>
 
-#include "bank_conflicts.h"
-#include "blocked.h"
-#include "dot_operand.h"
-#include "shared.h"
-#include "vectorization.h"
-#include "optimal_swizzle.h"
-#include "random_layouts.h"
-#include "seed_transpose.h"
-#include "shared_roundtrip.h"
-#include "subspaces.h"
-#include "test_support.h"
+#include "reference/analysis/bank_conflicts.h"
+#include "reference/catalog/blocked.h"
+#include "reference/catalog/dot_operand.h"
+#include "reference/catalog/shared.h"
+#include "reference/analysis/vectorization.h"
+#include "reference/analysis/optimal_swizzle.h"
+#include "reference/analysis/tests/random_layouts.h"
+#include "reference/analysis/tests/seed_transpose.h"
+#include "reference/analysis/shared_roundtrip.h"
+#include "reference/analysis/tests/subspaces.h"
+#include "reference/catalog/tests/test_support.h"
 
 namespace f2lay::ref::analysis {
 namespace {
@@ -91,8 +91,8 @@ TEST(OptimalSwizzle, RandomPairsConvertCorrectlyWithThePredictedWavefronts) {
     EXPECT_GE(trip.storeVectorElements * p.w, s.vectorBytes);
     EXPECT_GE(trip.loadVectorElements * p.w, s.vectorBytes);
     // Lemma 9.4, where it is exact: each phase of an instruction (n per
-    // instruction, or fewer where HARDWARE.md merges a quad's loads) costs
-    // 2^c wavefronts.
+    // instruction, or fewer where a load's quad merges:
+    // device_tests/HARDWARE.md#quad-merge) costs 2^c wavefronts.
     if (s.vectorBytes < 4) continue;
     WavefrontReport store = simulate(p.a, s.shared, p.w, AccessKind::kStore, s.vectorBytes);
     WavefrontReport load = simulate(p.b, s.shared, p.w, AccessKind::kLoad, s.vectorBytes);
@@ -147,8 +147,9 @@ TEST(OptimalSwizzle, NoMemoryLayoutWithTheSameVecDoesBetter) {
   RecordProperty("candidates", candidates);
 }
 
-// HARDWARE.md: "Loads of 16 bytes: each half-warp alone; within it, lanes of
-// one quad that read the same address are served once". B reads 8 fp16 (16
+// device_tests/HARDWARE.md#load-phases: loads of 16 bytes treat each
+// half-warp alone; within it, a lane reading the address of lane l^1 or l^2
+// of its quad is served with it (#quad-merge). B reads 8 fp16 (16
 // bytes) per lane with lane bits 0 and 1 broadcast: a half-warp holds 4
 // distinct vectors (lane bits 2, 3), one phase; lane bit 4 picks the other
 // half-warp, so it shares no phase. A stores the same way: fixed phases of 8
@@ -212,10 +213,10 @@ TEST(OptimalSwizzleLdmatrix, BlockedToDotOperandIsConflictFreeBothWays) {
       simulateBankConflicts(b, s.shared, {AccessKind::kLoad, 2, std::nullopt, Instruction::kMatrix});
   EXPECT_EQ(store.conflicts, 0u);
   EXPECT_EQ(load.conflicts, 0u);
-  EXPECT_EQ(load.wavefronts, 4 * load.instructions);  // .x4: 4 phases, HARDWARE.md
+  EXPECT_EQ(load.wavefronts, 4 * load.instructions);  // .x4: 4 phases, HARDWARE.md#matrix-phases
 
-  // Unswizzled row-major, a row is 128 bytes: HARDWARE.md's "LDSM.x4 row
-  // pitch 128 B" case, 32 wavefronts per instruction.
+  // Unswizzled row-major, a row is 128 bytes: "LDSM.x4 row pitch 128 B" of
+  // device_tests/HARDWARE.md#strided-accesses, 32 wavefronts per instruction.
   WavefrontReport unswizzled = simulateBankConflicts(
       b, catalog::unswizzledShared({1, 0}, shape),
       {AccessKind::kLoad, 2, std::nullopt, Instruction::kMatrix});

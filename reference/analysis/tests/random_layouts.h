@@ -7,7 +7,7 @@
 #include <random>
 #include <vector>
 
-#include "linear_layout.h"
+#include "reference/linear_layout.h"
 
 namespace f2lay::ref::analysis::testing {
 

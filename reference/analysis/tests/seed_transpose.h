@@ -4,8 +4,8 @@
 // n0..n4 = bits 0..4 and m0..m3 = bits 5..8.
 #pragma once
 
-#include "f2_space.h"
-#include "linear_layout.h"
+#include "reference/analysis/f2_space.h"
+#include "reference/linear_layout.h"
 
 namespace f2lay::ref::analysis::seed {
 

@@ -2,11 +2,11 @@
 // step by step and by the warp simulator, and the broadcast cases.
 #include <gtest/gtest.h>
 
-#include "blocked.h"
-#include "conversion.h"
-#include "layout_literals.h"
-#include "test_support.h"
-#include "warp_simulator.h"
+#include "reference/analysis/conversion.h"
+#include "reference/analysis/warp_simulator.h"
+#include "reference/catalog/blocked.h"
+#include "reference/catalog/tests/layout_literals.h"
+#include "reference/catalog/tests/test_support.h"
 
 namespace f2lay::ref::analysis {
 namespace {

@@ -9,10 +9,10 @@
 #include <iostream>
 #include <random>
 
-#include "conversion.h"
-#include "random_layouts.h"
-#include "test_support.h"
-#include "warp_simulator.h"
+#include "reference/analysis/conversion.h"
+#include "reference/analysis/tests/random_layouts.h"
+#include "reference/analysis/warp_simulator.h"
+#include "reference/catalog/tests/test_support.h"
 
 namespace f2lay::ref::analysis {
 namespace {

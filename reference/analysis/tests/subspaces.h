@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <functional>
 
-#include "f2_space.h"
-#include "linear_layout.h"
+#include "reference/analysis/f2_space.h"
+#include "reference/linear_layout.h"
 
 namespace f2lay::ref::analysis::testing {
 

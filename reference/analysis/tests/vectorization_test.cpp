@@ -1,12 +1,12 @@
 // Vectorization, instruction tiles and duplication (§5.1, §5.3), on layouts
 // written out literally, with expectations worked out by hand.
-#include "vectorization.h"
+#include "reference/analysis/vectorization.h"
 
 #include <gtest/gtest.h>
 
-#include "layout_literals.h"
-#include "shared.h"
-#include "test_support.h"
+#include "reference/catalog/shared.h"
+#include "reference/catalog/tests/layout_literals.h"
+#include "reference/catalog/tests/test_support.h"
 
 namespace f2lay::ref::analysis {
 namespace {
@@ -15,7 +15,8 @@ using catalog::contains;
 using catalog::errorMessage;
 using catalog::testing::distributed;
 
-// HARDWARE.md: BlockedLayout([1,4],[4,8],[4,1],[1,0]) at 64x64 (bases [dim0, dim1]).
+// device_tests/HARDWARE.md#triton-calibration: BlockedLayout([1,4],[4,8],[4,1],[1,0])
+// at 64x64 (bases [dim0, dim1]).
 LinearLayout blocked64() {
   return distributed({{0, 1}, {0, 2}, {0, 32}, {16, 0}, {32, 0}},
                      {{0, 4}, {0, 8}, {0, 16}, {1, 0}, {2, 0}}, {{4, 0}, {8, 0}}, {}, {64, 64});

@@ -1,10 +1,10 @@
-// The wavefront rule against ../shared/HARDWARE.md, literally: the table of
-// measured instructions and the quad-merge examples of "The wavefront rule
-// that fit every measured case".
+// The wavefront rule against device_tests/HARDWARE.md, literally: the table of
+// single instructions (#strided-accesses; quoted below as the lent machine's
+// notes wrote it) and the examples of #load-phases and #quad-merge.
 #include <gtest/gtest.h>
 
-#include "test_support.h"
-#include "wavefront_rule.h"
+#include "reference/analysis/wavefront_rule.h"
+#include "reference/catalog/tests/test_support.h"
 
 namespace f2lay::ref::analysis {
 namespace {
@@ -23,7 +23,8 @@ uint64_t loadWavefronts(uint64_t bytes, const std::vector<LaneAccess>& lanes) {
   return vectorWavefronts(AccessKind::kLoad, bytes, lanes).wavefronts;
 }
 
-// HARDWARE.md: "LDS.32 word stride 1/2/4/8/16/32/33 | 1/2/4/8/16/32/1".
+// device_tests/HARDWARE.md#strided-accesses: "LDS.32 word stride
+// 1/2/4/8/16/32/33 | 1/2/4/8/16/32/1".
 TEST(WavefrontRule, Lds32WordStrides) {
   const uint64_t strides[] = {1, 2, 4, 8, 16, 32, 33};
   const uint64_t expected[] = {1, 2, 4, 8, 16, 32, 1};
@@ -122,9 +123,10 @@ TEST(WavefrontRule, QuadMergeOfSixteenByteLoads) {
   EXPECT_EQ(vectorWavefronts(AccessKind::kStore, 16, pairs), (WavefrontCount{4, 4}));
 }
 
-// "lanes of one quad (4q..4q+3) that read the same address are served once":
-// the merge spans the quad, not a pair. Lanes 4q and 4q+2 share an address (as
-// do 4q+1 and 4q+3), so no two neighbours do: an 8-byte load keeps 16 distinct
+// #quad-merge: a lane is served with lane l^1 or l^2 of its quad (4q..4q+3)
+// reading the same address (never l^3, finding W1): the merge reaches past the
+// pair. Lanes 4q and 4q+2 share an address (as do 4q+1 and 4q+3), so no two
+// neighbours l, l^1 do: an 8-byte load keeps 16 distinct
 // addresses, 0, 8, ..., 120, one phase over 32 banks; a 16-byte load keeps 8
 // per half-warp, 128 distinct bytes, one phase each.
 TEST(WavefrontRule, QuadMergeIsNotAPairMerge) {
@@ -147,8 +149,8 @@ TEST(WavefrontRule, NarrowAccesses) {
   EXPECT_EQ(loadWavefronts(2, strided(128)), 32u);
   std::vector<LaneAccess> two = {{true, 0}, {true, 128}, {false, 256}};
   EXPECT_EQ(loadWavefronts(2, two), 2u);
-  // HARDWARE.md: "the largest number of distinct 4-byte words that fall in
-  // one bank". Lane l at byte 4l + 2: a 2-byte access stays in word l, so
+  // device_tests/HARDWARE.md#banks: "the largest number of distinct 4-byte
+  // words that fall in one bank". Lane l at byte 4l + 2: a 2-byte access stays in word l, so
   // 32 words in 32 banks, one wavefront (it does not reach word l + 1).
   std::vector<LaneAccess> upperHalves;
   for (uint64_t l = 0; l < 32; ++l) upperHalves.push_back({true, 4 * l + 2});

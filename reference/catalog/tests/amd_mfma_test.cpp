@@ -3,10 +3,10 @@
 // parameter errors.
 #include <gtest/gtest.h>
 
-#include "amd_fragments.h"
-#include "amd_mfma.h"
-#include "layout_literals.h"
-#include "test_support.h"
+#include "reference/catalog/amd_mfma.h"
+#include "reference/catalog/tests/amd_fragments.h"
+#include "reference/catalog/tests/layout_literals.h"
+#include "reference/catalog/tests/test_support.h"
 
 namespace f2lay::ref::catalog {
 namespace {

@@ -4,10 +4,10 @@
 // (amd_fragments.h), and the parameter errors.
 #include <gtest/gtest.h>
 
-#include "amd_fragments.h"
-#include "amd_wmma.h"
-#include "layout_literals.h"
-#include "test_support.h"
+#include "reference/catalog/amd_wmma.h"
+#include "reference/catalog/tests/amd_fragments.h"
+#include "reference/catalog/tests/layout_literals.h"
+#include "reference/catalog/tests/test_support.h"
 
 namespace f2lay::ref::catalog {
 namespace {

@@ -6,8 +6,8 @@
 // in Gluon; the equivalent block bases were worked by hand and measured).
 #include <gtest/gtest.h>
 
-#include "blocked.h"
-#include "layout_literals.h"
+#include "reference/catalog/blocked.h"
+#include "reference/catalog/tests/layout_literals.h"
 
 namespace f2lay::ref::catalog {
 namespace {

@@ -2,16 +2,17 @@
 // definition written independently of the constructor.
 #include <gtest/gtest.h>
 
-#include "blocked.h"
-#include "layout_literals.h"
+#include "reference/catalog/blocked.h"
+#include "reference/catalog/tests/layout_literals.h"
 
 namespace f2lay::ref::catalog {
 namespace {
 
 using testing::distributed;
 
-// ../shared/HARDWARE.md: BlockedLayout([1,4],[4,8],[4,1],[1,0]) at 64x64, as
-// Gluon's to_linear_layout prints it.
+// device_tests/HARDWARE.md#triton-calibration:
+// BlockedLayout([1,4],[4,8],[4,1],[1,0]) at 64x64, as Gluon's
+// to_linear_layout prints it.
 TEST(Blocked, HardwareMdCalibrationValue) {
   EXPECT_EQ(blocked({{1, 4}, {4, 8}, {4, 1}, {1, 0}, {}}, {64, 64}),
             distributed({{0, 1}, {0, 2}, {0, 32}, {16, 0}, {32, 0}},

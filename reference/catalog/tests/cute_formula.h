@@ -9,7 +9,7 @@
 
 #include <cstdint>
 
-#include "cute.h"
+#include "reference/catalog/cute.h"
 
 namespace f2lay::ref::catalog {
 

@@ -9,12 +9,12 @@
 #include <functional>
 #include <random>
 
-#include "../../tests/naive.h"
-#include "cute.h"
-#include "cute_formula.h"
-#include "cutlass.h"
-#include "shared.h"
-#include "test_support.h"
+#include "reference/catalog/cute.h"
+#include "reference/catalog/cutlass.h"
+#include "reference/catalog/shared.h"
+#include "reference/catalog/tests/cute_formula.h"
+#include "reference/catalog/tests/test_support.h"
+#include "reference/tests/naive.h"
 
 namespace f2lay::ref::catalog {
 namespace {

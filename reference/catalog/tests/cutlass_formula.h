@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "cutlass.h"
+#include "reference/catalog/cutlass.h"
 
 namespace f2lay::ref::catalog {
 

@@ -11,10 +11,10 @@
 #include <functional>
 #include <sstream>
 
-#include "../../tests/naive.h"
-#include "cutlass.h"
-#include "cutlass_formula.h"
-#include "test_support.h"
+#include "reference/catalog/cutlass.h"
+#include "reference/catalog/tests/cutlass_formula.h"
+#include "reference/catalog/tests/test_support.h"
+#include "reference/tests/naive.h"
 
 namespace f2lay::ref::catalog {
 namespace {

@@ -2,10 +2,10 @@
 // operand fragment tables element by element, and the parameter errors.
 #include <gtest/gtest.h>
 
-#include "dot_operand.h"
-#include "mma_fragments.h"
-#include "layout_literals.h"
-#include "test_support.h"
+#include "reference/catalog/dot_operand.h"
+#include "reference/catalog/tests/mma_fragments.h"
+#include "reference/catalog/tests/layout_literals.h"
+#include "reference/catalog/tests/test_support.h"
 
 namespace f2lay::ref::catalog {
 namespace {

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "../../tests/naive.h"
-#include "linear_layout.h"
+#include "reference/linear_layout.h"
+#include "reference/tests/naive.h"
 
 namespace f2lay::ref::catalog {
 

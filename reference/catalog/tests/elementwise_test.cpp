@@ -7,10 +7,10 @@
 #include <random>
 #include <sstream>
 
-#include "blocked.h"
-#include "elementwise.h"
-#include "elementwise_compare.h"
-#include "slice.h"
+#include "reference/catalog/blocked.h"
+#include "reference/catalog/slice.h"
+#include "reference/catalog/tests/elementwise.h"
+#include "reference/catalog/tests/elementwise_compare.h"
 
 namespace f2lay::ref::catalog {
 namespace {
@@ -86,7 +86,7 @@ elementwise::Blocked oneCta(std::vector<uint64_t> spt, std::vector<uint64_t> tpw
 TEST(BlockedElementwise, FixedCases) {
   std::vector<elementwise::Blocked> cases = {
       oneCta({2, 2}, {4, 8}, {2, 1}, {1, 0}, {16, 16}),  // paper Figure 1 layout A
-      oneCta({1, 4}, {4, 8}, {4, 1}, {1, 0}, {64, 64}),  // ../shared/HARDWARE.md
+      oneCta({1, 4}, {4, 8}, {4, 1}, {1, 0}, {64, 64}),  // calibration: device_tests/HARDWARE.md
       oneCta({4}, {4}, {4}, {0}, {8}),                   // shape smaller than the tile
       oneCta({2}, {4}, {1}, {0}, {32}),                  // replicate in register dim
       oneCta({1, 1}, {32, 1}, {1, 8}, {0, 1}, {1, 64}),  // Triton ReversedOrder

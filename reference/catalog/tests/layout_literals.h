@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "linear_layout.h"
-#include "shape_fit.h"
+#include "reference/catalog/shape_fit.h"
+#include "reference/linear_layout.h"
 
 namespace f2lay::ref::catalog::testing {
 

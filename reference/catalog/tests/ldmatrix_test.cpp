@@ -1,10 +1,11 @@
-// ldmatrix / stmatrix ownership against the measured statement of
-// ../shared/HARDWARE.md, element by element.
+// ldmatrix / stmatrix ownership against the statement of
+// device_tests/HARDWARE.md#matrix-ownership (.x4 measured on an H100, .x1,
+// .x2 and .trans stated there, not measured), element by element.
 #include <gtest/gtest.h>
 
-#include "ldmatrix.h"
-#include "mma_fragments.h"
-#include "test_support.h"
+#include "reference/catalog/ldmatrix.h"
+#include "reference/catalog/tests/mma_fragments.h"
+#include "reference/catalog/tests/test_support.h"
 
 namespace f2lay::ref::catalog {
 namespace {
@@ -32,9 +33,10 @@ TEST(Ldmatrix, MatchesHardwareMdOwnership) {
     }
 }
 
-// The x4 tile stated as bases (HARDWARE.md: "half bit -> column bit 0; lane
-// bits 0,1 -> column bits 1,2; lane bits 2,3,4 -> row bits 0,1,2; register
-// bits -> matrix"), out dims (row, col, matrix).
+// The x4 tile stated as bases (device_tests/HARDWARE.md#matrix-ownership:
+// half bit -> column bit 0; lane bits 0, 1 -> column bits 1, 2; lane bits 2,
+// 3, 4 -> row bits 0, 1, 2; register bits -> matrix), out dims (row, col,
+// matrix).
 TEST(Ldmatrix, HardwareMdBasesX4) {
   LayoutValue v{{{"register", {{0, 1, 0}, {0, 0, 1}, {0, 0, 2}}},
                  {"lane", {{0, 2, 0}, {0, 4, 0}, {1, 0, 0}, {2, 0, 0}, {4, 0, 0}}}},

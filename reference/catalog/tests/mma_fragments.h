@@ -1,5 +1,5 @@
 // Element-wise definitions of the NVIDIA tensor-core layouts, written from
-// NVIDIA's PTX ISA fragment tables and ../shared/HARDWARE.md, not from the
+// NVIDIA's PTX ISA fragment tables and device_tests/HARDWARE.md, not from the
 // basis constructions (issue 3, §5). Each gives the (row, col) of a fragment
 // element with the documents' own index arithmetic; the tests compare them with
 // the constructors' apply at every input.
@@ -74,9 +74,10 @@ inline RowCol mmaOperandB(uint64_t elementsPer32Bits, uint64_t lane, uint64_t i)
   throw std::logic_error("mmaOperandB: no PTX table");
 }
 
-// ../shared/HARDWARE.md, ldmatrix/stmatrix b16 m8n8, measured: register i of
-// thread t holds matrix i at (row t/4, col 2(t%4) + h) for its half h, and
-// with .trans at (row 2(t%4) + h, col t/4).
+// device_tests/HARDWARE.md#matrix-ownership, ldmatrix/stmatrix b16 m8n8
+// (.x4 measured, .trans stated): register i of thread t holds matrix i at
+// (row t/4, col 2(t%4) + h) for its half h, and with .trans at
+// (row 2(t%4) + h, col t/4).
 struct MatrixElement {
   uint64_t row, col, matrix;
 };

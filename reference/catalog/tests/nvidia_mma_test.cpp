@@ -1,12 +1,12 @@
 // nvidia_mma accumulators: Triton's published cases, Gluon's value in
-// ../shared/HARDWARE.md, PTX's fragment tables element by element, and the
-// parameter errors.
+// device_tests/HARDWARE.md#triton-calibration, PTX's fragment tables element
+// by element, and the parameter errors.
 #include <gtest/gtest.h>
 
-#include "mma_fragments.h"
-#include "nvidia_mma.h"
-#include "layout_literals.h"
-#include "test_support.h"
+#include "reference/catalog/tests/mma_fragments.h"
+#include "reference/catalog/nvidia_mma.h"
+#include "reference/catalog/tests/layout_literals.h"
+#include "reference/catalog/tests/test_support.h"
 
 namespace f2lay::ref::catalog {
 namespace {
@@ -106,9 +106,10 @@ TEST(NvidiaMma, TritonMMAv3_4x4Warps) {
             testing::distributed(reg, kMmaLanes, {{16, 0}, {32, 0}, {0, 16}, {0, 0}}, {}, {64, 32}));
 }
 
-// ../shared/HARDWARE.md: NVMMADistributedLayout(version=[3,0],
-// warps_per_cta=[4,1], instr_shape=[16,64,16]) at 64x64, as Gluon's
-// to_linear_layout (Triton 3.6) prints it.
+// device_tests/HARDWARE.md#triton-calibration:
+// NVMMADistributedLayout(version=[3,0], warps_per_cta=[4,1],
+// instr_shape=[16,64,16]) at 64x64, as Gluon's to_linear_layout (Triton 3.6)
+// prints it.
 TEST(NvidiaMma, HardwareMdWgmmaValue) {
   EXPECT_EQ(nvidiaMma(v3({4, 1}, {16, 64, 16}), {64, 64}),
             testing::distributed({{0, 1}, {8, 0}, {0, 8}, {0, 16}, {0, 32}}, kMmaLanes,

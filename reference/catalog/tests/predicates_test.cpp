@@ -2,10 +2,10 @@
 // clause of Def 4.10 and Def 4.14, and on catalog layouts.
 #include <gtest/gtest.h>
 
-#include "blocked.h"
-#include "layout_literals.h"
-#include "predicates.h"
-#include "slice.h"
+#include "reference/catalog/blocked.h"
+#include "reference/catalog/predicates.h"
+#include "reference/catalog/slice.h"
+#include "reference/catalog/tests/layout_literals.h"
 
 namespace f2lay::ref::catalog {
 namespace {

@@ -9,8 +9,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "nvmma_shared.h"
-#include "shared.h"
+#include "reference/catalog/nvmma_shared.h"
+#include "reference/catalog/shared.h"
 
 namespace f2lay::ref::catalog::shared_formulas {
 

@@ -4,8 +4,8 @@
 // CTAOrder) and nvmmaShared(swizzle, transposed, bits, ...) with one CTA).
 #include <gtest/gtest.h>
 
-#include "nvmma_shared.h"
-#include "shared.h"
+#include "reference/catalog/nvmma_shared.h"
+#include "reference/catalog/shared.h"
 
 namespace f2lay::ref::catalog {
 namespace {

@@ -8,11 +8,11 @@
 
 #include <functional>
 
-#include "elementwise_compare.h"
-#include "nvmma_shared.h"
-#include "shared.h"
-#include "shared_formulas.h"
-#include "test_support.h"
+#include "reference/catalog/nvmma_shared.h"
+#include "reference/catalog/shared.h"
+#include "reference/catalog/tests/elementwise_compare.h"
+#include "reference/catalog/tests/shared_formulas.h"
+#include "reference/catalog/tests/test_support.h"
 
 namespace f2lay::ref::catalog {
 namespace {

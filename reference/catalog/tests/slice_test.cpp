@@ -4,9 +4,9 @@
 // errors. The element-wise check is in elementwise_test.cpp.
 #include <gtest/gtest.h>
 
-#include "blocked.h"
-#include "layout_literals.h"
-#include "slice.h"
+#include "reference/catalog/blocked.h"
+#include "reference/catalog/slice.h"
+#include "reference/catalog/tests/layout_literals.h"
 
 namespace f2lay::ref::catalog {
 namespace {

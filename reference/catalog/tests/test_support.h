@@ -7,8 +7,8 @@
 #include <functional>
 #include <string>
 
-#include "elementwise_compare.h"
-#include "linear_layout.h"
+#include "reference/catalog/tests/elementwise_compare.h"
+#include "reference/linear_layout.h"
 
 namespace f2lay::ref::catalog {
 

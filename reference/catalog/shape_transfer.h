@@ -50,7 +50,7 @@
 // broken; join, split and forward broadcast need a "register" in dim.
 #pragma once
 
-#include "shape_fit.h"
+#include "reference/catalog/shape_fit.h"
 
 namespace f2lay::ref::catalog {
 

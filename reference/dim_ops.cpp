@@ -2,8 +2,8 @@
 // stands for: transpose, reshape and flatten (in and out), sublayout, concat.
 #include <algorithm>
 
-#include "dim_names.h"
-#include "linear_layout.h"
+#include "formats/dim_names.h"
+#include "reference/linear_layout.h"
 
 namespace f2lay::ref {
 

@@ -5,7 +5,7 @@
 // blocked encoding, and arbitrary zeros can be inserted by reducing along
 // arbitrary dimensions". Checked here at small sizes by a breadth-first
 // search: from the invertible blocked layouts with 2 lanes and 2 warps, the
-// shape ops of shape_ops.h plus reductions (tt.reduce's layout is the slice,
+// shape ops of shape_transfer.h plus reductions (tt.reduce's layout is the slice,
 // slice.h) reach exactly the Def 4.10 layouts within the search's bounds,
 // each enumerated from the definition. Without the ops that insert zeros
 // (reductions, broadcasts, expand_dims, join, split), only the layouts
@@ -18,10 +18,10 @@
 #include <map>
 #include <numeric>
 
-#include "blocked.h"
-#include "predicates.h"
-#include "shape_ops.h"
-#include "slice.h"
+#include "reference/catalog/blocked.h"
+#include "reference/catalog/predicates.h"
+#include "reference/catalog/shape_transfer.h"
+#include "reference/catalog/slice.h"
 
 namespace f2lay::ref::catalog {
 namespace {

@@ -1,8 +1,8 @@
-#include "shape_ops.h"
+#include "reference/catalog/shape_transfer.h"
 
 #include <algorithm>
 
-#include "dim_names.h"
+#include "formats/dim_names.h"
 
 namespace f2lay::ref::catalog {
 

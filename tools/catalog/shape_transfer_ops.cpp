@@ -1,11 +1,11 @@
 // Oracle ops for Triton's shape operations as layout transfer functions
-// (paper §4.4, Theorem 9.3; reference/catalog/shape_ops.h): trans, reshape,
+// (paper §4.4, Theorem 9.3; reference/catalog/shape_transfer.h): trans, reshape,
 // join, split, expand_dims, broadcast. Each takes the layout on one side of
 // the op and a "direction": "forward" gives the result's layout from the
 // operand's, "backward" an operand's layout from the result's, so that the op
 // moves no data.
-#include "op_table.h"
-#include "shape_ops.h"
+#include "reference/catalog/shape_transfer.h"
+#include "tools/op_table.h"
 
 namespace f2lay::tools {
 
@@ -46,7 +46,7 @@ std::vector<unsigned> orderArg(const Args& a) {
 
 }  // namespace
 
-std::vector<Op> shapeOps() {
+std::vector<Op> shapeTransferOps() {
   return {
       {{"trans",
         {kLayout,

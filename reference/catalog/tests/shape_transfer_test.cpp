@@ -2,18 +2,18 @@
 // cases, the no-op property checked element by element against the ops
 // evaluated on coordinates (written here from tt.trans, tt.reshape, tt.join,
 // tt.split, tt.expand_dims and tt.broadcast, sharing no code with
-// shape_ops.cpp), closure of Def 4.10, and the precondition errors.
+// shape_transfer.cpp), closure of Def 4.10, and the precondition errors.
 #include <gtest/gtest.h>
 
 #include <functional>
 #include <numeric>
 #include <random>
 
-#include "blocked.h"
-#include "layout_literals.h"
-#include "predicates.h"
-#include "shape_ops.h"
-#include "test_support.h"
+#include "reference/catalog/blocked.h"
+#include "reference/catalog/predicates.h"
+#include "reference/catalog/shape_transfer.h"
+#include "reference/catalog/tests/layout_literals.h"
+#include "reference/catalog/tests/test_support.h"
 
 namespace f2lay::ref::catalog {
 namespace {
