@@ -47,8 +47,8 @@ Dims outDims(int n) { return {{"dim0", n / 2}, {"dim1", n - n / 2}}; }
 std::vector<uint64_t> randomColumns(std::mt19937_64& rng, int n, int outBits, bool independent) {
   std::vector<uint64_t> cols(n);
   opt::core::Echelon e;
-  for (int j = 0; j < n; ++j)
-    do cols[j] = rng() & opt::core::lowMask(outBits);
+  for (int j = 0; j < n; ++j) do
+      cols[j] = rng() & opt::core::lowMask(outBits);
     while (independent && !e.insert(cols[j], j));
   return cols;
 }
@@ -74,13 +74,13 @@ using Mzd = std::unique_ptr<mzd_t, MzdFree>;
 // Everything one size needs, built once.
 struct Inputs {
   int n;
-  LayoutValue random;      // a: random, square (rank, isInjective, compose's inner)
-  LayoutValue outer;       // compose's outer: dim0/dim1 -> dim0/dim1, random
-  LayoutValue invertible;  // invert, pseudoinvert, invertAndCompose's self
-  LayoutValue target;      // invertAndCompose's other: invertible, the same dims
-  LayoutValue half1, half2;  // product factors of n/2 bits: their product has n
+  LayoutValue random;                     // a: random, square (rank, isInjective, compose's inner)
+  LayoutValue outer;                      // compose's outer: dim0/dim1 -> dim0/dim1, random
+  LayoutValue invertible;                 // invert, pseudoinvert, invertAndCompose's self
+  LayoutValue target;                     // invertAndCompose's other: invertible, the same dims
+  LayoutValue half1, half2;               // product factors of n/2 bits: their product has n
   std::vector<ref::DimValues> dimInputs;  // kBatch random inputs, as dims
-  std::vector<uint64_t> flatInputs;      // the same inputs, flattened
+  std::vector<uint64_t> flatInputs;       // the same inputs, flattened
 };
 
 Inputs makeInputs(int n) {
@@ -92,7 +92,8 @@ Inputs makeInputs(int n) {
   in.invertible = check::layoutOf(inDims(n), outDims(n), randomColumns(rng, n, n, true));
   in.target = check::layoutOf(inDims(n), outDims(n), randomColumns(rng, n, n, true));
   int h = n / 2;
-  Dims halfIns = {{"register", h / 4}, {"lane", h / 4}, {"warp", h / 4}, {"block", h - 3 * (h / 4)}};
+  Dims halfIns = {
+      {"register", h / 4}, {"lane", h / 4}, {"warp", h / 4}, {"block", h - 3 * (h / 4)}};
   in.half1 = check::layoutOf(halfIns, outDims(h), randomColumns(rng, h, h, false));
   in.half2 = check::layoutOf(halfIns, outDims(h), randomColumns(rng, h, h, false));
   for (size_t i = 0; i < kBatch; ++i) {

@@ -19,8 +19,8 @@
 
 #include <algorithm>
 #include <bit>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -31,8 +31,8 @@
 namespace f2lay::device {
 namespace {
 
-__global__ void bankProbeStore(SharedInstruction kind, const uint32_t* addresses, uint32_t instructions,
-                               uint32_t bytes) {
+__global__ void bankProbeStore(SharedInstruction kind, const uint32_t* addresses,
+                               uint32_t instructions, uint32_t bytes) {
   extern __shared__ __align__(16) uint8_t shared[];
   const uint32_t base = static_cast<uint32_t>(__cvta_generic_to_shared(shared));
   const uint32_t warp = threadIdx.x / kLanes, lane = threadIdx.x % kLanes;
@@ -41,14 +41,15 @@ __global__ void bankProbeStore(SharedInstruction kind, const uint32_t* addresses
     storeAccess(kind, base + addresses[(warp * instructions + i) * kLanes + lane], v, bytes);
 }
 
-__global__ void bankProbeLoad(SharedInstruction kind, const uint32_t* addresses, uint32_t instructions,
-                              uint32_t bytes, uint32_t* sink) {
+__global__ void bankProbeLoad(SharedInstruction kind, const uint32_t* addresses,
+                              uint32_t instructions, uint32_t bytes, uint32_t* sink) {
   extern __shared__ __align__(16) uint8_t shared[];
   const uint32_t base = static_cast<uint32_t>(__cvta_generic_to_shared(shared));
   const uint32_t warp = threadIdx.x / kLanes, lane = threadIdx.x % kLanes;
   uint32_t acc = 0;
   for (uint32_t i = 0; i < instructions; ++i) {
-    Vector16 v = loadAccess(kind, base + addresses[(warp * instructions + i) * kLanes + lane], bytes);
+    Vector16 v =
+        loadAccess(kind, base + addresses[(warp * instructions + i) * kLanes + lane], bytes);
     acc ^= v.word[0] ^ v.word[1] ^ v.word[2] ^ v.word[3];
   }
   sink[threadIdx.x] = acc;
@@ -63,26 +64,31 @@ int run(const char* predictionsPath, int randomPairs, int repeats) {
     std::fprintf(stderr, "bank_probe: cannot write %s\n", predictionsPath);
     return 2;
   }
-  std::fprintf(csv, "launch,repeat,case,access,instruction,element_bytes,vector_bytes,warps,instructions,wavefronts,ideal,"
+  std::fprintf(csv,
+               "launch,repeat,case,access,instruction,element_bytes,vector_bytes,warps,"
+               "instructions,wavefronts,ideal,"
                "lemma94,golden\n");
   uint32_t *addresses = nullptr, *sink = nullptr;
   if (cudaMalloc(&addresses, 1 << 20) || cudaMalloc(&sink, 4096) ||
       cudaFuncSetAttribute(bankProbeStore, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 << 10) ||
       cudaFuncSetAttribute(bankProbeLoad, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 << 10)) {
-    std::fprintf(stderr, "bank_probe: CUDA setup failed: %s\n", cudaGetErrorString(cudaGetLastError()));
+    std::fprintf(stderr, "bank_probe: CUDA setup failed: %s\n",
+                 cudaGetErrorString(cudaGetLastError()));
     return 2;
   }
   size_t launched = 0;
   for (const Probe& p : list) {
     const SharedSide& s = p.side;
-    uint32_t warps = static_cast<uint32_t>(s.addresses.size() / (uint64_t{s.instructions} * kLanes));
+    uint32_t warps =
+        static_cast<uint32_t>(s.addresses.size() / (uint64_t{s.instructions} * kLanes));
     uint32_t top = 0;
     for (uint32_t a : s.addresses) top = std::max(top, a + 16);
     if (s.addresses.size() * 4 > (1 << 20) || top > (64 << 10)) {
       std::fprintf(stderr, "bank_probe: %s: too large for the probe (left out)\n", p.name.c_str());
       continue;
     }
-    if (cudaError_t err = cudaMemcpy(addresses, s.addresses.data(), s.addresses.size() * 4, cudaMemcpyHostToDevice)) {
+    if (cudaError_t err = cudaMemcpy(addresses, s.addresses.data(), s.addresses.size() * 4,
+                                     cudaMemcpyHostToDevice)) {
       std::fprintf(stderr, "bank_probe: %s: %s\n", p.name.c_str(), cudaGetErrorString(err));
       return 2;
     }
@@ -91,9 +97,11 @@ int run(const char* predictionsPath, int randomPairs, int repeats) {
       if (ch == ',') ch = ';';
     for (int r = 0; r < repeats; ++r) {
       if (p.kind == opt::analysis::AccessKind::kStore)
-        bankProbeStore<<<1, warps * kLanes, top>>>(s.instruction, addresses, s.instructions, s.vectorBytes);
+        bankProbeStore<<<1, warps * kLanes, top>>>(s.instruction, addresses, s.instructions,
+                                                   s.vectorBytes);
       else
-        bankProbeLoad<<<1, warps * kLanes, top>>>(s.instruction, addresses, s.instructions, s.vectorBytes, sink);
+        bankProbeLoad<<<1, warps * kLanes, top>>>(s.instruction, addresses, s.instructions,
+                                                  s.vectorBytes, sink);
       if (cudaError_t err = cudaDeviceSynchronize()) {
         std::fprintf(stderr, "bank_probe: %s: %s\n", p.name.c_str(), cudaGetErrorString(err));
         return 2;
@@ -102,10 +110,10 @@ int run(const char* predictionsPath, int randomPairs, int repeats) {
                                 : s.instruction == SharedInstruction::kMatrix ? "matrix"
                                                                               : "matrix_trans";
       std::string golden = p.golden ? std::to_string(*p.golden) : "";
-      std::fprintf(csv, "%zu,%d,%s,%s,%s,%llu,%u,%u,%llu,%llu,%llu,%s,%s\n", launched++, r, name.c_str(),
-                   p.kind == opt::analysis::AccessKind::kStore ? "store" : "load", instruction,
-                   static_cast<unsigned long long>(p.elementBytes), s.vectorBytes, warps,
-                   static_cast<unsigned long long>(s.predicted.instructions),
+      std::fprintf(csv, "%zu,%d,%s,%s,%s,%llu,%u,%u,%llu,%llu,%llu,%s,%s\n", launched++, r,
+                   name.c_str(), p.kind == opt::analysis::AccessKind::kStore ? "store" : "load",
+                   instruction, static_cast<unsigned long long>(p.elementBytes), s.vectorBytes,
+                   warps, static_cast<unsigned long long>(s.predicted.instructions),
                    static_cast<unsigned long long>(s.predicted.wavefronts),
                    static_cast<unsigned long long>(s.predicted.idealWavefronts),
                    s.lemma94Exact ? "exact" : "enumerated", golden.c_str());
@@ -118,7 +126,8 @@ int run(const char* predictionsPath, int randomPairs, int repeats) {
 }  // namespace f2lay::device
 
 int main(int argc, char** argv) {
-  const char* usage = "usage: f2lay_device_banks PREDICTIONS.csv [RANDOM_PAIRS (100) [REPEATS (5)]]\n";
+  const char* usage =
+      "usage: f2lay_device_banks PREDICTIONS.csv [RANDOM_PAIRS (100) [REPEATS (5)]]\n";
   if (argc < 2 || argc > 4) {
     std::fprintf(stderr, "%s", usage);
     return 2;
@@ -129,8 +138,8 @@ int main(int argc, char** argv) {
     char* end = nullptr;
     long v = std::strtol(argv[i], &end, 10);
     if (*argv[i] == 0 || *end != 0 || v < 0 || v > most) {
-      std::fprintf(stderr, "f2lay_device_banks: %s must be a whole number in 0..%d, not '%s'\n%s", what,
-                   most, argv[i], usage);
+      std::fprintf(stderr, "f2lay_device_banks: %s must be a whole number in 0..%d, not '%s'\n%s",
+                   what, most, argv[i], usage);
       std::exit(2);
     }
     return static_cast<int>(v);

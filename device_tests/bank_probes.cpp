@@ -53,10 +53,14 @@ void addGoldenCases(std::vector<Probe>& out) {
 void addSides(std::vector<Probe>& probes, const std::string& name, const ref::LinearLayout& a,
               const ref::LinearLayout& b, const ref::LinearLayout& shared, uint64_t elementBytes) {
   try {
-    probes.push_back({name + ", store per A", AccessKind::kStore, elementBytes,
-                      sharedSide(a, shared, widestVectors(ref::analysis::AccessKind::kStore, elementBytes)), std::nullopt});
-    probes.push_back({name + ", load per B", AccessKind::kLoad, elementBytes,
-                      sharedSide(b, shared, widestVectors(ref::analysis::AccessKind::kLoad, elementBytes)), std::nullopt});
+    probes.push_back(
+        {name + ", store per A", AccessKind::kStore, elementBytes,
+         sharedSide(a, shared, widestVectors(ref::analysis::AccessKind::kStore, elementBytes)),
+         std::nullopt});
+    probes.push_back(
+        {name + ", load per B", AccessKind::kLoad, elementBytes,
+         sharedSide(b, shared, widestVectors(ref::analysis::AccessKind::kLoad, elementBytes)),
+         std::nullopt});
   } catch (const Error& e) {
     std::fprintf(stderr, "bank_probe: %s: %s (left out)\n", name.c_str(), e.what());
   }
@@ -69,8 +73,9 @@ std::vector<Probe> bankProbes(int randomPairs) {
   addGoldenCases(out);
   const char* maps[] = {"32m + n", "32m + (n xor m)", "32m + (n xor 2m)"};
   for (uint64_t f = 0; f < 3; ++f)
-    addSides(out, std::string("seed transpose, offset = ") + maps[f], ref::analysis::seed::storeRowWise(),
-             ref::analysis::seed::readColumnPairs(), ref::analysis::seed::rowMajorXor(f), 4);
+    addSides(out, std::string("seed transpose, offset = ") + maps[f],
+             ref::analysis::seed::storeRowWise(), ref::analysis::seed::readColumnPairs(),
+             ref::analysis::seed::rowMajorXor(f), 4);
 
   Batch batch;
   addRandomPairs(batch, randomPairs, 9);
@@ -89,7 +94,8 @@ std::vector<Probe> bankProbes(int randomPairs) {
 
   for (const CatalogConversion& c : catalogConversions(true)) {
     std::string name = c.pair + ", " + c.memory;
-    out.push_back({name + ", store per A", AccessKind::kStore, c.elementBytes, c.store, std::nullopt});
+    out.push_back(
+        {name + ", store per A", AccessKind::kStore, c.elementBytes, c.store, std::nullopt});
     out.push_back({name + ", load per B", AccessKind::kLoad, c.elementBytes, c.load, std::nullopt});
   }
   return out;
@@ -103,7 +109,8 @@ std::vector<CatalogConversion> catalogConversions(bool matrices) {
     const uint64_t eb = p.elementBytes;
     const Instruction write = matrices ? p.write : Instruction::kVector;
     const Instruction read = matrices ? p.read : Instruction::kVector;
-    ref::analysis::OptimalSwizzle optimal = ref::analysis::optimalSwizzle(p.a, p.b, eb, {write, read});
+    ref::analysis::OptimalSwizzle optimal =
+        ref::analysis::optimalSwizzle(p.a, p.b, eb, {write, read});
     uint64_t vec = 16 / eb, rowBytes = 64 * eb;
     uint64_t perPhase = rowBytes >= 128 ? 1 : 128 / rowBytes;
     std::vector<std::pair<std::string, ref::LinearLayout>> memories = {
@@ -117,9 +124,11 @@ std::vector<CatalogConversion> catalogConversions(bool matrices) {
       const ref::LinearLayout& shared = choice.second;
       // A side: the asked instruction, or vectors where it cannot be lowered;
       // vectors on the optimal swizzle at its width.
-      auto side = [&](const ref::LinearLayout& l, ref::analysis::AccessKind kind, Instruction instruction) {
+      auto side = [&](const ref::LinearLayout& l, ref::analysis::AccessKind kind,
+                      Instruction instruction) {
         ref::analysis::AccessSpec access{kind, eb, std::nullopt, instruction};
-        if (memory == "optimal swizzle" && instruction == Instruction::kVector) access.vectorBytes = optimal.vectorBytes;
+        if (memory == "optimal swizzle" && instruction == Instruction::kVector)
+          access.vectorBytes = optimal.vectorBytes;
         try {
           return sharedSide(l, shared, access);
         } catch (const Error&) {

@@ -5,18 +5,18 @@
 #include <cstring>
 #include <random>
 
-#include "reference/analysis/bank_conflicts.h"
-#include "tools/analysis/catalog_pairs.h"
-#include "properties/case.h"
-#include "properties/choices.h"
 #include "formats/error.h"
-#include "properties/generators.h"
-#include "reference/linear_layout.h"
-#include "optimized/opt_linear_layout.h"
-#include "tools/op_table.h"
-#include "reference/analysis/optimal_swizzle.h"
 #include "optimized/analysis/conversion.h"
 #include "optimized/analysis/shuffle_plan.h"
+#include "optimized/opt_linear_layout.h"
+#include "properties/case.h"
+#include "properties/choices.h"
+#include "properties/generators.h"
+#include "reference/analysis/bank_conflicts.h"
+#include "reference/analysis/optimal_swizzle.h"
+#include "reference/linear_layout.h"
+#include "tools/analysis/catalog_pairs.h"
+#include "tools/op_table.h"
 
 namespace f2lay::device {
 
@@ -75,7 +75,9 @@ uint64_t readElement(const uint8_t* p, uint64_t bytes) {
 class SeededChoices : public properties::Choices {
  public:
   explicit SeededChoices(uint64_t seed) : rng_(seed) {}
-  int inRange(int lo, int hi) override { return std::uniform_int_distribution<int>(lo, hi - 1)(rng_); }
+  int inRange(int lo, int hi) override {
+    return std::uniform_int_distribution<int>(lo, hi - 1)(rng_);
+  }
 
  private:
   std::mt19937_64 rng_;
@@ -92,17 +94,20 @@ SharedSide sharedSide(const ref::LinearLayout& dist, const ref::LinearLayout& sh
                                                                   : SharedInstruction::kMatrixTrans;
   uint64_t warps = uint64_t{1} << bitsOf(dist.value(), "warp");
   for (uint64_t w = 0; w < warps; ++w) {
-    std::vector<ref::analysis::InstructionAccess> ins = ref::analysis::warpAccesses(dist, shared, access, w);
+    std::vector<ref::analysis::InstructionAccess> ins =
+        ref::analysis::warpAccesses(dist, shared, access, w);
     if (w == 0) {
       side.instructions = u32(ins.size());
-      side.vectorBytes = access.instruction == Instruction::kVector ? u32(ins.at(0).bytes)
-                                                                    : u32(4 * ins.at(0).matrices.size());
+      side.vectorBytes = access.instruction == Instruction::kVector
+                             ? u32(ins.at(0).bytes)
+                             : u32(4 * ins.at(0).matrices.size());
       for (const auto& in : ins)
         for (uint64_t r : in.registers) side.registers.push_back(u32(r));
     }
     for (const auto& in : ins) {
       if (access.instruction == Instruction::kVector) {
-        for (const ref::analysis::LaneAccess& lane : in.lanes) side.addresses.push_back(u32(lane.address));
+        for (const ref::analysis::LaneAccess& lane : in.lanes)
+          side.addresses.push_back(u32(lane.address));
         continue;
       }
       for (uint32_t lane = 0; lane < kLanes; ++lane) {
@@ -234,8 +239,8 @@ void addRandomPairs(Batch& batch, int count, uint64_t seed) {
   for (int i = 0; i < count; ++i) {
     properties::Case c = properties::makeConversionPair(choices);
     addCase(batch, "random pair " + std::to_string(i), c.layouts[0], c.layouts[1],
-            c.params["element_bytes"].get<uint64_t>(), seed + 1 + i, ref::analysis::Instruction::kVector,
-            ref::analysis::Instruction::kVector);
+            c.params["element_bytes"].get<uint64_t>(), seed + 1 + i,
+            ref::analysis::Instruction::kVector, ref::analysis::Instruction::kVector);
   }
 }
 
@@ -265,12 +270,13 @@ std::vector<uint8_t> replayOnHost(const Batch& batch, Path path) {
       // is matrix k / 2; not transposed: its row l / 4, columns
       // 2 (l % 4) + half; .trans: its row 2 (l % 4) + half, column l / 4),
       // the rows' addresses given by lanes 8 matrix + row.
-      auto at = [&](SharedInstruction kind, uint64_t table, uint32_t instructions, uint32_t w, uint32_t i,
-                    uint32_t l, uint32_t k) -> uint64_t {
+      auto at = [&](SharedInstruction kind, uint64_t table, uint32_t instructions, uint32_t w,
+                    uint32_t i, uint32_t l, uint32_t k) -> uint64_t {
         const uint32_t* lanes = &pool[table + (uint64_t{w} * instructions + i) * kLanes];
         if (kind == SharedInstruction::kVector) return lanes[l] + k * eb;
         uint32_t matrix = k / 2, half = k % 2;
-        if (kind == SharedInstruction::kMatrix) return lanes[8 * matrix + l / 4] + 2 * (2 * (l % 4) + half);
+        if (kind == SharedInstruction::kMatrix)
+          return lanes[8 * matrix + l / 4] + 2 * (2 * (l % 4) + half);
         return lanes[8 * matrix + 2 * (l % 4) + half] + 2 * (l / 4);
       };
       std::vector<uint8_t> shared(c.sharedBytes, kPoison);
@@ -279,19 +285,22 @@ std::vector<uint8_t> replayOnHost(const Batch& batch, Path path) {
           for (uint32_t i = 0; i < c.storeInstructions; ++i) {
             uint32_t n = c.storeVector / c.elementBytes;
             for (uint32_t k = 0; k < n; ++k)
-              std::memcpy(&shared.at(at(c.storeKind, c.storeAddresses, c.storeInstructions, w, i, l, k)),
-                          element(w, l, pool[c.storeRegisters + i * n + k]), eb);
+              std::memcpy(
+                  &shared.at(at(c.storeKind, c.storeAddresses, c.storeInstructions, w, i, l, k)),
+                  element(w, l, pool[c.storeRegisters + i * n + k]), eb);
           }
       for (uint32_t w = 0; w < c.warps; ++w)
         for (uint32_t l = 0; l < kLanes; ++l) {
           for (uint32_t i = 0; i < c.loadInstructions; ++i) {
             uint32_t n = c.loadVector / c.elementBytes;
             for (uint32_t k = 0; k < n; ++k)
-              std::memcpy(slot(w, l, pool[c.loadRegisters + i * n + k]),
-                          &shared.at(at(c.loadKind, c.loadAddresses, c.loadInstructions, w, i, l, k)), eb);
+              std::memcpy(
+                  slot(w, l, pool[c.loadRegisters + i * n + k]),
+                  &shared.at(at(c.loadKind, c.loadAddresses, c.loadInstructions, w, i, l, k)), eb);
           }
           for (uint32_t k = 0; k < c.sharedCopyCount; ++k)
-            std::memcpy(slot(w, l, pool[c.sharedCopies + 2 * k]), slot(w, l, pool[c.sharedCopies + 2 * k + 1]), eb);
+            std::memcpy(slot(w, l, pool[c.sharedCopies + 2 * k]),
+                        slot(w, l, pool[c.sharedCopies + 2 * k + 1]), eb);
         }
       continue;
     }
@@ -308,7 +317,8 @@ std::vector<uint8_t> replayOnHost(const Batch& batch, Path path) {
         }
       for (uint32_t l = 0; l < kLanes; ++l)
         for (uint32_t k = 0; k < c.shuffleCopyCount; ++k)
-          std::memcpy(slot(w, l, pool[c.shuffleCopies + 2 * k]), slot(w, l, pool[c.shuffleCopies + 2 * k + 1]), eb);
+          std::memcpy(slot(w, l, pool[c.shuffleCopies + 2 * k]),
+                      slot(w, l, pool[c.shuffleCopies + 2 * k + 1]), eb);
     }
   }
   return out;
@@ -330,7 +340,8 @@ std::vector<std::string> checkOutputs(const Batch& batch, Path path,
       for (uint64_t l = 0; l < kLanes; ++l)
         for (uint64_t r = 0; r < c.bRegisters; ++r, ++checked) {
           uint64_t element = b.applyFlat(r | l << regBits | w << (regBits + 5));
-          uint64_t got = readElement(&output[c.output + ((w * kLanes + l) * c.bRegisters + r) * eb], eb);
+          uint64_t got =
+              readElement(&output[c.output + ((w * kLanes + l) * c.bRegisters + r) * eb], eb);
           uint64_t want = readElement(&batch.input[c.input + element * eb], eb);
           if (got != want && ++wrongCount <= 5)
             wrong.push_back(batch.cases[i].name + ": warp " + std::to_string(w) + " lane " +

@@ -30,15 +30,15 @@ class LinearLayout;
 namespace analysis {
 enum class Instruction;
 struct AccessSpec;
-}
+}  // namespace analysis
 }  // namespace f2lay::ref
 
 namespace f2lay::device {
 
 inline constexpr uint32_t kLanes = 32;
-inline constexpr uint32_t kMaxWarps = 4;       // a CTA of 128 threads
+inline constexpr uint32_t kMaxWarps = 4;        // a CTA of 128 threads
 inline constexpr uint32_t kMaxRegisters = 256;  // per thread, either side
-inline constexpr uint8_t kPoison = 0xA5;       // every byte of an unwritten output
+inline constexpr uint8_t kPoison = 0xA5;        // every byte of an unwritten output
 
 // One side of the shared path: a distributed layout's warp instructions on a
 // memory layout, as the simulator enumerates them, and f2lay's prediction of
@@ -58,7 +58,7 @@ struct SharedSide {
   std::vector<uint32_t> registers;  // [instruction][element of the vector]
   std::vector<uint32_t> addresses;  // [warp][instruction][lane], bytes
   opt::analysis::WavefrontReport predicted;
-  bool lemma94Exact = false;        // predicted came by the closed form
+  bool lemma94Exact = false;  // predicted came by the closed form
 };
 
 // The warp instructions of `access` (the reference's spelling of a
@@ -81,7 +81,7 @@ struct DeviceCase {
   uint32_t sharedCopyCount;
   // The shuffle path (rounds == 0 and no copies: none).
   uint32_t hasShuffle, rounds, vectorElements;
-  uint64_t steps;         // pool: [round][lane] -> send register, src lane, recv register
+  uint64_t steps;  // pool: [round][lane] -> send register, src lane, recv register
   uint64_t sendOffsets, recvOffsets, shuffleCopies;
   uint32_t shuffleCopyCount;
 };

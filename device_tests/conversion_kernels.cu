@@ -1,7 +1,6 @@
-#include "device_tests/conversion_kernels.h"
-
 #include <cuda_runtime.h>
 
+#include "device_tests/conversion_kernels.h"
 #include "device_tests/shared_access.cuh"
 
 namespace f2lay::device {
@@ -10,19 +9,30 @@ namespace {
 
 __device__ uint64_t readElement(const uint8_t* p, uint32_t bytes) {
   switch (bytes) {
-    case 1: return *p;
-    case 2: return *reinterpret_cast<const uint16_t*>(p);
-    case 4: return *reinterpret_cast<const uint32_t*>(p);
-    default: return *reinterpret_cast<const uint64_t*>(p);
+    case 1:
+      return *p;
+    case 2:
+      return *reinterpret_cast<const uint16_t*>(p);
+    case 4:
+      return *reinterpret_cast<const uint32_t*>(p);
+    default:
+      return *reinterpret_cast<const uint64_t*>(p);
   }
 }
 
 __device__ void writeElement(uint8_t* p, uint32_t bytes, uint64_t v) {
   switch (bytes) {
-    case 1: *p = uint8_t(v); break;
-    case 2: *reinterpret_cast<uint16_t*>(p) = uint16_t(v); break;
-    case 4: *reinterpret_cast<uint32_t*>(p) = uint32_t(v); break;
-    default: *reinterpret_cast<uint64_t*>(p) = v;
+    case 1:
+      *p = uint8_t(v);
+      break;
+    case 2:
+      *reinterpret_cast<uint16_t*>(p) = uint16_t(v);
+      break;
+    case 4:
+      *reinterpret_cast<uint32_t*>(p) = uint32_t(v);
+      break;
+    default:
+      *reinterpret_cast<uint64_t*>(p) = v;
   }
 }
 
@@ -55,25 +65,30 @@ __global__ void convertThroughShared(const DeviceCase* cases, const uint32_t* po
       uint32_t n = c.storeVector / eb;
       Vector16 v{{0, 0, 0, 0}};
       for (uint32_t k = 0; k < n; ++k)
-        setElement(v, k, eb, aRegister(c, pool, input, warp, lane, pool[c.storeRegisters + i * n + k]));
-      storeAccess(c.storeKind,
-                  base + pool[c.storeAddresses + (uint64_t{warp} * c.storeInstructions + i) * kLanes + lane],
-                  v, c.storeVector);
+        setElement(v, k, eb,
+                   aRegister(c, pool, input, warp, lane, pool[c.storeRegisters + i * n + k]));
+      storeAccess(
+          c.storeKind,
+          base +
+              pool[c.storeAddresses + (uint64_t{warp} * c.storeInstructions + i) * kLanes + lane],
+          v, c.storeVector);
     }
   __syncthreads();
   if (!active) return;
   for (uint32_t i = 0; i < c.loadInstructions; ++i) {
     uint32_t n = c.loadVector / eb;
     Vector16 v = loadAccess(
-        c.loadKind, base + pool[c.loadAddresses + (uint64_t{warp} * c.loadInstructions + i) * kLanes + lane],
+        c.loadKind,
+        base + pool[c.loadAddresses + (uint64_t{warp} * c.loadInstructions + i) * kLanes + lane],
         c.loadVector);
     for (uint32_t k = 0; k < n; ++k)
       writeElement(bRegister(c, output, warp, lane, pool[c.loadRegisters + i * n + k]), eb,
                    elementOf(v, k, eb));
   }
   for (uint32_t k = 0; k < c.sharedCopyCount; ++k)
-    writeElement(bRegister(c, output, warp, lane, pool[c.sharedCopies + 2 * k]), eb,
-                 readElement(bRegister(c, output, warp, lane, pool[c.sharedCopies + 2 * k + 1]), eb));
+    writeElement(
+        bRegister(c, output, warp, lane, pool[c.sharedCopies + 2 * k]), eb,
+        readElement(bRegister(c, output, warp, lane, pool[c.sharedCopies + 2 * k + 1]), eb));
 }
 
 // The shuffle plan's rounds: each lane offers its vector of A registers and
@@ -104,13 +119,15 @@ __global__ void convertByShuffles(const DeviceCase* cases, const uint32_t* pool,
   }
   for (uint32_t k = 0; k < c.shuffleCopyCount; ++k)
     b[pool[c.shuffleCopies + 2 * k]] = b[pool[c.shuffleCopies + 2 * k + 1]];
-  for (uint32_t r = 0; r < c.bRegisters; ++r) writeElement(bRegister(c, output, warp, lane, r), eb, b[r]);
+  for (uint32_t r = 0; r < c.bRegisters; ++r)
+    writeElement(bRegister(c, output, warp, lane, r), eb, b[r]);
 }
 
 template <typename T>
 cudaError_t upload(T** device, const std::vector<T>& host) {
   cudaError_t err = cudaMalloc(device, host.size() * sizeof(T) + 16);
-  return err ? err : cudaMemcpy(*device, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice);
+  return err ? err
+             : cudaMemcpy(*device, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice);
 }
 
 }  // namespace
@@ -130,7 +147,8 @@ std::vector<uint8_t> runOnGpu(const Batch& batch, Path path, std::string& error)
     if (path == Path::kShared) {
       err = cudaFuncSetAttribute(convertThroughShared, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                  static_cast<int>(batch.maxSharedBytes));
-      if (!err) convertThroughShared<<<grid, block, batch.maxSharedBytes>>>(cases, pool, input, output);
+      if (!err)
+        convertThroughShared<<<grid, block, batch.maxSharedBytes>>>(cases, pool, input, output);
     } else {
       convertByShuffles<<<grid, block>>>(cases, pool, input, output);
     }

@@ -34,7 +34,9 @@ constexpr int kTimed = 7;
 // Per thread and side: a 64x64 tile of <= 8-byte elements over 128 threads is
 // at most 256 bytes a thread.
 constexpr int kMaxInstructions = 32;
-__host__ __device__ constexpr int maxInstructions(int bytes) { return bytes >= 16 ? 16 : kMaxInstructions; }
+__host__ __device__ constexpr int maxInstructions(int bytes) {
+  return bytes >= 16 ? 16 : kMaxInstructions;
+}
 constexpr int kMaxRounds = 32;
 
 template <int StoreBytes, int LoadBytes>
@@ -90,7 +92,8 @@ __global__ void shuffleRounds(const uint32_t* steps, const uint32_t* offsets, ui
   const uint64_t mask = elementBytes == 8 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
   T a[kMaxInstructions], b[kMaxInstructions];
 #pragma unroll
-  for (int r = 0; r < kMaxInstructions; ++r) a[r] = T((lane * kMaxInstructions + r) & mask), b[r] = 0;
+  for (int r = 0; r < kMaxInstructions; ++r)
+    a[r] = T((lane * kMaxInstructions + r) & mask), b[r] = 0;
   for (uint32_t it = 0; it < kIterations; ++it) {
     for (uint32_t i = 0; i < rounds; ++i) {
       const uint32_t* step = &table[(i * kLanes + lane) * 3];
@@ -116,7 +119,8 @@ __global__ void shuffleRounds(const uint32_t* steps, const uint32_t* offsets, ui
         }
     }
 #pragma unroll
-    for (int r = 0; r < kMaxInstructions; ++r) a[r] ^= b[r] & 1;  // the next conversion depends on this one
+    for (int r = 0; r < kMaxInstructions; ++r)
+      a[r] ^= b[r] & 1;  // the next conversion depends on this one
   }
   uint64_t acc = 0;
 #pragma unroll
@@ -133,7 +137,8 @@ __global__ void shuffleRoundsOnly(const uint32_t* steps, uint32_t rounds, uint32
   const uint32_t lane = threadIdx.x % kLanes;
   uint32_t src[kMaxRounds];
 #pragma unroll
-  for (int i = 0; i < kMaxRounds; ++i) src[i] = i < rounds ? steps[(i * kLanes + lane) * 3 + 1] : lane;
+  for (int i = 0; i < kMaxRounds; ++i)
+    src[i] = i < rounds ? steps[(i * kLanes + lane) * 3 + 1] : lane;
   T a[kMaxRounds];
 #pragma unroll
   for (int r = 0; r < kMaxRounds; ++r) a[r] = T(lane * kMaxRounds + r);
@@ -184,21 +189,31 @@ using RoundTripKernel = void (*)(const uint32_t*, const uint32_t*, uint32_t, uin
 template <int S>
 RoundTripKernel pickLoad(uint32_t loadBytes) {
   switch (loadBytes) {
-    case 1: return sharedRoundTrips<S, 1>;
-    case 2: return sharedRoundTrips<S, 2>;
-    case 4: return sharedRoundTrips<S, 4>;
-    case 8: return sharedRoundTrips<S, 8>;
-    default: return sharedRoundTrips<S, 16>;
+    case 1:
+      return sharedRoundTrips<S, 1>;
+    case 2:
+      return sharedRoundTrips<S, 2>;
+    case 4:
+      return sharedRoundTrips<S, 4>;
+    case 8:
+      return sharedRoundTrips<S, 8>;
+    default:
+      return sharedRoundTrips<S, 16>;
   }
 }
 
 RoundTripKernel pick(uint32_t storeBytes, uint32_t loadBytes) {
   switch (storeBytes) {
-    case 1: return pickLoad<1>(loadBytes);
-    case 2: return pickLoad<2>(loadBytes);
-    case 4: return pickLoad<4>(loadBytes);
-    case 8: return pickLoad<8>(loadBytes);
-    default: return pickLoad<16>(loadBytes);
+    case 1:
+      return pickLoad<1>(loadBytes);
+    case 2:
+      return pickLoad<2>(loadBytes);
+    case 4:
+      return pickLoad<4>(loadBytes);
+    case 8:
+      return pickLoad<8>(loadBytes);
+    default:
+      return pickLoad<16>(loadBytes);
   }
 }
 
@@ -240,24 +255,29 @@ class Bench {
   }
 
   Timing sharedPath(const SharedSide& store, const SharedSide& load, uint32_t sharedBytes) {
-    uint32_t warps = static_cast<uint32_t>(store.addresses.size() / (uint64_t{store.instructions} * kLanes));
+    uint32_t warps =
+        static_cast<uint32_t>(store.addresses.size() / (uint64_t{store.instructions} * kLanes));
     if (store.instructions > uint32_t(maxInstructions(store.vectorBytes)) ||
         load.instructions > uint32_t(maxInstructions(load.vectorBytes)))
-      throw Error(std::to_string(store.instructions) + " stores and " + std::to_string(load.instructions) +
-                  " loads a thread, more than the kernel holds (" + std::to_string(kMaxInstructions) +
-                  ", 16 of 16 bytes)");
-    check(cudaMemcpy(storeAddresses_, store.addresses.data(), store.addresses.size() * 4, cudaMemcpyHostToDevice));
-    check(cudaMemcpy(loadAddresses_, load.addresses.data(), load.addresses.size() * 4, cudaMemcpyHostToDevice));
+      throw Error(std::to_string(store.instructions) + " stores and " +
+                  std::to_string(load.instructions) +
+                  " loads a thread, more than the kernel holds (" +
+                  std::to_string(kMaxInstructions) + ", 16 of 16 bytes)");
+    check(cudaMemcpy(storeAddresses_, store.addresses.data(), store.addresses.size() * 4,
+                     cudaMemcpyHostToDevice));
+    check(cudaMemcpy(loadAddresses_, load.addresses.data(), load.addresses.size() * 4,
+                     cudaMemcpyHostToDevice));
     RoundTripKernel kernel = pick(store.vectorBytes, load.vectorBytes);
     check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 << 10));
     Timing t;
     t.ms = medianMs([&] {
-      kernel<<<ctas_, warps * kLanes, sharedBytes>>>(storeAddresses_, loadAddresses_, store.instructions,
-                                                     load.instructions, sink_);
+      kernel<<<ctas_, warps * kLanes, sharedBytes>>>(storeAddresses_, loadAddresses_,
+                                                     store.instructions, load.instructions, sink_);
     });
     check(cudaGetLastError());
     t.bytes = double(ctas_) * kIterations * warps * kLanes *
-              (double(store.instructions) * store.vectorBytes + double(load.instructions) * load.vectorBytes);
+              (double(store.instructions) * store.vectorBytes +
+               double(load.instructions) * load.vectorBytes);
     return t;
   }
 
@@ -268,8 +288,10 @@ class Bench {
       const int ctas = ctas_ / 2;
       float ms = medianMs([&] { kernel<<<ctas, kCeilingThreads, kCeilingBytes>>>(sink_); });
       check(cudaGetLastError());
-      double rate = double(ctas) * kCeilingThreads * kCeilingIterations * kCeilingAccesses * 16 / (ms * 1e-3);
-      std::printf("Ceiling, %s only: %.0f GB/s.\n", kernel == sharedCeiling<true> ? "stores" : "loads", rate / 1e9);
+      double rate =
+          double(ctas) * kCeilingThreads * kCeilingIterations * kCeilingAccesses * 16 / (ms * 1e-3);
+      std::printf("Ceiling, %s only: %.0f GB/s.\n",
+                  kernel == sharedCeiling<true> ? "stores" : "loads", rate / 1e9);
       best = std::max(best, rate);
     }
     return best;
@@ -278,8 +300,8 @@ class Bench {
   // The plan's kernel, and its rounds alone (shuffleRoundsOnly).
   std::pair<float, float> shufflePath(const Batch& batch, size_t i) {
     const DeviceCase& c = batch.device[i];
-    if (c.rounds > kMaxRounds || c.aRegisters > kMaxInstructions || c.bRegisters > kMaxInstructions ||
-        c.vectorElements > 4 || c.shuffleCopyCount > 0)
+    if (c.rounds > kMaxRounds || c.aRegisters > kMaxInstructions ||
+        c.bRegisters > kMaxInstructions || c.vectorElements > 4 || c.shuffleCopyCount > 0)
       throw Error("outside the shuffle kernel's limits (rounds, registers, copies)");
     std::vector<uint32_t> steps(batch.pool.begin() + c.steps,
                                 batch.pool.begin() + c.steps + uint64_t{c.rounds} * kLanes * 3);
@@ -292,13 +314,14 @@ class Bench {
     check(cudaMemcpy(loadAddresses_, offsets.data(), offsets.size() * 4, cudaMemcpyHostToDevice));
     auto kernel = c.elementBytes == 8 ? shuffleRounds<uint64_t> : shuffleRounds<uint32_t>;
     float ms = medianMs([&] {
-      kernel<<<ctas_, c.warps * kLanes>>>(storeAddresses_, loadAddresses_, c.rounds, c.vectorElements,
-                                          c.elementBytes, sink_);
+      kernel<<<ctas_, c.warps * kLanes>>>(storeAddresses_, loadAddresses_, c.rounds,
+                                          c.vectorElements, c.elementBytes, sink_);
     });
     check(cudaGetLastError());
     bool wide = c.elementBytes * c.vectorElements > 4;
     auto only = wide ? shuffleRoundsOnly<unsigned long long> : shuffleRoundsOnly<uint32_t>;
-    float onlyMs = medianMs([&] { only<<<ctas_, c.warps * kLanes>>>(storeAddresses_, c.rounds, sink_); });
+    float onlyMs =
+        medianMs([&] { only<<<ctas_, c.warps * kLanes>>>(storeAddresses_, c.rounds, sink_); });
     check(cudaGetLastError());
     return {ms, onlyMs};
   }
@@ -322,13 +345,16 @@ int run() {
   const double ceiling = bench.ceilingBytesPerSecond();
   // A wavefront serves at most 128 bytes (32 banks of 4 bytes).
   const double ceilingWavefronts = ceiling / 128;
-  std::printf("%d CTAs of up to 4 warps (%d SMs), %u conversions of the tile each, median of %d runs.\n\n",
-              ctas, sms, kIterations, kTimed);
-  std::printf("Ceiling (conflict-free 16-byte ld/st.shared at full occupancy, the better of loads and "
-              "stores): %.0f GB/s, %.1f G wavefronts/s.\n\n",
-              ceiling / 1e9, ceilingWavefronts / 1e9);
-  std::printf("| pair | way | vector bytes (st/ld) | wavefronts per tile (st+ld) | ms | GB/s | of ceiling "
-              "| G wavefronts/s | of ceiling |\n");
+  std::printf(
+      "%d CTAs of up to 4 warps (%d SMs), %u conversions of the tile each, median of %d runs.\n\n",
+      ctas, sms, kIterations, kTimed);
+  std::printf(
+      "Ceiling (conflict-free 16-byte ld/st.shared at full occupancy, the better of loads and "
+      "stores): %.0f GB/s, %.1f G wavefronts/s.\n\n",
+      ceiling / 1e9, ceilingWavefronts / 1e9);
+  std::printf(
+      "| pair | way | vector bytes (st/ld) | wavefronts per tile (st+ld) | ms | GB/s | of ceiling "
+      "| G wavefronts/s | of ceiling |\n");
   std::printf("|---|---|---|---:|---:|---:|---:|---:|---:|\n");
 
   std::vector<CatalogConversion> conversions = catalogConversions(false);
@@ -346,24 +372,28 @@ int run() {
         double bytes = t.bytes / (t.ms * 1e-3);
         uint64_t wavefronts = c.store.predicted.wavefronts + c.load.predicted.wavefronts;
         double waves = double(wavefronts) * ctas * kIterations / (t.ms * 1e-3);
-        std::printf("| %s | %s | %u/%u | %llu | %.3f | %.0f | %.2f | %.1f | %.2f |\n", pair.name.c_str(),
-                    c.memory.c_str(), c.store.vectorBytes, c.load.vectorBytes,
+        std::printf("| %s | %s | %u/%u | %llu | %.3f | %.0f | %.2f | %.1f | %.2f |\n",
+                    pair.name.c_str(), c.memory.c_str(), c.store.vectorBytes, c.load.vectorBytes,
                     static_cast<unsigned long long>(wavefronts), t.ms, bytes / 1e9, bytes / ceiling,
                     waves / 1e9, waves / ceilingWavefronts);
       } catch (const Error& e) {
-        std::printf("| %s | %s | | | not run: %s | | | | |\n", pair.name.c_str(), c.memory.c_str(), e.what());
+        std::printf("| %s | %s | | | not run: %s | | | | |\n", pair.name.c_str(), c.memory.c_str(),
+                    e.what());
       }
     }
     if (!d.hasShuffle) {
-      std::printf("| %s | shuffle plan | | | none: %s | | | | |\n", pair.name.c_str(), pair.noShuffle.c_str());
+      std::printf("| %s | shuffle plan | | | none: %s | | | | |\n", pair.name.c_str(),
+                  pair.noShuffle.c_str());
       continue;
     }
     try {
       auto [ms, onlyMs] = bench.shufflePath(batch, p);
-      std::printf("| %s | shuffle plan, %u rounds (%s) | | | %.3f (rounds alone: %.3f) | | %.2fx (%.2fx) the "
-                  "optimal swizzle's time | | |\n",
-                  pair.name.c_str(), d.rounds, pair.kind.c_str(), ms, onlyMs, optimalMs > 0 ? ms / optimalMs : 0.0,
-                  optimalMs > 0 ? onlyMs / optimalMs : 0.0);
+      std::printf(
+          "| %s | shuffle plan, %u rounds (%s) | | | %.3f (rounds alone: %.3f) | | %.2fx (%.2fx) "
+          "the "
+          "optimal swizzle's time | | |\n",
+          pair.name.c_str(), d.rounds, pair.kind.c_str(), ms, onlyMs,
+          optimalMs > 0 ? ms / optimalMs : 0.0, optimalMs > 0 ? onlyMs / optimalMs : 0.0);
     } catch (const Error& e) {
       std::printf("| %s | shuffle plan | | | not run: %s | | | | |\n", pair.name.c_str(), e.what());
     }

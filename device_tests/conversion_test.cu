@@ -37,16 +37,18 @@ TEST(DeviceConversion, TablesDeliverEveryElementOnTheHost) {
     ++kinds[batch.cases[i].kind];
     shuffles[batch.cases[i].kind] += batch.device[i].hasShuffle;
     auto side = [](SharedInstruction kind, uint32_t bytes) {
-      return kind == SharedInstruction::kVector ? std::to_string(bytes)
-                                                : std::string(kind == SharedInstruction::kMatrix ? "matrix x" : "matrix.trans x") +
-                                                      std::to_string(bytes / 4);
+      return kind == SharedInstruction::kVector
+                 ? std::to_string(bytes)
+                 : std::string(kind == SharedInstruction::kMatrix ? "matrix x" : "matrix.trans x") +
+                       std::to_string(bytes / 4);
     };
     ++vectors[side(batch.device[i].storeKind, batch.device[i].storeVector) + " / " +
               side(batch.device[i].loadKind, batch.device[i].loadVector)];
   }
   for (const auto& [kind, n] : kinds)
     std::printf("%s: %d cases, %d with a shuffle plan\n", kind.c_str(), n, shuffles[kind]);
-  for (const auto& [v, n] : vectors) std::printf("store / load bytes (or ldmatrix, stmatrix) %s: %d cases\n", v.c_str(), n);
+  for (const auto& [v, n] : vectors)
+    std::printf("store / load bytes (or ldmatrix, stmatrix) %s: %d cases\n", v.c_str(), n);
   for (Path path : {Path::kShared, Path::kShuffle}) {
     uint64_t checked = 0;
     for (const std::string& w : checkOutputs(batch, path, replayOnHost(batch, path), checked))
@@ -63,7 +65,8 @@ TEST(DeviceConversion, TheCheckCatchesAWrongAddress) {
   uint32_t* lanes = &batch.pool[c.storeAddresses];
   std::rotate(lanes, lanes + 1, lanes + kLanes);
   uint64_t checked = 0;
-  EXPECT_FALSE(checkOutputs(batch, Path::kShared, replayOnHost(batch, Path::kShared), checked).empty());
+  EXPECT_FALSE(
+      checkOutputs(batch, Path::kShared, replayOnHost(batch, Path::kShared), checked).empty());
 }
 
 void runAndCheck(Path path) {

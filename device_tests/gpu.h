@@ -13,17 +13,17 @@ namespace f2lay::device {
 std::string noGpu();
 
 // In a test body: skip when there is no GPU.
-#define F2LAY_REQUIRE_GPU()                                          \
-  do {                                                               \
-    std::string why = ::f2lay::device::noGpu();                      \
-    if (!why.empty()) GTEST_SKIP() << "no GPU to run on: " << why;   \
+#define F2LAY_REQUIRE_GPU()                                        \
+  do {                                                             \
+    std::string why = ::f2lay::device::noGpu();                    \
+    if (!why.empty()) GTEST_SKIP() << "no GPU to run on: " << why; \
   } while (0)
 
 // A CUDA call that must succeed.
-#define F2LAY_CUDA(call)                                                              \
-  do {                                                                                \
-    cudaError_t err = (call);                                                         \
-    ASSERT_EQ(err, cudaSuccess) << #call << ": " << cudaGetErrorString(err);          \
+#define F2LAY_CUDA(call)                                                     \
+  do {                                                                       \
+    cudaError_t err = (call);                                                \
+    ASSERT_EQ(err, cudaSuccess) << #call << ": " << cudaGetErrorString(err); \
   } while (0)
 
 }  // namespace f2lay::device

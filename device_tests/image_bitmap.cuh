@@ -21,10 +21,10 @@ namespace f2lay::device {
 // vectors: by linearity their images are one value with its lowBits low bits
 // running through every pattern, so they fill a run of bits of one 64-bit
 // bitmap word, marked by a single atomicOr (64-bit words: half the atomics
-// of 32-bit ones, and the atomics are what bound the kernel). Neighbouring threads take neighbouring
-// combinations of the next vectors, which map to output bits 6, 7, ...:
-// neighbouring words. Every input is still visited exactly once (a change
-// of basis is a bijection), so the check stays exhaustive.
+// of 32-bit ones, and the atomics are what bound the kernel). Neighbouring threads take
+// neighbouring combinations of the next vectors, which map to output bits 6, 7, ...: neighbouring
+// words. Every input is still visited exactly once (a change of basis is a bijection), so the check
+// stays exhaustive.
 struct Walk {
   int lowBits = 0;
   uint64_t images[64] = {};  // L of each basis vector, in walk order
@@ -83,8 +83,8 @@ __device__ void forEachCombination(const uint64_t* bases, int n, Mark mark) {
 // Thread t marks the images of its cosets: base = a combination of basis
 // vectors lowBits, lowBits + 1, ...; the coset's images are base ^ (every
 // pattern of the low bits), a run of 2^lowBits bits of one word.
-__global__ void markImage(const uint64_t* images, int lowBits, int inBits, unsigned long long* bitmap,
-                          unsigned long long* repeats) {
+__global__ void markImage(const uint64_t* images, int lowBits, int inBits,
+                          unsigned long long* bitmap, unsigned long long* repeats) {
   unsigned long long run = lowBits == 6 ? ~0ull : (1ull << (1u << lowBits)) - 1;
   unsigned long long found = 0;
   forEachCombination(images + lowBits, inBits - lowBits, [&](uint64_t y) {
@@ -103,12 +103,14 @@ __global__ void markWholeWords(const uint64_t* images, int inBits, unsigned long
   forEachCombination(images + 6, inBits - 6, [&](uint64_t y) { bitmap[y >> 6] = ~0ull; });
 }
 
-__global__ void countMarked(const unsigned long long* bitmap, uint64_t words, unsigned long long* marked) {
+__global__ void countMarked(const unsigned long long* bitmap, uint64_t words,
+                            unsigned long long* marked) {
   unsigned long long count = 0;
   for (uint64_t i = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; i < words;
        i += uint64_t{gridDim.x} * blockDim.x)
     count += __popcll(bitmap[i]);
-  for (int offset = 16; offset > 0; offset /= 2) count += __shfl_down_sync(0xffffffffu, count, offset);
+  for (int offset = 16; offset > 0; offset /= 2)
+    count += __shfl_down_sync(0xffffffffu, count, offset);
   if (threadIdx.x % 32 == 0 && count) atomicAdd(marked, count);
 }
 
@@ -116,14 +118,14 @@ struct ImageCount {
   bool ok = false;  // false: a CUDA call failed
   uint64_t repeats = 0;
   bool wholeWords = false;  // marked by plain stores and counted (markWholeWords)
-  float ms = 0;  // the kernels alone
+  float ms = 0;             // the kernels alone
 };
 
 // Applies the layout with `cols` (inBits <= 32, outBits <= 32) to every input.
 inline ImageCount countImage(const uint64_t* cols, int inBits, int outBits) {
   ImageCount r;
   Walk walk = walkOrder(cols, inBits, outBits);
-  uint64_t *dCols = nullptr;
+  uint64_t* dCols = nullptr;
   unsigned long long* bitmap = nullptr;
   unsigned long long* dRepeats = nullptr;
   size_t words = outBits <= 6 ? 1 : size_t{1} << (outBits - 6);
@@ -133,7 +135,8 @@ inline ImageCount countImage(const uint64_t* cols, int inBits, int outBits) {
   if (cudaMalloc(&dCols, 64 * 8) == cudaSuccess && cudaMalloc(&bitmap, words * 8) == cudaSuccess &&
       cudaMalloc(&dRepeats, 8) == cudaSuccess &&
       cudaMemcpy(dCols, walk.images, 64 * 8, cudaMemcpyHostToDevice) == cudaSuccess &&
-      cudaMemset(bitmap, 0, words * 8) == cudaSuccess && cudaMemset(dRepeats, 0, 8) == cudaSuccess) {
+      cudaMemset(bitmap, 0, words * 8) == cudaSuccess &&
+      cudaMemset(dRepeats, 0, 8) == cudaSuccess) {
     r.wholeWords = walk.lowBits == 6;
     cudaEventRecord(start);
     // 2^20 threads: forEachCombination needs a power of two.

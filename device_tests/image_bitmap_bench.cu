@@ -75,17 +75,20 @@ int main() {
       countImage(row.cols->data(), bits, row.outBits);  // warm-up
       ImageCount c = countImage(row.cols->data(), bits, row.outBits);
       if (!c.ok || c.repeats != row.repeats) {
-        std::fprintf(stderr, "image_bitmap_bench: 2^%d -> 2^%d: %llu repeats, expected %llu%s\n", bits,
-                     row.outBits, static_cast<unsigned long long>(c.repeats),
-                     static_cast<unsigned long long>(row.repeats), c.ok ? "" : " (a CUDA call failed)");
+        std::fprintf(stderr, "image_bitmap_bench: 2^%d -> 2^%d: %llu repeats, expected %llu%s\n",
+                     bits, row.outBits, static_cast<unsigned long long>(c.repeats),
+                     static_cast<unsigned long long>(row.repeats),
+                     c.ok ? "" : " (a CUDA call failed)");
         return 1;
       }
       if (row.cols == &repeated) continue;  // a check, not a speed row
       double bytes = double(uint64_t{1} << row.outBits) / 8;
-      double kernelGbs = 2 * bytes / (c.ms * 1e6), copyGbs = 2 * bytes / (copyMs(size_t(bytes)) * 1e6);
+      double kernelGbs = 2 * bytes / (c.ms * 1e6),
+             copyGbs = 2 * bytes / (copyMs(size_t(bytes)) * 1e6);
       std::printf("2^%-4d %12s %10.3f %12.1f %14.1f %12.1f %10.2f\n", bits,
-                  c.wholeWords ? "whole words" : "atomics", c.ms, double(uint64_t{1} << bits) / (c.ms * 1e6),
-                  kernelGbs, copyGbs, kernelGbs / copyGbs);
+                  c.wholeWords ? "whole words" : "atomics", c.ms,
+                  double(uint64_t{1} << bits) / (c.ms * 1e6), kernelGbs, copyGbs,
+                  kernelGbs / copyGbs);
     }
   }
   return 0;

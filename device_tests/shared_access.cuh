@@ -20,9 +20,15 @@ struct Vector16 {
 // `address` is a shared-window address (__cvta_generic_to_shared).
 __device__ inline void storeShared(uint32_t address, const Vector16& v, uint32_t bytes) {
   switch (bytes) {
-    case 1: asm volatile("st.shared.u8 [%0], %1;" ::"r"(address), "r"(v.word[0]) : "memory"); break;
-    case 2: asm volatile("st.shared.u16 [%0], %1;" ::"r"(address), "r"(v.word[0]) : "memory"); break;
-    case 4: asm volatile("st.shared.u32 [%0], %1;" ::"r"(address), "r"(v.word[0]) : "memory"); break;
+    case 1:
+      asm volatile("st.shared.u8 [%0], %1;" ::"r"(address), "r"(v.word[0]) : "memory");
+      break;
+    case 2:
+      asm volatile("st.shared.u16 [%0], %1;" ::"r"(address), "r"(v.word[0]) : "memory");
+      break;
+    case 4:
+      asm volatile("st.shared.u32 [%0], %1;" ::"r"(address), "r"(v.word[0]) : "memory");
+      break;
     case 8:
       asm volatile("st.shared.v2.u32 [%0], {%1, %2};" ::"r"(address), "r"(v.word[0]), "r"(v.word[1])
                    : "memory");
@@ -37,11 +43,19 @@ __device__ inline void storeShared(uint32_t address, const Vector16& v, uint32_t
 __device__ inline Vector16 loadShared(uint32_t address, uint32_t bytes) {
   Vector16 v{{0, 0, 0, 0}};
   switch (bytes) {
-    case 1: asm volatile("ld.shared.u8 %0, [%1];" : "=r"(v.word[0]) : "r"(address) : "memory"); break;
-    case 2: asm volatile("ld.shared.u16 %0, [%1];" : "=r"(v.word[0]) : "r"(address) : "memory"); break;
-    case 4: asm volatile("ld.shared.u32 %0, [%1];" : "=r"(v.word[0]) : "r"(address) : "memory"); break;
+    case 1:
+      asm volatile("ld.shared.u8 %0, [%1];" : "=r"(v.word[0]) : "r"(address) : "memory");
+      break;
+    case 2:
+      asm volatile("ld.shared.u16 %0, [%1];" : "=r"(v.word[0]) : "r"(address) : "memory");
+      break;
+    case 4:
+      asm volatile("ld.shared.u32 %0, [%1];" : "=r"(v.word[0]) : "r"(address) : "memory");
+      break;
     case 8:
-      asm volatile("ld.shared.v2.u32 {%0, %1}, [%2];" : "=r"(v.word[0]), "=r"(v.word[1]) : "r"(address)
+      asm volatile("ld.shared.v2.u32 {%0, %1}, [%2];"
+                   : "=r"(v.word[0]), "=r"(v.word[1])
+                   : "r"(address)
                    : "memory");
       break;
     default:
@@ -59,17 +73,21 @@ __device__ inline Vector16 loadShared(uint32_t address, uint32_t bytes) {
 // of the warp executes it.
 #define F2LAY_STMATRIX(shape, ...) \
   asm volatile("stmatrix.sync.aligned.m8n8." shape ".shared.b16 [%0], " __VA_ARGS__ : "memory")
-#define F2LAY_LDMATRIX(shape, regs, ...) \
-  asm volatile("ldmatrix.sync.aligned.m8n8." shape ".shared.b16 " regs ", [%" __VA_ARGS__ : "memory")
+#define F2LAY_LDMATRIX(shape, regs, ...)                                                  \
+  asm volatile("ldmatrix.sync.aligned.m8n8." shape ".shared.b16 " regs ", [%" __VA_ARGS__ \
+               : "memory")
 
-__device__ inline void storeMatrix(uint32_t address, const Vector16& v, uint32_t count, bool trans) {
+__device__ inline void storeMatrix(uint32_t address, const Vector16& v, uint32_t count,
+                                   bool trans) {
   const uint32_t* w = v.word;
   if (!trans && count == 1) F2LAY_STMATRIX("x1", "{%1};" ::"r"(address), "r"(w[0]));
   if (!trans && count == 2) F2LAY_STMATRIX("x2", "{%1, %2};" ::"r"(address), "r"(w[0]), "r"(w[1]));
   if (!trans && count == 4)
-    F2LAY_STMATRIX("x4", "{%1, %2, %3, %4};" ::"r"(address), "r"(w[0]), "r"(w[1]), "r"(w[2]), "r"(w[3]));
+    F2LAY_STMATRIX("x4", "{%1, %2, %3, %4};" ::"r"(address), "r"(w[0]), "r"(w[1]), "r"(w[2]),
+                   "r"(w[3]));
   if (trans && count == 1) F2LAY_STMATRIX("x1.trans", "{%1};" ::"r"(address), "r"(w[0]));
-  if (trans && count == 2) F2LAY_STMATRIX("x2.trans", "{%1, %2};" ::"r"(address), "r"(w[0]), "r"(w[1]));
+  if (trans && count == 2)
+    F2LAY_STMATRIX("x2.trans", "{%1, %2};" ::"r"(address), "r"(w[0]), "r"(w[1]));
   if (trans && count == 4)
     F2LAY_STMATRIX("x4.trans", "{%1, %2, %3, %4};" ::"r"(address), "r"(w[0]), "r"(w[1]), "r"(w[2]),
                    "r"(w[3]));
@@ -79,7 +97,8 @@ __device__ inline Vector16 loadMatrix(uint32_t address, uint32_t count, bool tra
   Vector16 v{{0, 0, 0, 0}};
   uint32_t* w = v.word;
   if (!trans && count == 1) F2LAY_LDMATRIX("x1", "{%0}", "1];" : "=r"(w[0]) : "r"(address));
-  if (!trans && count == 2) F2LAY_LDMATRIX("x2", "{%0, %1}", "2];" : "=r"(w[0]), "=r"(w[1]) : "r"(address));
+  if (!trans && count == 2)
+    F2LAY_LDMATRIX("x2", "{%0, %1}", "2];" : "=r"(w[0]), "=r"(w[1]) : "r"(address));
   if (!trans && count == 4)
     F2LAY_LDMATRIX("x4", "{%0, %1, %2, %3}", "4];"
                    : "=r"(w[0]), "=r"(w[1]), "=r"(w[2]), "=r"(w[3])

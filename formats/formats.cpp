@@ -22,22 +22,26 @@ Format detectFormat(std::string_view text) {
 
 LayoutValue readLayout(std::string_view text, Format format) {
   switch (format) {
-    case Format::Json: return readJsonLayout(text);
-    case Format::TritonText: return readTritonText(text);
-    case Format::Mlir: return readMlirAttr(text);
+    case Format::Json:
+      return readJsonLayout(text);
+    case Format::TritonText:
+      return readTritonText(text);
+    case Format::Mlir:
+      return readMlirAttr(text);
   }
   return {};
 }
 
-LayoutValue readLayout(std::string_view text) {
-  return readLayout(text, detectFormat(text));
-}
+LayoutValue readLayout(std::string_view text) { return readLayout(text, detectFormat(text)); }
 
 std::string writeLayout(const LayoutValue& layout, Format format) {
   switch (format) {
-    case Format::Json: return writeJsonLayout(layout);
-    case Format::TritonText: return writeTritonText(layout) + "\n";
-    case Format::Mlir: return writeMlirAttr(layout) + "\n";
+    case Format::Json:
+      return writeJsonLayout(layout);
+    case Format::TritonText:
+      return writeTritonText(layout) + "\n";
+    case Format::Mlir:
+      return writeMlirAttr(layout) + "\n";
   }
   return {};
 }

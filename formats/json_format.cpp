@@ -13,8 +13,7 @@ void requireObjectWithKeys(const Json& json, const std::string& where,
                            std::initializer_list<const char*> keys) {
   if (!json.is_object()) throw Error(where + ": expected a JSON object");
   for (const char* key : keys)
-    if (!json.contains(key))
-      throw Error(where + ": missing key \"" + std::string(key) + "\"");
+    if (!json.contains(key)) throw Error(where + ": missing key \"" + std::string(key) + "\"");
   for (const auto& [key, value] : json.items()) {
     bool known = false;
     for (const char* k : keys) known = known || key == k;
@@ -24,8 +23,7 @@ void requireObjectWithKeys(const Json& json, const std::string& where,
 
 const Json& arrayAt(const Json& json, const char* key, const std::string& where) {
   const Json& a = json.at(key);
-  if (!a.is_array())
-    throw Error(where + "." + key + ": expected a JSON array");
+  if (!a.is_array()) throw Error(where + "." + key + ": expected a JSON array");
   return a;
 }
 
@@ -43,18 +41,15 @@ uint64_t unsignedFromJson(const Json& json, const std::string& where) {
   if (json.is_number_unsigned()) return json.get<uint64_t>();
   // A signed integer that is not negative (e.g. built in C++, or -0).
   if (json.is_number_integer() && json.get<int64_t>() >= 0) return json.get<uint64_t>();
-  if (json.is_number_integer())
-    throw Error(where + ": " + json.dump() + " is negative");
-  throw Error(where + ": expected a non-negative integer below 2^64, found " +
-              describeJson(json));
+  if (json.is_number_integer()) throw Error(where + ": " + json.dump() + " is negative");
+  throw Error(where + ": expected a non-negative integer below 2^64, found " + describeJson(json));
 }
 
 std::string nameFromJson(const Json& json, const std::string& where) {
   if (!json.is_string()) throw Error(where + ": expected a string");
   std::string name = json.get<std::string>();
   if (!isIdentifier(name))
-    throw Error(where + ": \"" + name +
-                "\" is not an identifier ([A-Za-z_][A-Za-z0-9_.]*)");
+    throw Error(where + ": \"" + name + "\" is not an identifier ([A-Za-z_][A-Za-z0-9_.]*)");
   return name;
 }
 

@@ -12,9 +12,7 @@ int log2Exact(uint64_t powerOfTwo) { return std::countr_zero(powerOfTwo); }
 
 bool isIdentifier(const std::string& name) {
   if (name.empty()) return false;
-  auto letter = [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-  };
+  auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; };
   if (!letter(name[0])) return false;
   for (char c : name)
     if (!letter(c) && !(c >= '0' && c <= '9') && c != '.') return false;
@@ -62,13 +60,11 @@ void validate(const LayoutValue& layout) {
   };
   for (const OutDim& d : layout.out_dims) {
     if (!isIdentifier(d.name))
-      throw Error("out dim name '" + d.name +
-                  "' is not an identifier ([A-Za-z_][A-Za-z0-9_.]*)");
-    if (appearsBefore(layout.out_dims, d))
-      throw Error("out dim '" + d.name + "' appears twice");
+      throw Error("out dim name '" + d.name + "' is not an identifier ([A-Za-z_][A-Za-z0-9_.]*)");
+    if (appearsBefore(layout.out_dims, d)) throw Error("out dim '" + d.name + "' appears twice");
     if (!isPowerOfTwo(d.size))
-      throw Error("out dim '" + d.name + "' has size " +
-                  std::to_string(d.size) + ", which is not a power of two");
+      throw Error("out dim '" + d.name + "' has size " + std::to_string(d.size) +
+                  ", which is not a power of two");
   }
   if (totalOutBits(layout) > kMaxOutBits)
     throw Error("the out dims have " + std::to_string(totalOutBits(layout)) +
@@ -77,29 +73,24 @@ void validate(const LayoutValue& layout) {
   size_t inBits = 0;
   for (const InDim& d : layout.in_dims) {
     if (!isIdentifier(d.name))
-      throw Error("in dim name '" + d.name +
-                  "' is not an identifier ([A-Za-z_][A-Za-z0-9_.]*)");
-    if (appearsBefore(layout.in_dims, d))
-      throw Error("in dim '" + d.name + "' appears twice");
+      throw Error("in dim name '" + d.name + "' is not an identifier ([A-Za-z_][A-Za-z0-9_.]*)");
+    if (appearsBefore(layout.in_dims, d)) throw Error("in dim '" + d.name + "' appears twice");
     if (d.bases.size() > 63)
       throw Error("in dim '" + d.name + "' has " + std::to_string(d.bases.size()) +
                   " bases; one dim has at most 63 bits");
     inBits += d.bases.size();
     if (inBits > static_cast<size_t>(kMaxInBits))
-      throw Error("the in dims have more than " + std::to_string(kMaxInBits) +
-                  " bits in total");
+      throw Error("the in dims have more than " + std::to_string(kMaxInBits) + " bits in total");
     for (size_t i = 0; i < d.bases.size(); ++i) {
       const Basis& b = d.bases[i];
       auto where = [&] { return "basis " + std::to_string(i) + " of in dim '" + d.name + "'"; };
       if (b.size() != layout.out_dims.size())
-        throw Error(where() + " has " + std::to_string(b.size()) +
-                    " values but there are " +
+        throw Error(where() + " has " + std::to_string(b.size()) + " values but there are " +
                     std::to_string(layout.out_dims.size()) + " out dims");
       for (size_t k = 0; k < b.size(); ++k)
         if (b[k] >= layout.out_dims[k].size)
-          throw Error(where() + " has value " + std::to_string(b[k]) +
-                      " for out dim '" + layout.out_dims[k].name +
-                      "', which is not below its size " +
+          throw Error(where() + " has value " + std::to_string(b[k]) + " for out dim '" +
+                      layout.out_dims[k].name + "', which is not below its size " +
                       std::to_string(layout.out_dims[k].size));
     }
   }

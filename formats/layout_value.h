@@ -8,9 +8,9 @@
 // back into it.
 //
 // Limits, checked by validate(): at most kMaxDims dims on each side; at most
-// kMaxInBits input bits and kMaxOutBits output bits in total; one dim, in or out, has at most 63 bits (so every size
-// is a power of two below 2^64 and fits a uint64_t); every basis value is below its out-dim size;
-// names are identifiers ([A-Za-z_][A-Za-z0-9_.]*) and unique on their side, so
+// kMaxInBits input bits and kMaxOutBits output bits in total; one dim, in or out, has at most 63
+// bits (so every size is a power of two below 2^64 and fits a uint64_t); every basis value is below
+// its out-dim size; names are identifiers ([A-Za-z_][A-Za-z0-9_.]*) and unique on their side, so
 // that every format can write them back unchanged.
 #pragma once
 

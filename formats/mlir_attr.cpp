@@ -43,13 +43,15 @@ std::string writeMlirAttr(const LayoutValue& layout) {
         "warp, block in that order; write this layout as JSON instead");
   size_t rank = inferRank(layout.in_dims);
   if (rank == 0)
-    throw Error("MLIR attribute: a layout without bases has no rank in "
-                "#ttg.linear; write it as JSON instead");
+    throw Error(
+        "MLIR attribute: a layout without bases has no rank in "
+        "#ttg.linear; write it as JSON instead");
   if (layout.out_dims != inferOutDims(layout.in_dims, layout.out_dims.size()) ||
       layout.out_dims.size() != rank)
     throw Error(
         "MLIR attribute: #ttg.linear carries no out-dim sizes, so the out dims "
-        "must be dim0..dim" + std::to_string(rank - 1) +
+        "must be dim0..dim" +
+        std::to_string(rank - 1) +
         " sized by their largest basis value (a surjective layout); write this "
         "layout as JSON instead");
   std::string s = "#ttg.linear<{";
@@ -79,8 +81,7 @@ LayoutValue readMlirAttr(std::string_view text) {
       in.skipBlanks();
       std::string name = in.identifier("an in dim name");
       if (std::find(kInDims.begin(), kInDims.end(), name) == kInDims.end())
-        in.fail("in dim '" + name +
-                "' is not one of register, lane, warp, block");
+        in.fail("in dim '" + name + "' is not one of register, lane, warp, block");
       if (dims.count(name)) in.fail("in dim '" + name + "' appears twice");
       InDim dim{name, {}};
       in.skipBlanks();
@@ -104,8 +105,7 @@ LayoutValue readMlirAttr(std::string_view text) {
           }
           dim.bases.push_back(std::move(basis));
           if (dim.bases.size() > static_cast<size_t>(kMaxInBits))
-            in.fail("in dim '" + name + "' has more than " +
-                    std::to_string(kMaxInBits) + " bases");
+            in.fail("in dim '" + name + "' has more than " + std::to_string(kMaxInBits) + " bases");
           in.skipBlanks();
         } while (in.accept(","));
         in.expect("]", "',' or ']'");
@@ -127,13 +127,14 @@ LayoutValue readMlirAttr(std::string_view text) {
   }
   size_t rank = inferRank(layout.in_dims);
   if (rank == 0)
-    throw Error("MLIR attribute: the first basis has no values (or there is no "
-                "basis), so the layout has no out dims; Triton rejects this too");
+    throw Error(
+        "MLIR attribute: the first basis has no values (or there is no "
+        "basis), so the layout has no out dims; Triton rejects this too");
   for (const InDim& d : layout.in_dims)
     for (size_t i = 0; i < d.bases.size(); ++i)
       if (d.bases[i].size() != rank)
-        throw Error("MLIR attribute: basis " + std::to_string(i) + " of in dim '" +
-                    d.name + "' has " + std::to_string(d.bases[i].size()) +
+        throw Error("MLIR attribute: basis " + std::to_string(i) + " of in dim '" + d.name +
+                    "' has " + std::to_string(d.bases[i].size()) +
                     " values but the first basis has " + std::to_string(rank));
   layout.out_dims = inferOutDims(layout.in_dims, rank);
   try {

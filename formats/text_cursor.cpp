@@ -22,21 +22,16 @@ bool TextCursor::accept(std::string_view s) {
 void TextCursor::expect(std::string_view s, std::string_view what) {
   if (accept(s)) return;
   std::string want = what.empty() ? "'" + std::string(s) + "'" : std::string(what);
-  std::string found = atEnd() ? "end of input"
-                              : "'" + std::string(text_.substr(pos_, 12)) + "'";
+  std::string found = atEnd() ? "end of input" : "'" + std::string(text_.substr(pos_, 12)) + "'";
   fail("expected " + want + ", found " + found);
 }
 
 std::string TextCursor::identifier(std::string_view what) {
   size_t start = pos_;
-  auto letter = [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-  };
-  if (atEnd() || !letter(text_[pos_]))
-    fail("expected " + std::string(what) + " (an identifier)");
-  while (!atEnd() && (letter(text_[pos_]) ||
-                      (text_[pos_] >= '0' && text_[pos_] <= '9') ||
-                      text_[pos_] == '.'))
+  auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; };
+  if (atEnd() || !letter(text_[pos_])) fail("expected " + std::string(what) + " (an identifier)");
+  while (!atEnd() &&
+         (letter(text_[pos_]) || (text_[pos_] >= '0' && text_[pos_] <= '9') || text_[pos_] == '.'))
     ++pos_;
   return std::string(text_.substr(start, pos_ - start));
 }
@@ -47,8 +42,7 @@ uint64_t TextCursor::unsignedInteger(std::string_view what) {
   uint64_t value = 0;
   while (!atEnd() && text_[pos_] >= '0' && text_[pos_] <= '9') {
     uint64_t digit = static_cast<uint64_t>(text_[pos_] - '0');
-    if (value > (UINT64_MAX - digit) / 10)
-      fail(std::string(what) + " does not fit in 64 bits");
+    if (value > (UINT64_MAX - digit) / 10) fail(std::string(what) + " does not fit in 64 bits");
     value = value * 10 + digit;
     ++pos_;
   }
@@ -65,8 +59,8 @@ void TextCursor::fail(const std::string& message) const {
       ++column;
     }
   }
-  throw Error(format_ + ": line " + std::to_string(line) + ", column " +
-              std::to_string(column) + ": " + message);
+  throw Error(format_ + ": line " + std::to_string(line) + ", column " + std::to_string(column) +
+              ": " + message);
 }
 
 }  // namespace f2lay

@@ -15,9 +15,7 @@ class TextCursor {
 
   bool atEnd() const { return pos_ >= text_.size(); }
   char peek() const { return atEnd() ? '\0' : text_[pos_]; }
-  bool startsWith(std::string_view s) const {
-    return text_.substr(pos_, s.size()) == s;
-  }
+  bool startsWith(std::string_view s) const { return text_.substr(pos_, s.size()) == s; }
   // Skips spaces and tabs, and newlines too when `newlines` is set.
   void skipBlanks(bool newlines = true);
   // Consumes `s` if it is next; otherwise leaves the cursor and returns false.

@@ -11,8 +11,7 @@ std::string outDimsText(const LayoutValue& layout) {
   std::string s = "[";
   for (size_t k = 0; k < layout.out_dims.size(); ++k) {
     if (k) s += ", ";
-    s += layout.out_dims[k].name + " (size " +
-         std::to_string(layout.out_dims[k].size) + ")";
+    s += layout.out_dims[k].name + " (size " + std::to_string(layout.out_dims[k].size) + ")";
   }
   return s + "]";
 }
@@ -87,8 +86,7 @@ LayoutValue readTritonText(std::string_view text) {
         in.expect("=");
         if (in.unsignedInteger("an input value") != expected)
           in.fail("in dim '" + dim.name + "': the input value of basis " +
-                  std::to_string(dim.bases.size()) + " must be " +
-                  std::to_string(expected));
+                  std::to_string(dim.bases.size()) + " must be " + std::to_string(expected));
         in.expect(" -> (");
         Basis basis;
         in.skipBlanks(false);
@@ -104,15 +102,14 @@ LayoutValue readTritonText(std::string_view text) {
         // Stop at 63 bases: one dim has at most 63 bits, and the input value
         // of a 65th basis, 2^64, would overflow the shift above.
         if (dim.bases.size() > 63)
-          in.fail("in dim '" + dim.name +
-                  "' has more than 63 bases; one dim has at most 63 bits");
+          in.fail("in dim '" + dim.name + "' has more than 63 bases; one dim has at most 63 bits");
         in.skipBlanks();
         // A continuation line repeats the dim name without a leading "- ".
         if (in.startsWith("- ") || in.startsWith("where out dims are: ")) break;
         std::string again = in.identifier("'" + dim.name + "=...' or '- '");
         if (again != dim.name)
-          in.fail("expected '" + dim.name + "=...' (continuing in dim '" +
-                  dim.name + "'), found '" + again + "'");
+          in.fail("expected '" + dim.name + "=...' (continuing in dim '" + dim.name +
+                  "'), found '" + again + "'");
       }
       layout.in_dims.push_back(std::move(dim));
     }

@@ -69,10 +69,22 @@ bool isPermutation(std::vector<unsigned> order, size_t rank) {
 
 // Values off the small range, one in 16 draws: zero, not powers of two,
 // powers of two too large for any layout (64 input bits at most).
-constexpr uint64_t kWild[16] = {0, 3, 5, 6, 12, 24, 48, 1000,
-                                uint64_t{1} << 20, uint64_t{1} << 31, uint64_t{1} << 32,
-                                uint64_t{1} << 40, uint64_t{1} << 62, (uint64_t{1} << 62) + 1,
-                                uint64_t{1} << 63, ~uint64_t{0}};
+constexpr uint64_t kWild[16] = {0,
+                                3,
+                                5,
+                                6,
+                                12,
+                                24,
+                                48,
+                                1000,
+                                uint64_t{1} << 20,
+                                uint64_t{1} << 31,
+                                uint64_t{1} << 32,
+                                uint64_t{1} << 40,
+                                uint64_t{1} << 62,
+                                (uint64_t{1} << 62) + 1,
+                                uint64_t{1} << 63,
+                                ~uint64_t{0}};
 
 // Decodes parameters, one byte a value, and keeps what the constructor must
 // do with them: `broken` names the first value that breaks a stated rule (it
@@ -135,7 +147,8 @@ class Decoder {
     if (oneIn16()) {
       wild = true;
       int how = pick(0, 2);
-      if (how == 0 && rank > 0) o[pick(0, static_cast<int>(rank) - 1)] = pick(0, static_cast<int>(rank));
+      if (how == 0 && rank > 0)
+        o[pick(0, static_cast<int>(rank) - 1)] = pick(0, static_cast<int>(rank));
       if (how == 1) o.push_back(static_cast<unsigned>(rank));
       if (how == 2 && rank > 0) o.pop_back();
     }
@@ -146,9 +159,11 @@ class Decoder {
   void requireLength(const std::string& name, const std::vector<T>& v, size_t rank) {
     require(v.size() == rank, name + " = " + list(v) + " for rank " + std::to_string(rank));
   }
-  void requirePermutation(const std::string& name, const std::vector<unsigned>& order, size_t rank) {
-    require(isPermutation(order, rank), name + " = " + list(order) + " is not a permutation of 0.." +
-                                            std::to_string(rank) + "-1");
+  void requirePermutation(const std::string& name, const std::vector<unsigned>& order,
+                          size_t rank) {
+    require(
+        isPermutation(order, rank),
+        name + " = " + list(order) + " is not a permutation of 0.." + std::to_string(rank) + "-1");
   }
   // lo..hi, or one in 16 one past either end.
   size_t rank(size_t lo, size_t hi) {
@@ -224,7 +239,8 @@ void expectSame(const Target& t, const std::string& mismatch) {
 std::string outDimMismatch(const LinearLayout& l, const Shape& shape) {
   std::vector<std::string> names;
   std::vector<uint64_t> sizes;
-  for (const f2lay::OutDim& d : l.value().out_dims) names.push_back(d.name), sizes.push_back(d.size);
+  for (const f2lay::OutDim& d : l.value().out_dims)
+    names.push_back(d.name), sizes.push_back(d.size);
   if (names != standardOutDimNames(shape.size()) || sizes != shape)
     return "out dims of sizes " + list(sizes) + ", the shape " + list(shape);
   return "";
@@ -272,8 +288,8 @@ int inputBits(const elementwise::Blocked& p) {
   for (size_t d = 0; d < p.shape.size(); ++d) {
     int tile = f2lay::log2Exact(p.sizePerThread[d]) + f2lay::log2Exact(p.threadsPerWarp[d]) +
                f2lay::log2Exact(p.warpsPerCta[d]);
-    int cta = f2lay::log2Exact(p.shape[d]) -
-              f2lay::log2Exact(std::min(p.ctaSplitNum[d], p.shape[d]));
+    int cta =
+        f2lay::log2Exact(p.shape[d]) - f2lay::log2Exact(std::min(p.ctaSplitNum[d], p.shape[d]));
     bits += tile + std::max(0, cta - tile) + f2lay::log2Exact(p.ctasPerCga[d]);
   }
   return bits;
@@ -313,8 +329,10 @@ void fuzzSlice(Decoder& in) {
   Shape parentShape = shape;
   if (dim <= shape.size()) parentShape.insert(parentShape.begin() + dim, 1);
   elementwise::Blocked parent = decodeBlocked(in, rank + 1, parentShape);
-  Target t{"slice", "dim " + std::to_string(dim) + " of blocked " + describe(parent) + " shape " +
-                        list(shape), in};
+  Target t{
+      "slice",
+      "dim " + std::to_string(dim) + " of blocked " + describe(parent) + " shape " + list(shape),
+      in};
   Built b = construct(t, [&] {
     elementwise::Blocked atParentShape = parent;
     atParentShape.shape = sliceParentShape(shape, dim);
@@ -324,7 +342,8 @@ void fuzzSlice(Decoder& in) {
   expectSame(t, outDimMismatch(*b.layout, shape));
   // elementwise::Slice scans a thread's parent registers for each register.
   if (inputBits(parent) <= 10)
-    expectSame(t, distributedMismatch(*b.layout, elementwise::Slice<elementwise::Blocked>{parent, dim}));
+    expectSame(
+        t, distributedMismatch(*b.layout, elementwise::Slice<elementwise::Blocked>{parent, dim}));
 }
 
 // nvidia_mma parameters: version 2 or 3 (rank 3 for version 2 only), and one
@@ -350,8 +369,8 @@ struct Mma {
   }
   std::string describe() const {
     return "version " + list(p.version) + " warps_per_cta " + list(p.warpsPerCta) +
-           " instr_shape " + list(p.instrShape) + (ctas.empty() ? "" : " CTAsPerCGA " + list(ctas)) +
-           " shape " + list(shape);
+           " instr_shape " + list(p.instrShape) +
+           (ctas.empty() ? "" : " CTAsPerCGA " + list(ctas)) + " shape " + list(shape);
   }
 };
 
@@ -378,7 +397,8 @@ Mma decodeMma(Decoder& in) {
   }
   if (in.oneIn16()) {
     in.wild = true;
-    const std::vector<uint64_t> odd[5] = {{16, 16}, {16, 24, 16}, {32, 64, 16}, {16, 64, 12}, {16, 512, 16}};
+    const std::vector<uint64_t> odd[5] = {
+        {16, 16}, {16, 24, 16}, {32, 64, 16}, {16, 64, 12}, {16, 512, 16}};
     m.p.instrShape = odd[in.pick(0, 4)];
     in.require(false, "instr_shape = " + list(m.p.instrShape));
   }
@@ -390,9 +410,9 @@ Mma decodeMma(Decoder& in) {
   in.requireLength("warps_per_cta", m.p.warpsPerCta, r);
   if (!m.ctas.empty()) in.requireLength("CTAsPerCGA", m.ctas, r);
   if (m.p.version == std::vector<uint64_t>{2, 0})
-    in.require(m.p.instrShape == (r == 3 ? std::vector<uint64_t>{1, 16, 8}
-                                         : std::vector<uint64_t>{16, 8}),
-               "instr_shape = " + list(m.p.instrShape) + " for rank " + std::to_string(r));
+    in.require(
+        m.p.instrShape == (r == 3 ? std::vector<uint64_t>{1, 16, 8} : std::vector<uint64_t>{16, 8}),
+        "instr_shape = " + list(m.p.instrShape) + " for rank " + std::to_string(r));
   return m;
 }
 
@@ -404,7 +424,7 @@ void fuzzNvidiaMma(Decoder& in) {
   expectSame(t, outDimMismatch(*b.layout, m.shape));
   if (m.modelled())
     expectSame(t, distributedMismatch(*b.layout, ptx::Accumulator{m.wgmma(), m.p.instrShape[1],
-                                                                   m.p.warpsPerCta, m.shape}));
+                                                                  m.p.warpsPerCta, m.shape}));
 }
 
 // dot_operand with an nvidia_mma parent; PTX's tables cover mma.sync operands
@@ -416,8 +436,10 @@ void fuzzDotOperand(Decoder& in) {
   p.kWidth = in.size("k_width", 3);
   Mma m = decodeMma(in);
   p.parent = m.p;
-  Target t{"dot_operand", "operand_index " + std::to_string(p.operandIndex) + " k_width " +
-                              std::to_string(p.kWidth) + " parent " + m.describe(), in};
+  Target t{"dot_operand",
+           "operand_index " + std::to_string(p.operandIndex) + " k_width " +
+               std::to_string(p.kWidth) + " parent " + m.describe(),
+           in};
   Built b = construct(t, [&] {
     DotOperandParams q = p;
     q.parent = m.params();
@@ -459,7 +481,8 @@ void fuzzLdmatrix(Decoder& in) {
 struct AmdGrid {
   std::vector<uint64_t> warps, tiles, shape;
   std::string describe() const {
-    return "warps_per_cta " + list(warps) + " tiles_per_warp " + list(tiles) + " shape " + list(shape);
+    return "warps_per_cta " + list(warps) + " tiles_per_warp " + list(tiles) + " shape " +
+           list(shape);
   }
   std::vector<uint64_t> tilesOrOnes() const {
     return tiles.empty() ? std::vector<uint64_t>(shape.size(), 1) : tiles;
@@ -495,17 +518,18 @@ void fuzzAmdMfma(Decoder& in) {
   AmdGrid g = decodeAmdGrid(in);
   p.warpsPerCta = g.warps;
   p.tilesPerWarp = g.tiles;
-  Target t{"amd_mfma", "version " + std::to_string(p.version) + " instr_shape " +
-                           list(p.instrShape) + (p.transposed ? " transposed" : "") +
-                           " element_bitwidth " + std::to_string(p.elementBitwidth) + " " +
-                           g.describe(), in};
+  Target t{"amd_mfma",
+           "version " + std::to_string(p.version) + " instr_shape " + list(p.instrShape) +
+               (p.transposed ? " transposed" : "") + " element_bitwidth " +
+               std::to_string(p.elementBitwidth) + " " + g.describe(),
+           in};
   Built b = construct(t, [&] { return amdMfma(p, g.shape); });
   if (!accepted(t, b, false)) return;
   expectSame(t, outDimMismatch(*b.layout, g.shape));
-  expectSame(t, distributedMismatch(*b.layout, amd::Accumulator{false, 0, p.elementBitwidth == 64,
-                                                                p.transposed, p.instrShape[0],
-                                                                p.instrShape[1], 64, g.warps,
-                                                                g.tilesOrOnes(), g.shape}));
+  expectSame(t, distributedMismatch(
+                    *b.layout, amd::Accumulator{false, 0, p.elementBitwidth == 64, p.transposed,
+                                                p.instrShape[0], p.instrShape[1], 64, g.warps,
+                                                g.tilesOrOnes(), g.shape}));
 }
 
 // Gluon 3.9's warp_bases and reg_bases at `rank`: per dim the moves 1, 2, 4,
@@ -557,9 +581,9 @@ WmmaBases decodeWmmaBases(Decoder& in, size_t rank) {
       bases.push_back(*moving);
       in.require(false, "a basis repeated");
     } else if (how == 2 && rank > 1) {
-      size_t d = static_cast<size_t>(std::find_if(moving->begin(), moving->end(),
-                                                  [](uint64_t v) { return v != 0; }) -
-                                     moving->begin());
+      size_t d = static_cast<size_t>(
+          std::find_if(moving->begin(), moving->end(), [](uint64_t v) { return v != 0; }) -
+          moving->begin());
       (*moving)[(d + 1) % rank] = 1;
       in.require(false, "a basis moving two dims");
     } else {
@@ -579,7 +603,7 @@ void fuzzAmdWmma(Decoder& in) {
   const std::vector<uint64_t> instrs[9] = {{},           {16, 16, 16},  {16, 16, 32},
                                            {16, 16, 4},  {16, 16, 64},  {16, 16, 128},
                                            {32, 16, 64}, {32, 16, 128}, {32, 16, 16}};
-  int i = in.oneIn16()          ? in.pick(0, 8)
+  int i = in.oneIn16()     ? in.pick(0, 8)
           : p.version == 3 ? in.pick(2, 7)
                            : in.pick(0, p.version == 2 ? 2 : 1);
   p.instrShape = instrs[i];
@@ -588,14 +612,14 @@ void fuzzAmdWmma(Decoder& in) {
   uint64_t instrM = p.instrShape.empty() ? 16 : p.instrShape[0];
   p.transposed = in.flag();
   in.budget -= 5 + (instrM == 32 ? 4 : 3);  // the lanes, 8 or 16 registers
-  std::string head = "version " + std::to_string(p.version) + " instr_shape " +
-                     list(p.instrShape) + (p.transposed ? " transposed " : " ");
+  std::string head = "version " + std::to_string(p.version) + " instr_shape " + list(p.instrShape) +
+                     (p.transposed ? " transposed " : " ");
   if (instrM == 16 && in.flag()) {  // Gluon 3.6's warps_per_cta and tiles_per_warp
     AmdGrid g = decodeAmdGrid(in);
     for (size_t d = g.shape.size() >= 2 ? g.shape.size() - 2 : 0; d < g.shape.size(); ++d)
-      in.require(g.shape[d] == 1 || g.shape[d] >= 16,
-                 "shape[" + std::to_string(d) + "] = " + std::to_string(g.shape[d]) +
-                     " is neither 1 nor at least 16");
+      in.require(g.shape[d] == 1 || g.shape[d] >= 16, "shape[" + std::to_string(d) +
+                                                          "] = " + std::to_string(g.shape[d]) +
+                                                          " is neither 1 nor at least 16");
     Target t{"amd_wmma", head + g.describe(), in};
     Built b = construct(t, [&] {
       AmdWmmaBases bases = gluon36WmmaBases(g.warps, g.tiles, g.shape);
@@ -605,10 +629,9 @@ void fuzzAmdWmma(Decoder& in) {
     });
     if (!accepted(t, b, false)) return;
     expectSame(t, outDimMismatch(*b.layout, g.shape));
-    expectSame(t, distributedMismatch(*b.layout, amd::Accumulator{true, p.version, false,
-                                                                  p.transposed, 16, 16, 32,
-                                                                  g.warps, g.tilesOrOnes(),
-                                                                  g.shape}));
+    expectSame(t, distributedMismatch(
+                      *b.layout, amd::Accumulator{true, p.version, false, p.transposed, 16, 16, 32,
+                                                  g.warps, g.tilesOrOnes(), g.shape}));
     return;
   }
   // Gluon 3.9's bases, at any shape; their rank is the shape's.
@@ -645,11 +668,11 @@ void fuzzSwizzledShared(Decoder& in) {
   in.requirePermutation("order", p.order, shape.size());
   Target t{swizzled ? "swizzled_shared" : "unswizzled_shared",
            "vec " + std::to_string(p.vec) + " per_phase " + std::to_string(p.perPhase) +
-               " max_phase " + std::to_string(p.maxPhase) + " order " + list(p.order) +
-               " shape " + list(shape), in};
-  Built b = construct(t, [&] {
-    return swizzled ? swizzledShared(p, shape) : unswizzledShared(p.order, shape);
-  });
+               " max_phase " + std::to_string(p.maxPhase) + " order " + list(p.order) + " shape " +
+               list(shape),
+           in};
+  Built b = construct(
+      t, [&] { return swizzled ? swizzledShared(p, shape) : unswizzledShared(p.order, shape); });
   if (!accepted(t, b, plainLegal(in))) return;
   expectSame(t, outDimMismatch(*b.layout, shape));
   expectSame(t, memoryMismatch(*b.layout, shape, [&](const shared_formulas::Coords& x) {
@@ -662,7 +685,8 @@ void fuzzSwizzledShared(Decoder& in) {
 void fuzzNvmmaShared(Decoder& in) {
   NvmmaSharedParams p;
   const uint64_t widths[6] = {0, 32, 64, 128, 48, 256}, bits[6] = {8, 16, 32, 64, 4, 12};
-  int w = in.oneIn16() ? in.pick(4, 5) : in.pick(0, 3), e = in.oneIn16() ? in.pick(4, 5) : in.pick(0, 3);
+  int w = in.oneIn16() ? in.pick(4, 5) : in.pick(0, 3),
+      e = in.oneIn16() ? in.pick(4, 5) : in.pick(0, 3);
   p.swizzleByteWidth = widths[w];
   p.elementBitwidth = bits[e];
   in.require(w < 4, "swizzle_byte_width = " + std::to_string(p.swizzleByteWidth));
@@ -671,11 +695,13 @@ void fuzzNvmmaShared(Decoder& in) {
   p.fp4Padded = in.pick(0, 7) == 7;
   // The shape alone gives the rank: no list can have the wrong length.
   Shape shape(in.rank(2, 3));
-  for (size_t d = 0; d < shape.size(); ++d) shape[d] = in.size("shape[" + std::to_string(d) + "]", 9);
-  Target t{"nvmma_shared", "swizzle_byte_width " + std::to_string(p.swizzleByteWidth) +
-                               " element_bitwidth " + std::to_string(p.elementBitwidth) +
-                               (p.transposed ? " transposed" : "") +
-                               (p.fp4Padded ? " fp4_padded" : "") + " shape " + list(shape), in};
+  for (size_t d = 0; d < shape.size(); ++d)
+    shape[d] = in.size("shape[" + std::to_string(d) + "]", 9);
+  Target t{"nvmma_shared",
+           "swizzle_byte_width " + std::to_string(p.swizzleByteWidth) + " element_bitwidth " +
+               std::to_string(p.elementBitwidth) + (p.transposed ? " transposed" : "") +
+               (p.fp4Padded ? " fp4_padded" : "") + " shape " + list(shape),
+           in};
   Built b = construct(t, [&] { return nvmmaShared(p, shape); });
   if (!accepted(t, b, false)) return;
   expectSame(t, outDimMismatch(*b.layout, shape));
@@ -711,15 +737,16 @@ bool isBijection(const std::vector<uint64_t>& offsets) {
 void expectOffsets(const Target& t, const Built& toOffset, const Built& memory, const Shape& shape,
                    const std::vector<uint64_t>& offsets) {
   if (accepted(t, toOffset, false)) {
-    expectSame(t, flatMismatch(*toOffset.layout, [&](uint64_t x) {
-                 return std::vector<uint64_t>{offsets[x]};
-               }));
+    expectSame(t, flatMismatch(*toOffset.layout,
+                               [&](uint64_t x) { return std::vector<uint64_t>{offsets[x]}; }));
     if (toOffset.layout->getOutDimSize("offset") != sizeAbove(offsets))
       fail(t, "offset has size " + std::to_string(toOffset.layout->getOutDimSize("offset")) +
-                  ", the offsets reach " + std::to_string(*std::max_element(offsets.begin(), offsets.end())));
+                  ", the offsets reach " +
+                  std::to_string(*std::max_element(offsets.begin(), offsets.end())));
   }
   if (!accepted(t, memory, toOffset.layout && isBijection(offsets))) return;
-  if (!toOffset.layout || !isBijection(offsets)) fail(t, "the memory layout exists, the offsets are no bijection");
+  if (!toOffset.layout || !isBijection(offsets))
+    fail(t, "the memory layout exists, the offsets are no bijection");
   expectSame(t, memoryMismatch(*memory.layout, shape, [&](const std::vector<uint64_t>& x) {
                uint64_t flat = 0;
                for (size_t d = shape.size(); d-- > 0;) flat = flat * shape[d] + x[d];
@@ -740,8 +767,8 @@ void fuzzCute(Decoder& in) {
     sw = {o[0], o[1], o[2]};
   }
   int absShift = std::abs(sw.shift);
-  bool cuteSwizzle = sw.bits >= 0 && sw.base >= 0 && absShift >= sw.bits &&
-                     sw.bits + sw.base + absShift <= 62;
+  bool cuteSwizzle =
+      sw.bits >= 0 && sw.base >= 0 && absShift >= sw.bits && sw.bits + sw.base + absShift <= 62;
   in.require(cuteSwizzle, "a swizzle that is not CuTe's");
   CuteLayout layout;
   in.budget = 10;
@@ -807,10 +834,11 @@ void fuzzCutlass(Decoder& in) {
   in.require(isPowerOfTwo(p.contiguous), "extent[0] = " + std::to_string(p.contiguous));
   uint64_t ldm = p.ldm ? p.ldm : p.contiguous;
   in.require(isPowerOfTwo(ldm) && ldm >= minLdm, "ldm = " + std::to_string(p.ldm));
-  Target t{"cutlass_tensorop", "element_bits " + std::to_string(p.elementBits) + " crosswise " +
-                                   std::to_string(p.crosswise) + " extent [" +
-                                   std::to_string(p.contiguous) + ", " + std::to_string(p.strided) +
-                                   "] ldm " + std::to_string(p.ldm) + (p.rowMajor ? " row_major" : ""),
+  Target t{"cutlass_tensorop",
+           "element_bits " + std::to_string(p.elementBits) + " crosswise " +
+               std::to_string(p.crosswise) + " extent [" + std::to_string(p.contiguous) + ", " +
+               std::to_string(p.strided) + "] ldm " + std::to_string(p.ldm) +
+               (p.rowMajor ? " row_major" : ""),
            in};
   Built toOffset = construct(t, [&] { return tensorOpMultiplicandToOffset(p); });
   Built memory = construct(t, [&] { return tensorOpMultiplicand(p); });
@@ -836,10 +864,9 @@ void fuzzCutlass(Decoder& in) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FuzzedDataProvider provider(data, size);
   Decoder in(provider);
-  void (*const families[])(Decoder&) = {fuzzBlocked,   fuzzSlice,          fuzzNvidiaMma,
-                                        fuzzDotOperand, fuzzLdmatrix,       fuzzAmdMfma,
-                                        fuzzAmdWmma,   fuzzSwizzledShared, fuzzNvmmaShared,
-                                        fuzzCute,      fuzzCutlass};
+  void (*const families[])(Decoder&) = {
+      fuzzBlocked, fuzzSlice,          fuzzNvidiaMma,   fuzzDotOperand, fuzzLdmatrix, fuzzAmdMfma,
+      fuzzAmdWmma, fuzzSwizzledShared, fuzzNvmmaShared, fuzzCute,       fuzzCutlass};
   families[provider.ConsumeIntegralInRange<size_t>(0, std::size(families) - 1)](in);
   return 0;
 }

@@ -14,11 +14,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FuzzedDataProvider in(data, size);
   fuzz::FuzzChoices choices(in);
   properties::Case c = properties::makeConversionPair(choices);
-  fuzz::checkLaws("conversion",
-                  {"classification_matches_plan", "shuffle_plan_delivers", "shared_round_trip_delivers"}, c);
+  fuzz::checkLaws(
+      "conversion",
+      {"classification_matches_plan", "shuffle_plan_delivers", "shared_round_trip_delivers"}, c);
   Json a = layoutToJson(c.layouts[0]), b = layoutToJson(c.layouts[1]);
   uint64_t w = c.params["element_bytes"];
   fuzz::checkRefEqualsOpt("conversion", {{"op", "classify_conversion"}, {"self", a}, {"other", b}});
-  fuzz::checkRefEqualsOpt("conversion", {{"op", "shuffle_plan"}, {"self", a}, {"other", b}, {"element_bytes", w}});
+  fuzz::checkRefEqualsOpt(
+      "conversion", {{"op", "shuffle_plan"}, {"self", a}, {"other", b}, {"element_bytes", w}});
   return 0;
 }

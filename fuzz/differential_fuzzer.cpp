@@ -57,7 +57,8 @@ LayoutValue decodeLayout(FuzzedDataProvider& in, const LayoutValue* previous, in
   }
   std::vector<std::pair<std::string, int>> ins;
   if (previous && in.ConsumeBool()) {
-    for (const f2lay::OutDim& d : previous->out_dims) ins.push_back({d.name, f2lay::log2Exact(d.size)});
+    for (const f2lay::OutDim& d : previous->out_dims)
+      ins.push_back({d.name, f2lay::log2Exact(d.size)});
   } else {
     int nIn = in.ConsumeIntegralInRange(1, 4), inBits = 0;
     for (int k = 0; k < nIn; ++k) {
@@ -70,7 +71,8 @@ LayoutValue decodeLayout(FuzzedDataProvider& in, const LayoutValue* previous, in
     f2lay::InDim d{name, {}};
     for (int i = 0; i < bits; ++i) {
       f2lay::Basis b;
-      for (const auto& o : v.out_dims) b.push_back(in.ConsumeIntegralInRange<uint64_t>(0, o.size - 1));
+      for (const auto& o : v.out_dims)
+        b.push_back(in.ConsumeIntegralInRange<uint64_t>(0, o.size - 1));
       d.bases.push_back(b);
     }
     v.in_dims.push_back(d);
@@ -113,9 +115,12 @@ struct Operands {
   template <class L>
   const L& get(int i) const {
     auto& built = [&]() -> auto& {
-      if constexpr (std::is_same_v<L, Ref>) return ref[i];
-      else return opt[i];
-    }();
+      if constexpr (std::is_same_v<L, Ref>)
+        return ref[i];
+      else
+        return opt[i];
+    }
+    ();
     if (!built) built.emplace(value[i]);
     return *built;
   }
@@ -126,7 +131,8 @@ template <class F>
 Answer both(const char* name, const F& op) {
   Answer r = answer([&](Answer& a) { op.template operator()<Ref>(a); });
   Answer o = answer([&](Answer& a) { op.template operator()<Opt>(a); });
-  if (!(r == o)) fail(std::string(name) + ": ref says " + describe(r) + ", opt says " + describe(o));
+  if (!(r == o))
+    fail(std::string(name) + ": ref says " + describe(r) + ", opt says " + describe(o));
   return r;
 }
 
@@ -156,7 +162,8 @@ bool chained(const LayoutValue& first, const LayoutValue& second) {
 }
 
 // Def 4.2: (a.compose(b))(x) = b(a(x)).
-F2LAY_NO_COVERAGE void composeLaw(const LayoutValue& a, const LayoutValue& b, const LayoutValue& c) {
+F2LAY_NO_COVERAGE void composeLaw(const LayoutValue& a, const LayoutValue& b,
+                                  const LayoutValue& c) {
   if (!chained(a, b) || c.out_dims != b.out_dims) return;
   auto ca = columnsOf(a), cb = columnsOf(b), cc = columnsOf(c);
   for (uint64_t x : inputsToCheck(static_cast<int>(ca.size())))
@@ -165,7 +172,8 @@ F2LAY_NO_COVERAGE void composeLaw(const LayoutValue& a, const LayoutValue& b, co
 }
 
 // §5.4: a.invertAndCompose(outer) = C with outer(C(x)) = a(x).
-F2LAY_NO_COVERAGE void invertAndComposeLaw(const LayoutValue& a, const LayoutValue& outer, const LayoutValue& c) {
+F2LAY_NO_COVERAGE void invertAndComposeLaw(const LayoutValue& a, const LayoutValue& outer,
+                                           const LayoutValue& c) {
   if (!chained(c, outer) || outer.out_dims != a.out_dims) return;
   auto ca = columnsOf(a), co = columnsOf(outer), cc = columnsOf(c);
   for (uint64_t x : inputsToCheck(static_cast<int>(ca.size())))
@@ -175,20 +183,24 @@ F2LAY_NO_COVERAGE void invertAndComposeLaw(const LayoutValue& a, const LayoutVal
 
 // Def 4.5: first undoes second, first(second(x)) = x, for every x of
 // second's input bits (L^-1(L(x)) = x; L(P(y)) = y for a pseudoinverse P).
-F2LAY_NO_COVERAGE void undoesLaw(const char* op, const LayoutValue& first, const LayoutValue& second) {
+F2LAY_NO_COVERAGE void undoesLaw(const char* op, const LayoutValue& first,
+                                 const LayoutValue& second) {
   auto c1 = columnsOf(first), c2 = columnsOf(second);
   for (uint64_t x : inputsToCheck(static_cast<int>(c2.size())))
-    if (applyColumns(c1, applyColumns(c2, x)) != x) fail(std::string(op) + ": does not undo its layout");
+    if (applyColumns(c1, applyColumns(c2, x)) != x)
+      fail(std::string(op) + ": does not undo its layout");
 }
 
 // The columns of `after` are those of `before` (flatten, reshape).
-F2LAY_NO_COVERAGE void sameColumnsLaw(const char* op, const LayoutValue& before, const LayoutValue& after) {
+F2LAY_NO_COVERAGE void sameColumnsLaw(const char* op, const LayoutValue& before,
+                                      const LayoutValue& after) {
   if (columnsOf(before) != columnsOf(after)) fail(std::string(op) + ": the columns changed");
 }
 
 // Def 4.1: apply(x) is the XOR of x's columns; `out` is apply's answer,
 // its out-dim values in order.
-F2LAY_NO_COVERAGE void applyLaw(const LayoutValue& l, uint64_t x, const std::vector<uint64_t>& out) {
+F2LAY_NO_COVERAGE void applyLaw(const LayoutValue& l, uint64_t x,
+                                const std::vector<uint64_t>& out) {
   uint64_t want = applyColumns(columnsOf(l), x);
   int shift = 0;
   for (size_t k = 0; k < out.size(); ++k) {
@@ -221,8 +233,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FuzzedDataProvider in(data, size);
   int cap = size > 0 && data[0] & 2 ? 64 : 8;
   Operands ops;
-  for (int i = 0; i < 3; ++i)
-    ops.value[i] = decodeLayout(in, i ? &ops.value[i - 1] : nullptr, cap);
+  for (int i = 0; i < 3; ++i) ops.value[i] = decodeLayout(in, i ? &ops.value[i - 1] : nullptr, cap);
   for (int n = 0; n < kMaxOps && in.remaining_bytes() > 0; ++n) {
     int i = in.ConsumeIntegralInRange(0, 2), j = in.ConsumeIntegralInRange(0, 2);
     const LayoutValue &a = ops.value[i], &b = ops.value[j];
@@ -254,7 +265,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         break;
       }
       case 2: {
-        Answer inv = both("invert", [&]<class L>(Answer& r) { r.layout = ops.get<L>(i).invert(release).value(); });
+        Answer inv = both("invert", [&]<class L>(Answer& r) {
+          r.layout = ops.get<L>(i).invert(release).value();
+        });
         if (inv.error.empty()) undoesLaw("invert", inv.layout, a);
         break;
       }
@@ -274,14 +287,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
           auto q = divideLeft(p, x);
           if (!q || !(x * *q == p))
             fail("product: a * divideLeft(a*b, a) != a*b for a = " + f2lay::writeJsonLayout(a) +
-                 ", b = " + f2lay::writeJsonLayout(b) + (q ? ", quotient " + f2lay::writeJsonLayout(q->value()) : ", no quotient"));
+                 ", b = " + f2lay::writeJsonLayout(b) +
+                 (q ? ", quotient " + f2lay::writeJsonLayout(q->value()) : ", no quotient"));
           r.layout = p.value();
         });
         break;
       case 5: {
         Answer rank = both("rank", [&]<class L>(Answer& r) {
           const L& l = ops.get<L>(i);
-          r.numbers = {static_cast<uint64_t>(l.rank()), l.isInjective(), l.isSurjective(), l.isInvertible()};
+          r.numbers = {static_cast<uint64_t>(l.rank()), l.isInjective(), l.isSurjective(),
+                       l.isInvertible()};
         });
         int want = f2lay::check::rankOf(columnsOf(a));
         if (rank.numbers[0] != static_cast<uint64_t>(want) ||
@@ -291,25 +306,35 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         break;
       }
       case 6:
-        both("concatIns", [&]<class L>(Answer& r) { r.layout = ops.get<L>(i).concatIns(ops.get<L>(j)).value(); });
+        both("concatIns", [&]<class L>(Answer& r) {
+          r.layout = ops.get<L>(i).concatIns(ops.get<L>(j)).value();
+        });
         break;
       case 7:
-        both("concatOuts", [&]<class L>(Answer& r) { r.layout = ops.get<L>(i).concatOuts(ops.get<L>(j)).value(); });
+        both("concatOuts", [&]<class L>(Answer& r) {
+          r.layout = ops.get<L>(i).concatOuts(ops.get<L>(j)).value();
+        });
         break;
       case 8: {  // each side alone: flattenOuts is refused at 64 bits, flattenIns need not be
-        Answer ins = both("flattenIns", [&]<class L>(Answer& r) { r.layout = ops.get<L>(i).flattenIns().value(); });
+        Answer ins = both("flattenIns", [&]<class L>(Answer& r) {
+          r.layout = ops.get<L>(i).flattenIns().value();
+        });
         if (ins.error.empty()) sameColumnsLaw("flattenIns", a, ins.layout);
-        Answer outs = both("flattenOuts", [&]<class L>(Answer& r) { r.layout = ops.get<L>(i).flattenOuts().value(); });
+        Answer outs = both("flattenOuts", [&]<class L>(Answer& r) {
+          r.layout = ops.get<L>(i).flattenOuts().value();
+        });
         if (outs.error.empty()) sameColumnsLaw("flattenOuts", a, outs.layout);
         break;
       }
       case 9:
         both("freeVariableMasks", [&]<class L>(Answer& r) {
-          for (const auto& [name, mask] : ops.get<L>(i).getFreeVariableMasks()) r.numbers.push_back(mask);
+          for (const auto& [name, mask] : ops.get<L>(i).getFreeVariableMasks())
+            r.numbers.push_back(mask);
           r.numbers.push_back(ops.get<L>(i).getNumConsecutiveInOut());
         });
         break;
-      case 10: {  // apply at x, its dims sometimes wrong (a bad name, one missing, a value too wide)
+      case 10: {  // apply at x, its dims sometimes wrong (a bad name, one missing, a value too
+                  // wide)
         uint64_t x = in.ConsumeIntegral<uint64_t>();
         std::vector<std::pair<std::string, uint64_t>> input;
         uint64_t flat = 0;
@@ -344,7 +369,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       case 12:
         both("sublayout", [&]<class L>(Answer& r) {
           const L& l = ops.get<L>(i);
-          r.layout = l.sublayout(pick(l.getInDimNames(), arg), pick(l.getOutDimNames(), arg >> 4 | (arg & 0x80))).value();
+          r.layout = l.sublayout(pick(l.getInDimNames(), arg),
+                                 pick(l.getOutDimNames(), arg >> 4 | (arg & 0x80)))
+                         .value();
         });
         break;
       case 13:
@@ -361,14 +388,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         break;
       case 15: {
         Answer re = both("reshapeIns", [&]<class L>(Answer& r) {
-          r.layout = ops.get<L>(i).reshapeIns(cutInTwo(f2lay::totalInBits(a), arg, arg & 0x80)).value();
+          r.layout =
+              ops.get<L>(i).reshapeIns(cutInTwo(f2lay::totalInBits(a), arg, arg & 0x80)).value();
         });
         if (re.error.empty()) sameColumnsLaw("reshapeIns", a, re.layout);
         break;
       }
       case 16: {
         Answer re = both("reshapeOuts", [&]<class L>(Answer& r) {
-          r.layout = ops.get<L>(i).reshapeOuts(cutInTwo(f2lay::totalOutBits(a), arg, arg & 0x80)).value();
+          r.layout =
+              ops.get<L>(i).reshapeOuts(cutInTwo(f2lay::totalOutBits(a), arg, arg & 0x80)).value();
         });
         if (re.error.empty()) sameColumnsLaw("reshapeOuts", a, re.layout);
         break;
@@ -384,8 +413,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         both("equal", [&]<class L>(Answer& r) {
           const L &x = ops.get<L>(i), &y = ops.get<L>(j);
           r.numbers = {x == y, x.hasInDim("lane"), x.hasOutDim("dim1")};
-          for (const std::string& name : x.getInDimNames()) r.numbers.push_back(x.getInDimSizeLog2(name));
-          for (const std::string& name : x.getOutDimNames()) r.numbers.push_back(x.getOutDimSize(name));
+          for (const std::string& name : x.getInDimNames())
+            r.numbers.push_back(x.getInDimSizeLog2(name));
+          for (const std::string& name : x.getOutDimNames())
+            r.numbers.push_back(x.getOutDimSize(name));
         });
         break;
       case 19:

@@ -47,7 +47,8 @@ inline void checkLaws(const char* target, std::initializer_list<const char*> nam
       why = std::string("threw: ") + e.what();
     }
     if (!why.empty())
-      fail(target, std::string(name) + ": " + why + "\n  case: " + properties::caseToJson(c).dump());
+      fail(target,
+           std::string(name) + ": " + why + "\n  case: " + properties::caseToJson(c).dump());
   }
 }
 

@@ -34,9 +34,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     try {
       again = f2lay::readLayout(written, f);
     } catch (const f2lay::Error&) {
-      f2lay::fuzz::fail("readers", "a layout that was read does not read back from its own writing");
+      f2lay::fuzz::fail("readers",
+                        "a layout that was read does not read back from its own writing");
     }
-    if (!(again == layout)) f2lay::fuzz::fail("readers", "writing and reading back changed the layout");
+    if (!(again == layout))
+      f2lay::fuzz::fail("readers", "writing and reading back changed the layout");
   }
   return 0;
 }

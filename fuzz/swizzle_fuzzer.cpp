@@ -14,10 +14,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   fuzz::FuzzChoices choices(in);
   properties::Case c = properties::makeConversionPair(choices);
   c.params["seed"] = in.ConsumeIntegral<uint32_t>();  // which Idx subspaces to try
-  fuzz::checkLaws("swizzle", {"swizzle_meets_the_bound", "swizzle_is_optimal", "vectorization_is_maximal"},
-                  c);
+  fuzz::checkLaws("swizzle",
+                  {"swizzle_meets_the_bound", "swizzle_is_optimal", "vectorization_is_maximal"}, c);
   Json a = layoutToJson(c.layouts[0]), b = layoutToJson(c.layouts[1]);
   uint64_t w = c.params["element_bytes"];
-  fuzz::checkRefEqualsOpt("swizzle", {{"op", "optimal_swizzle"}, {"self", a}, {"other", b}, {"element_bytes", w}});
+  fuzz::checkRefEqualsOpt(
+      "swizzle", {{"op", "optimal_swizzle"}, {"self", a}, {"other", b}, {"element_bytes", w}});
   return 0;
 }

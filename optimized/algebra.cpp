@@ -63,8 +63,7 @@ LinearLayout LinearLayout::compose(const LinearLayout& outer) const {
   l.inBits_ = inBits_;
   l.outs_ = outer.outs_;
   l.outBits_ = outer.outBits_;
-  if (!aligned)
-    moveOutBits(outer.ins_, l.cols_);
+  if (!aligned) moveOutBits(outer.ins_, l.cols_);
   core::compose(outer.cols_, outer.inBits_, aligned ? cols_ : l.cols_, inBits_, l.cols_);
   return l;
 }
@@ -77,8 +76,7 @@ LinearLayout operator*(const LinearLayout& inner, const LinearLayout& outer) {
                 joinNames(outer.getInDimNames()) + " share dims in different relative orders");
   if (!supremum(inner.outs_, outer.outs_, outNames, &nOut))
     throw Error("product: the dims " + joinNames(inner.getOutDimNames()) + " and " +
-                joinNames(outer.getOutDimNames()) +
-                " share dims in different relative orders");
+                joinNames(outer.getOutDimNames()) + " share dims in different relative orders");
   auto bitsIn = [](const DimList& side, NameId id) {
     int k = side.find(id);
     return k < 0 ? 0 : side.bits[k];
@@ -100,7 +98,8 @@ LinearLayout operator*(const LinearLayout& inner, const LinearLayout& outer) {
   if (nIn > static_cast<int>(kMaxDims) || nOut > static_cast<int>(kMaxDims) ||
       totalIn > kMaxInBits || totalOut > kMaxOutBits) {
     LayoutValue v;
-    for (int k = 0; k < nOut; ++k) v.out_dims.push_back({nameOf(outNames[k]), uint64_t{1} << outBits[k]});
+    for (int k = 0; k < nOut; ++k)
+      v.out_dims.push_back({nameOf(outNames[k]), uint64_t{1} << outBits[k]});
     for (int k = 0; k < nIn; ++k)
       v.in_dims.push_back({nameOf(inNames[k]), std::vector<Basis>(inBits[k], Basis(nOut, 0))});
     try {
@@ -121,7 +120,8 @@ LinearLayout operator*(const LinearLayout& inner, const LinearLayout& outer) {
   for (const auto& [part, shift] : {std::pair{&inner, innerShift}, std::pair{&outer, outerShift}})
     for (int k = 0; k < part->outs_.count; ++k) {
       int r = resultOuts.find(part->outs_.id[k]);
-      shift[k] = resultOuts.offset(r) + (shift == outerShift ? bitsIn(inner.outs_, part->outs_.id[k]) : 0);
+      shift[k] =
+          resultOuts.offset(r) + (shift == outerShift ? bitsIn(inner.outs_, part->outs_.id[k]) : 0);
     }
   auto place = [](const LinearLayout& part, const int* shift, uint64_t x) {
     uint64_t y = 0;
@@ -132,7 +132,8 @@ LinearLayout operator*(const LinearLayout& inner, const LinearLayout& outer) {
   uint64_t cols[kMaxInBits];
   int col = 0;
   for (int k = 0; k < nIn; ++k)
-    for (const auto& [part, shift] : {std::pair{&inner, innerShift}, std::pair{&outer, outerShift}}) {
+    for (const auto& [part, shift] :
+         {std::pair{&inner, innerShift}, std::pair{&outer, outerShift}}) {
       int d = part->ins_.find(inNames[k]);
       if (d < 0) continue;
       for (int i = 0; i < part->ins_.bits[d]; ++i)
@@ -195,9 +196,10 @@ LinearLayout LinearLayout::invertAndComposeWith(const LinearLayout& outer,
   uint32_t alike = 0;  // over outer's in dims
   for (int d = 0; d < outer.ins_.count; ++d) {
     int s = ins_.find(outer.ins_.id[d]);
-    bool same = s >= 0 && ins_.bits[s] == outer.ins_.bits[d] &&
-                std::equal(other + outer.ins_.offset(d),
-                           other + outer.ins_.offset(d) + outer.ins_.bits[d], self + ins_.offset(s));
+    bool same =
+        s >= 0 && ins_.bits[s] == outer.ins_.bits[d] &&
+        std::equal(other + outer.ins_.offset(d), other + outer.ins_.offset(d) + outer.ins_.bits[d],
+                   self + ins_.offset(s));
     same = same && (v36 ? sameSizes : bitsApart(ins_, self, s) && bitsApart(outer.ins_, other, d));
     alike |= uint32_t{same} << d;
   }

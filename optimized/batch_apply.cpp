@@ -35,15 +35,24 @@ void applyBytes(const uint64_t* t, const uint64_t* in, uint64_t* out, size_t n) 
 
 void applyPortable(const uint64_t* t, int groups, const uint64_t* in, uint64_t* out, size_t n) {
   switch (groups) {
-    case 0: return applyBytes<0>(t, in, out, n);
-    case 1: return applyBytes<1>(t, in, out, n);
-    case 2: return applyBytes<2>(t, in, out, n);
-    case 3: return applyBytes<3>(t, in, out, n);
-    case 4: return applyBytes<4>(t, in, out, n);
-    case 5: return applyBytes<5>(t, in, out, n);
-    case 6: return applyBytes<6>(t, in, out, n);
-    case 7: return applyBytes<7>(t, in, out, n);
-    default: return applyBytes<8>(t, in, out, n);
+    case 0:
+      return applyBytes<0>(t, in, out, n);
+    case 1:
+      return applyBytes<1>(t, in, out, n);
+    case 2:
+      return applyBytes<2>(t, in, out, n);
+    case 3:
+      return applyBytes<3>(t, in, out, n);
+    case 4:
+      return applyBytes<4>(t, in, out, n);
+    case 5:
+      return applyBytes<5>(t, in, out, n);
+    case 6:
+      return applyBytes<6>(t, in, out, n);
+    case 7:
+      return applyBytes<7>(t, in, out, n);
+    default:
+      return applyBytes<8>(t, in, out, n);
   }
 }
 
@@ -184,8 +193,7 @@ BatchApply::BatchApply(const LinearLayout& layout, Path path)
 
 BatchApply::BatchApply(const uint64_t* cols, int inBits, Path path) {
   if (inBits < 0 || inBits > 64)
-    throw Error("BatchApply: " + std::to_string(inBits) +
-                " input bits; a layout has 0 to 64");
+    throw Error("BatchApply: " + std::to_string(inBits) + " input bits; a layout has 0 to 64");
   if (path == Path::Auto) path = avx2Supported() ? Path::Avx2 : Path::Portable;
   if (path == Path::Avx2 && !avx2Supported())
     throw Error("BatchApply: the avx2 path needs a CPU with AVX2");
@@ -200,7 +208,8 @@ BatchApply::BatchApply(const uint64_t* cols, int inBits, Path path) {
   bytes_.assign(static_cast<size_t>(256) * inBytes_, 0);
   for (int g = 0; g < inBytes_; ++g) {
     uint64_t* t = bytes_.data() + 256 * g;
-    for (int v = 1; v < 256; ++v) t[v] = t[v & (v - 1)] ^ col(8 * g + std::countr_zero(unsigned(v)));
+    for (int v = 1; v < 256; ++v)
+      t[v] = t[v & (v - 1)] ^ col(8 * g + std::countr_zero(unsigned(v)));
   }
   if (path_ == Path::Avx2) {
     nibbles_.assign(static_cast<size_t>(2 * inBytes_) * 8 * 32, 0);

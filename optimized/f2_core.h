@@ -50,8 +50,8 @@ F2LAY_HD inline uint64_t apply(const uint64_t* cols, int n, uint64_t x) {
 // output bits must already be numbered as outer's input bits. result may
 // alias inner. Four Russians on nibbles: a 16-entry table per 4 input bits
 // of outer (15 XORs each), then each column is one lookup per nibble.
-F2LAY_HD inline void compose(const uint64_t* outer, int outerIn, const uint64_t* inner,
-                             int innerIn, uint64_t* result) {
+F2LAY_HD inline void compose(const uint64_t* outer, int outerIn, const uint64_t* inner, int innerIn,
+                             uint64_t* result) {
   uint64_t table[16][16];
   const int nibbles = (outerIn + 3) / 4;
   for (int g = 0; g < nibbles; ++g) {
@@ -60,8 +60,8 @@ F2LAY_HD inline void compose(const uint64_t* outer, int outerIn, const uint64_t*
     // forwarding).
     uint64_t c[4];
     for (int bit = 0; bit < 4; ++bit) c[bit] = 4 * g + bit < outerIn ? outer[4 * g + bit] : 0;
-    const uint64_t low[8] = {0,        c[0],        c[1],        c[0] ^ c[1],
-                             c[2],     c[2] ^ c[0], c[2] ^ c[1], c[2] ^ c[0] ^ c[1]};
+    const uint64_t low[8] = {0,    c[0],        c[1],        c[0] ^ c[1],
+                             c[2], c[2] ^ c[0], c[2] ^ c[1], c[2] ^ c[0] ^ c[1]};
     for (int m = 0; m < 8; ++m) {
       table[g][m] = low[m];
       table[g][m + 8] = low[m] ^ c[3];
@@ -90,8 +90,8 @@ F2LAY_HD inline void compose(const uint64_t* outer, int outerIn, const uint64_t*
 // Keeps pivot p out of n basis vectors: each with bit p gets x (its
 // combination c) added. Plain pointers, not members, so that the loop
 // vectorizes.
-F2LAY_HD __attribute__((noinline)) inline void clearPivot(uint64_t* vec, uint64_t* comb, int n, int p, uint64_t x,
-                                uint64_t c) {
+F2LAY_HD __attribute__((noinline)) inline void clearPivot(uint64_t* vec, uint64_t* comb, int n,
+                                                          int p, uint64_t x, uint64_t c) {
   for (int i = 0; i < n; ++i) {
     uint64_t hit = uint64_t{0} - ((vec[i] >> p) & 1);
     vec[i] ^= x & hit;

@@ -48,8 +48,7 @@ LayoutValue unpack(const DimBits& ins, const DimBits& outs, const uint64_t* cols
 
 // Throws validate()'s error, prefixed with `op` when given; returns when the
 // parts are valid.
-void validateParts(const DimBits& ins, const DimBits& outs, const uint64_t* cols,
-                   const char* op) {
+void validateParts(const DimBits& ins, const DimBits& outs, const uint64_t* cols, const char* op) {
   try {
     validate(unpack(ins, outs, cols));
   } catch (const Error& e) {
@@ -73,7 +72,8 @@ bool withinLimits(const DimList& ins, const DimList& outs) {
 // The first kMaxDims of new dims; callers refuse more with validateParts.
 DimList dimsOf(const DimBits& dims) {
   DimList out;
-  for (size_t k = 0; k < dims.size() && k < kMaxDims; ++k) out.push(intern(dims[k].first), dims[k].second);
+  for (size_t k = 0; k < dims.size() && k < kMaxDims; ++k)
+    out.push(intern(dims[k].first), dims[k].second);
   return out;
 }
 
@@ -197,7 +197,8 @@ void LinearLayout::moveOutBits(const DimList& to, uint64_t* moved) const {
   }
   for (int j = 0; j < inBits_; ++j) {
     uint64_t x = cols_[j], y = 0;
-    if (identity) y = x;
+    if (identity)
+      y = x;
     else
       for (int k = 0; k < outs_.count; ++k)
         y |= core::shiftUp(core::shiftDown(x, from[k]) & mask[k], shiftTo[k]);
@@ -233,7 +234,8 @@ DimValues LinearLayout::apply(const DimValues& inputs) const {
   uint64_t y = applyFlat(x);
   DimValues out;
   for (int k = 0; k < outs_.count; ++k)
-    out.push_back({nameOf(outs_.id[k]), core::shiftDown(y, outs_.offset(k)) & core::lowMask(outs_.bits[k])});
+    out.push_back(
+        {nameOf(outs_.id[k]), core::shiftDown(y, outs_.offset(k)) & core::lowMask(outs_.bits[k])});
   return out;
 }
 
@@ -274,14 +276,13 @@ bool operator==(const LinearLayout& a, const LinearLayout& b) {
 
 LinearLayout LinearLayout::transposeIns(const std::vector<std::string>& newInDims) const {
   if (newInDims.size() != ins_.count || !sameNamesIgnoringOrder(newInDims, getInDimNames()))
-    throw Error("transpose_ins: " + joinNames(newInDims) +
-                " is not a permutation of the in dims " + joinNames(getInDimNames()));
+    throw Error("transpose_ins: " + joinNames(newInDims) + " is not a permutation of the in dims " +
+                joinNames(getInDimNames()));
   LinearLayout l;
   for (const std::string& name : newInDims) {
     int d = ins_.find(intern(name));
     l.ins_.push(ins_.id[d], ins_.bits[d]);
-    std::copy(cols_ + ins_.offset(d), cols_ + ins_.offset(d) + ins_.bits[d],
-              l.cols_ + l.inBits_);
+    std::copy(cols_ + ins_.offset(d), cols_ + ins_.offset(d) + ins_.bits[d], l.cols_ + l.inBits_);
     l.inBits_ += ins_.bits[d];
   }
   l.outs_ = outs_;
@@ -373,8 +374,9 @@ LinearLayout LinearLayout::sublayout(const std::vector<std::string>& inDims,
 
 LinearLayout LinearLayout::concatIns(const LinearLayout& other) const {
   if (!(outs_ == other.outs_))
-    throw Error("concat_ins: the layouts must have the same out dims in the same "
-                "order with the same sizes");
+    throw Error(
+        "concat_ins: the layouts must have the same out dims in the same "
+        "order with the same sizes");
   for (int d = 0; d < other.ins_.count; ++d)
     if (ins_.find(other.ins_.id[d]) >= 0)
       throw Error("concat_ins: in dim '" + nameOf(other.ins_.id[d]) + "' is in both layouts");
@@ -389,8 +391,9 @@ LinearLayout LinearLayout::concatIns(const LinearLayout& other) const {
 
 LinearLayout LinearLayout::concatOuts(const LinearLayout& other) const {
   if (!(ins_ == other.ins_))
-    throw Error("concat_outs: the layouts must have the same in dims in the same "
-                "order with the same sizes");
+    throw Error(
+        "concat_outs: the layouts must have the same in dims in the same "
+        "order with the same sizes");
   for (int k = 0; k < other.outs_.count; ++k)
     if (outs_.find(other.outs_.id[k]) >= 0)
       throw Error("concat_outs: out dim '" + nameOf(other.outs_.id[k]) + "' is in both layouts");
@@ -400,7 +403,8 @@ LinearLayout LinearLayout::concatOuts(const LinearLayout& other) const {
   uint64_t cols[kMaxInBits] = {};
   if (outs.size() > kMaxDims || outBits_ + other.outBits_ > kMaxOutBits)
     validateParts(listOf(ins_), outs, cols, "concat_outs");
-  for (int j = 0; j < inBits_; ++j) cols[j] = cols_[j] | (outBits_ < 64 ? other.cols_[j] << outBits_ : 0);
+  for (int j = 0; j < inBits_; ++j)
+    cols[j] = cols_[j] | (outBits_ < 64 ? other.cols_[j] << outBits_ : 0);
   return make(ins_, dimsOf(outs), cols, "concat_outs");
 }
 

@@ -152,7 +152,9 @@ bool dimsFit(const std::vector<std::pair<std::string, int>>& a,
 rc::Gen<Case> genWideFactors() {
   auto pairs = rc::gen::mapcat(genWideLayout(), [](const LayoutValue& a) {
     return rc::gen::map(genWideLayout(RankKind::kAny, 64 - totalInBits(a), 64 - totalOutBits(a)),
-                        [a](const LayoutValue& b) { return Case{{a, b}}; });
+                        [a](const LayoutValue& b) {
+                          return Case{{a, b}};
+                        });
   });
   return rc::gen::suchThat(pairs, [](const Case& c) {
     Dims a = dimsOf(c.layouts[0]), b = dimsOf(c.layouts[1]);

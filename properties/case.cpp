@@ -4,9 +4,9 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <map>
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "formats/error.h"
 #include "properties/laws.h"

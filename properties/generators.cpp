@@ -105,32 +105,33 @@ std::vector<uint64_t> columnsOfRank(int inBits, int outBits, int rank, uint64_t 
 }
 
 rc::Gen<LayoutValue> genWideLayout(RankKind kind, int maxIn, int maxOut) {
-  return rc::gen::resize(100, rc::gen::exec([kind, maxIn, maxOut] {
-    bool atMost = kind == RankKind::kInjective || kind == RankKind::kInvertible;
-    bool atLeast = kind == RankKind::kSurjective || kind == RankKind::kInvertible;
-    int out = genTotal(0, atLeast ? std::min(maxIn, maxOut) : maxOut);
-    int in = kind == RankKind::kInvertible ? out
-             : atMost                     ? genTotal(0, std::min(out, maxIn))
-             : atLeast                    ? genTotal(out, maxIn)
-                                          : genTotal(0, maxIn);
-    Dims dims{splitBits(in, inName), splitBits(out, outName)};
-    return *genOfRank(dims, kind == RankKind::kAny ? genAnyRank(dims) : std::min(in, out));
-  }));
+  return rc::gen::resize(
+      100, rc::gen::exec([kind, maxIn, maxOut] {
+        bool atMost = kind == RankKind::kInjective || kind == RankKind::kInvertible;
+        bool atLeast = kind == RankKind::kSurjective || kind == RankKind::kInvertible;
+        int out = genTotal(0, atLeast ? std::min(maxIn, maxOut) : maxOut);
+        int in = kind == RankKind::kInvertible ? out
+                 : atMost                      ? genTotal(0, std::min(out, maxIn))
+                 : atLeast                     ? genTotal(out, maxIn)
+                                               : genTotal(0, maxIn);
+        Dims dims{splitBits(in, inName), splitBits(out, outName)};
+        return *genOfRank(dims, kind == RankKind::kAny ? genAnyRank(dims) : std::min(in, out));
+      }));
 }
 
 rc::Gen<LayoutValue> genWideLayoutFrom(const std::vector<std::pair<std::string, int>>& ins) {
   return rc::gen::resize(100, rc::gen::exec([ins] {
-    Dims dims{ins, splitBits(genTotal(0, 64), outName)};
-    return *genOfRank(dims, genAnyRank(dims));
-  }));
+                           Dims dims{ins, splitBits(genTotal(0, 64), outName)};
+                           return *genOfRank(dims, genAnyRank(dims));
+                         }));
 }
 
 rc::Gen<LayoutValue> genWideSurjectionOnto(const std::vector<std::pair<std::string, int>>& outs) {
   return rc::gen::resize(100, rc::gen::exec([outs] {
-    Dims dims{{}, outs};
-    dims.ins = splitBits(genTotal(dims.outBits(), 64), inName);
-    return *genOfRank(dims, dims.outBits());
-  }));
+                           Dims dims{{}, outs};
+                           dims.ins = splitBits(genTotal(dims.outBits(), 64), inName);
+                           return *genOfRank(dims, dims.outBits());
+                         }));
 }
 
 rc::Gen<LayoutValue> genWithDependentColumn(const LayoutValue& injective) {
@@ -225,7 +226,9 @@ LayoutValue makeDistributed(Choices& c, const DistributedShape& shape) {
   int t = dims.outBits();
   int fixed = shape.laneBits + shape.warpBits + shape.blockBits;
   int registers = std::max(c.inRange(0, 4), t - fixed);
-  dims.ins = {{"register", registers}, {"lane", shape.laneBits}, {"warp", shape.warpBits},
+  dims.ins = {{"register", registers},
+              {"lane", shape.laneBits},
+              {"warp", shape.warpBits},
               {"block", shape.blockBits}};
   // Tensor bit k goes to the free column picked among those left, so the
   // smallest choice fills the registers first.

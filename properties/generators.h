@@ -58,8 +58,7 @@ rc::Gen<LayoutValue> genLayout(RankKind kind = RankKind::kAny);
 // by construction (columnsOfRank), with no elimination: `kind` sets it as
 // genLayout's does, kAny a random one. maxIn/maxOut bound the totals (for
 // products, whose factors' bits add up).
-rc::Gen<LayoutValue> genWideLayout(RankKind kind = RankKind::kAny, int maxIn = 64,
-                                   int maxOut = 64);
+rc::Gen<LayoutValue> genWideLayout(RankKind kind = RankKind::kAny, int maxIn = 64, int maxOut = 64);
 // A wide layout whose in dims are exactly `ins`, out dims random, rank random.
 rc::Gen<LayoutValue> genWideLayoutFrom(const std::vector<std::pair<std::string, int>>& ins);
 // A wide layout onto exactly `outs`, surjective (so that it reaches any

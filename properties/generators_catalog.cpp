@@ -70,8 +70,9 @@ ref::LinearLayout genCatalogDistributedLayout() {
     case 2: {  // Hopper: 4 warps (or 8) along M, instruction N of 8 to 64
       std::vector<uint64_t> warps = {pow2(*rc::gen::inRange(2, 4)), 1};
       uint64_t n = pow2(*rc::gen::inRange(3, 7));
-      return ref::catalog::nvidiaMma({{3, 0}, warps, {16, n, 16}, std::nullopt},
-                                     {pow2(*rc::gen::inRange(6, 8)), n * pow2(*rc::gen::inRange(0, 2))});
+      return ref::catalog::nvidiaMma(
+          {{3, 0}, warps, {16, n, 16}, std::nullopt},
+          {pow2(*rc::gen::inRange(6, 8)), n * pow2(*rc::gen::inRange(0, 2))});
     }
     case 3: {
       ref::catalog::DotOperandParams p;
@@ -110,11 +111,13 @@ ref::LinearLayout genCatalogMemoryLayout() {
     }
     default: {
       int b = *rc::gen::inRange(0, 4), m = *rc::gen::inRange(0, 4), s = *rc::gen::inRange(b, 4);
-      int rows = *rc::gen::inRange(0, 5), cols = *rc::gen::inRange(b + m + s - rows > 0 ? b + m + s - rows : 0, 7);
+      int rows = *rc::gen::inRange(0, 5),
+          cols = *rc::gen::inRange(b + m + s - rows > 0 ? b + m + s - rows : 0, 7);
       bool rowMajor = *rc::gen::inRange(0, 2);
       ref::catalog::CuteLayout l{{pow2(rows), pow2(cols)},
-                                 rowMajor ? std::vector<int64_t>{static_cast<int64_t>(pow2(cols)), 1}
-                                          : std::vector<int64_t>{1, static_cast<int64_t>(pow2(rows))}};
+                                 rowMajor
+                                     ? std::vector<int64_t>{static_cast<int64_t>(pow2(cols)), 1}
+                                     : std::vector<int64_t>{1, static_cast<int64_t>(pow2(rows))}};
       return ref::catalog::cuteMemoryLayout({b, m, s}, l);
     }
   }
@@ -182,9 +185,9 @@ Case makeConversionPair(Choices& choices) {
 // shrinking still goes toward the low end of each range.
 rc::Gen<Case> genConversionPair() {
   return rc::gen::resize(100, rc::gen::exec([] {
-    RcChoices c;
-    return makeConversionPair(c);
-  }));
+                           RcChoices c;
+                           return makeConversionPair(c);
+                         }));
 }
 
 // Each step picks one of the six ops evenly; an op that does not apply yet
@@ -261,7 +264,8 @@ rc::Gen<Case> genShapeOpSequence() {
             ones.push_back(*rc::gen::inRange<unsigned>(0, rank + 1));
             if (!apply({{"op", "expand_dims"}, {"axis", ones[0]}})) break;
           }
-          apply({{"op", "broadcast"}, {"axis", ones[*rc::gen::inRange<size_t>(0, ones.size())]},
+          apply({{"op", "broadcast"},
+                 {"axis", ones[*rc::gen::inRange<size_t>(0, ones.size())]},
                  {"size", pow2(*rc::gen::inRange(0, 3))}});
         }
       }

@@ -48,8 +48,7 @@ uint64_t inputsOf(const LayoutValue& l) { return uint64_t{1} << totalInBits(l); 
 std::string composeIsAssociative(const Case& c) {
   return forBoth([&]<class L>() {
     L a(c.layouts[0]), b(c.layouts[1]), d(c.layouts[2]);
-    return unless(a.compose(b).compose(d) == a.compose(b.compose(d)),
-                  "(a.b).c != a.(b.c)");
+    return unless(a.compose(b).compose(d) == a.compose(b.compose(d)), "(a.b).c != a.(b.c)");
   });
 }
 
@@ -226,7 +225,8 @@ std::string rankIsBruteForce(const Case& c) {
     int r = std::countr_zero(image.size());
     if (image.size() != uint64_t{1} << r) return "the image has " + str(image.size()) + " points";
     if (l.rank() != r) return "rank " + str(l.rank()) + ", image 2^" + str(r);
-    if (l.isInjective() != (r == l.getTotalInDimSizeLog2())) return std::string("isInjective wrong");
+    if (l.isInjective() != (r == l.getTotalInDimSizeLog2()))
+      return std::string("isInjective wrong");
     return unless(l.isSurjective() == (r == l.getTotalOutDimSizeLog2()), "isSurjective wrong");
   });
 }

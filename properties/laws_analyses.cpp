@@ -143,9 +143,9 @@ std::string classificationMatchesPlan(const Case& c) {
   bool crossesLanes = false;
   for (const auto& round : plan->rounds)
     for (const ShuffleStep& s : round) crossesLanes |= s.srcLane != s.lane;
-  return unless(crossesLanes == (kind == ConversionKind::kWarpShuffle),
-                "a " + toString(kind) + (crossesLanes ? " reads" : " never reads") +
-                    " other lanes");
+  return unless(
+      crossesLanes == (kind == ConversionKind::kWarpShuffle),
+      "a " + toString(kind) + (crossesLanes ? " reads" : " never reads") + " other lanes");
 }
 
 WavefrontReport simulate(const Layout& dist, const Layout& shared, uint64_t w, AccessKind kind,
@@ -172,9 +172,9 @@ std::string swizzleMeetsTheBound(const Case& c) {
   if (store.wavefronts != store.idealWavefronts)
     return "the store takes " + str(store.wavefronts) + " wavefronts, " +
            str(store.idealWavefronts) + " ideal";
-  return unless(load.wavefronts == load.idealWavefronts,
-                "the load takes " + str(load.wavefronts) + " wavefronts, " +
-                    str(load.idealWavefronts) + " ideal");
+  return unless(load.wavefronts == load.idealWavefronts, "the load takes " + str(load.wavefronts) +
+                                                             " wavefronts, " +
+                                                             str(load.idealWavefronts) + " ideal");
 }
 
 // The memory layout with Vec, the bank completion and the given Idx.
@@ -248,9 +248,9 @@ std::string vectorizationIsMaximal(const Case& c) {
     return "Vec is " + str(s.vectorBytes) + " bytes; the registers share " + str(common) +
            " elements of " + str(w) + " bytes";
   RoundTrip trip = simulateSharedRoundTrip(a, b, s.shared, w);
-  return unless(trip.storeVectorElements * w >= s.vectorBytes &&
-                    trip.loadVectorElements * w >= s.vectorBytes,
-                "the round trip moves narrower vectors than Vec");
+  return unless(
+      trip.storeVectorElements * w >= s.vectorBytes && trip.loadVectorElements * w >= s.vectorBytes,
+      "the round trip moves narrower vectors than Vec");
 }
 
 // Every oracle op the case's layouts can be asked, under --check: ref and
@@ -264,7 +264,8 @@ std::string refEqualsOpt(const Case& c) {
                            "is_surjective", "is_invertible", "free_variable_masks",
                            "num_consecutive_in_out", "matrix_view", "is_distributed", "is_memory"})
       requests.push_back({{"op", op}, {"layout", l}});
-    for (size_t axis : {0, 1}) requests.push_back({{"op", "gather_plan"}, {"layout", l}, {"axis", axis}});
+    for (size_t axis : {0, 1})
+      requests.push_back({{"op", "gather_plan"}, {"layout", l}, {"axis", axis}});
     // Dim ops: dims reversed, flattened into one named like the first,
     // the first of each side kept, and an input with every bit set.
     Json ins = Json::array(), outs = Json::array(), input = Json::object();
@@ -280,9 +281,12 @@ std::string refEqualsOpt(const Case& c) {
     requests.push_back({{"op", "apply"}, {"layout", l}, {"input", input}});
     requests.push_back({{"op", "transpose_ins"}, {"layout", l}, {"new_in_dims", ins}});
     requests.push_back({{"op", "transpose_outs"}, {"layout", l}, {"new_out_dims", outs}});
-    requests.push_back({{"op", "reshape_outs"}, {"layout", l},
+    requests.push_back({{"op", "reshape_outs"},
+                        {"layout", l},
                         {"new_out_dims", {{{"name", outs.back()}, {"size", total}}}}});
-    requests.push_back({{"op", "sublayout"}, {"layout", l}, {"in_dim_names", {ins.back()}},
+    requests.push_back({{"op", "sublayout"},
+                        {"layout", l},
+                        {"in_dim_names", {ins.back()}},
                         {"out_dim_names", {outs.back()}}});
     requests.push_back({{"op", "duplication"}, {"layout", l}});
   }
@@ -292,14 +296,22 @@ std::string refEqualsOpt(const Case& c) {
                              "concat_ins", "concat_outs", "equal", "classify_conversion"})
         requests.push_back({{"op", op}, {"self", x}, {"other", y}});
       for (uint64_t w : {c.params.value("element_bytes", uint64_t{4})}) {
-        requests.push_back({{"op", "shuffle_plan"}, {"self", x}, {"other", y}, {"element_bytes", w}});
-        requests.push_back({{"op", "optimal_swizzle"}, {"self", x}, {"other", y}, {"element_bytes", w}});
+        requests.push_back(
+            {{"op", "shuffle_plan"}, {"self", x}, {"other", y}, {"element_bytes", w}});
+        requests.push_back(
+            {{"op", "optimal_swizzle"}, {"self", x}, {"other", y}, {"element_bytes", w}});
         for (const char* access : {"load", "store"})
-          requests.push_back({{"op", "bank_conflicts"}, {"layout", x}, {"shared", y},
-                              {"element_bytes", w}, {"access", access}});
+          requests.push_back({{"op", "bank_conflicts"},
+                              {"layout", x},
+                              {"shared", y},
+                              {"element_bytes", w},
+                              {"access", access}});
       }
       requests.push_back({{"op", "vectorization"}, {"layout", x}, {"shared", y}});
-      requests.push_back({{"op", "divide_by_tile"}, {"layout", x}, {"shared", y}, {"tile", "vector"},
+      requests.push_back({{"op", "divide_by_tile"},
+                          {"layout", x},
+                          {"shared", y},
+                          {"tile", "vector"},
                           {"elements", 4}});
     }
   for (const Json& r : requests) {

@@ -17,14 +17,19 @@ using Layout = ref::LinearLayout;
 Layout applyShapeOp(const Layout& l, const Json& op, bool forward) {
   Direction dir = forward ? Direction::kForward : Direction::kBackward;
   std::string name = op.at("op").get<std::string>();
-  if (name == "trans") return ref::catalog::trans(l, op.at("order").get<std::vector<unsigned>>(), dir);
+  if (name == "trans")
+    return ref::catalog::trans(l, op.at("order").get<std::vector<unsigned>>(), dir);
   if (name == "reshape")
-    return ref::catalog::reshape(l, op.at(forward ? "shape" : "from").get<ref::catalog::Shape>(), dir);
-  if (name == "join") return forward ? ref::catalog::join(l, dir) : ref::catalog::split(l, Direction::kForward);
-  if (name == "split") return forward ? ref::catalog::split(l, dir) : ref::catalog::join(l, Direction::kForward);
+    return ref::catalog::reshape(l, op.at(forward ? "shape" : "from").get<ref::catalog::Shape>(),
+                                 dir);
+  if (name == "join")
+    return forward ? ref::catalog::join(l, dir) : ref::catalog::split(l, Direction::kForward);
+  if (name == "split")
+    return forward ? ref::catalog::split(l, dir) : ref::catalog::join(l, Direction::kForward);
   if (name == "expand_dims") return ref::catalog::expandDims(l, op.at("axis").get<unsigned>(), dir);
   if (name == "broadcast")
-    return ref::catalog::broadcast(l, op.at("axis").get<unsigned>(), op.at("size").get<uint64_t>(), dir);
+    return ref::catalog::broadcast(l, op.at("axis").get<unsigned>(), op.at("size").get<uint64_t>(),
+                                   dir);
   throw Error("unknown shape op '" + name + "'");
 }
 
@@ -80,8 +85,7 @@ std::string movesData(const Layout& in, const Layout& out, const Json& op) {
            str(inRegs) + " (and " + str(in.getTotalInDimSizeLog2() - inRegs) + ")";
   int p = -1;  // split: the operand's register holding the last dim (of size 2)
   for (int j = 0; name == "split" && j < inRegs; ++j)
-    if (applyFlat(in, uint64_t{1} << j) == uint64_t{1} << (in.getTotalOutDimSizeLog2() - 1))
-      p = j;
+    if (applyFlat(in, uint64_t{1} << j) == uint64_t{1} << (in.getTotalOutDimSizeLog2() - 1)) p = j;
   std::map<uint64_t, uint64_t> alongAxis;  // broadcast: operand slot -> axis values seen
   for (uint64_t x = 0; x < (uint64_t{1} << out.getTotalInDimSizeLog2()); ++x) {
     uint64_t reg = lowBits(x, outRegs), rest = x >> outRegs;
@@ -199,8 +203,8 @@ std::string def410IsBlockedTransReshape(const Case& c) {
   for (int bit = l.getTotalOutDimSizeLog2() - 1; bit >= 0; --bit)
     for (int k = 0; k < t; ++k)
       if (place[k] == bit) order.push_back(k);
-  Layout built = ref::catalog::reshape(
-      ref::catalog::trans(blocked, order, Direction::kForward), sizes, Direction::kForward);
+  Layout built = ref::catalog::reshape(ref::catalog::trans(blocked, order, Direction::kForward),
+                                       sizes, Direction::kForward);
   return unless(built == l, "blocked, trans and reshape build " + str(built));
 }
 

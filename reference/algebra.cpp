@@ -43,18 +43,16 @@ std::vector<std::string> supremum(const std::vector<std::string>& x,
 LinearLayout LinearLayout::compose(const LinearLayout& outer) const {
   if (!sameNamesIgnoringOrder(getOutDimNames(), outer.getInDimNames()))
     throw Error("compose: the out dims of self " + joinNames(getOutDimNames()) +
-                " must be the in dims of other " +
-                joinNames(outer.getInDimNames()) + ", in any order");
+                " must be the in dims of other " + joinNames(outer.getInDimNames()) +
+                ", in any order");
   // E embeds self's output bits into outer's input bits of the same names.
-  F2Matrix embed = F2Matrix::Zero(outer.getTotalInDimSizeLog2(),
-                                  getTotalOutDimSizeLog2());
+  F2Matrix embed = F2Matrix::Zero(outer.getTotalInDimSizeLog2(), getTotalOutDimSizeLog2());
   int row = 0;
   for (const OutDim& d : value_.out_dims) {
     int bits = log2Exact(d.size);
     if (bits > outer.getInDimSizeLog2(d.name))
-      throw Error("compose: out dim '" + d.name + "' of self has size " +
-                  std::to_string(d.size) + ", larger than in dim '" + d.name +
-                  "' of other (2^" +
+      throw Error("compose: out dim '" + d.name + "' of self has size " + std::to_string(d.size) +
+                  ", larger than in dim '" + d.name + "' of other (2^" +
                   std::to_string(outer.getInDimSizeLog2(d.name)) + ")");
     int col = 0;
     for (const InDim& in : outer.value_.in_dims) {
@@ -84,8 +82,8 @@ LinearLayout operator*(const LinearLayout& inner, const LinearLayout& outer) {
   for (const std::string& name : outNames) {
     int bits = outBits(inner, name) + outBits(outer, name);
     if (bits > 63)
-      throw Error("product: out dim '" + name + "' would have " +
-                  std::to_string(bits) + " bits; one dim has at most 63");
+      throw Error("product: out dim '" + name + "' would have " + std::to_string(bits) +
+                  " bits; one dim has at most 63");
     v.out_dims.push_back({name, uint64_t{1} << bits});
   }
   // Def 4.3: block-diagonal. For each in dim, inner's bases come first; then
@@ -136,7 +134,8 @@ LinearLayout LinearLayout::leastSquares(const LinearLayout& a, const LinearLayou
   if (!noColumns)
     for (size_t r = 0; r < e.pivotColumns.size(); ++r) x.row(e.pivotColumns[r]) = tb.row(r);
   std::vector<OutDim> aInAsOut;
-  for (const InDim& d : a.value_.in_dims) aInAsOut.push_back({d.name, uint64_t{1} << d.bases.size()});
+  for (const InDim& d : a.value_.in_dims)
+    aInAsOut.push_back({d.name, uint64_t{1} << d.bases.size()});
   return fromMatrix(x, b.inDimBits(), aInAsOut);
 }
 
@@ -157,13 +156,11 @@ bool outputBitsApart(const LayoutValue& l, const std::string& d) {
 
 }  // namespace
 
-LinearLayout LinearLayout::invertAndCompose(const LinearLayout& outer,
-                                            TritonVersion triton) const {
+LinearLayout LinearLayout::invertAndCompose(const LinearLayout& outer, TritonVersion triton) const {
   bool v36 = triton == TritonVersion::k3_6;
   if (!sameNamesIgnoringOrder(getOutDimNames(), outer.getOutDimNames()))
-    throw Error("invert_and_compose: the out dims of self " +
-                joinNames(getOutDimNames()) + " and other " +
-                joinNames(outer.getOutDimNames()) + " must match, in any order");
+    throw Error("invert_and_compose: the out dims of self " + joinNames(getOutDimNames()) +
+                " and other " + joinNames(outer.getOutDimNames()) + " must match, in any order");
   for (const OutDim& d : value_.out_dims)
     if (d.size > outer.getOutDimSize(d.name))
       throw Error("invert_and_compose: out dim '" + d.name + "' of self has size " +
@@ -191,12 +188,12 @@ LinearLayout LinearLayout::invertAndCompose(const LinearLayout& outer,
     throw Error("invert_and_compose: every in dim of " +
                 std::string(otherRest.empty() ? "other" : "self") +
                 " maps like the same-named dim of the other layout, but " +
-                std::string(otherRest.empty() ? "self" : "other") +
-                " has more in dims " + joinNames(otherRest.empty() ? selfRest : otherRest) +
-                " (Triton 3.6 asserts here)");
-  LinearLayout result = otherRest.empty() && selfRest.empty()
-                            ? empty()
-                            : leastSquares(other.sublayout(otherRest, outs), sublayout(selfRest, outs));
+                std::string(otherRest.empty() ? "self" : "other") + " has more in dims " +
+                joinNames(otherRest.empty() ? selfRest : otherRest) + " (Triton 3.6 asserts here)");
+  LinearLayout result =
+      otherRest.empty() && selfRest.empty()
+          ? empty()
+          : leastSquares(other.sublayout(otherRest, outs), sublayout(selfRest, outs));
   for (const std::string& d : alike)
     result = result * identity1D(uint64_t{1} << other.getInDimSizeLog2(d), d, d);
   return result.transposeIns(getInDimNames()).transposeOuts(other.getInDimNames());
@@ -204,9 +201,8 @@ LinearLayout LinearLayout::invertAndCompose(const LinearLayout& outer,
 
 LinearLayout LinearLayout::pseudoinvert(TritonVersion triton) const {
   if (!isSurjective())
-    throw Error("pseudoinvert: the layout is not surjective (rank " +
-                std::to_string(rank()) + " < " +
-                std::to_string(getTotalOutDimSizeLog2()) +
+    throw Error("pseudoinvert: the layout is not surjective (rank " + std::to_string(rank()) +
+                " < " + std::to_string(getTotalOutDimSizeLog2()) +
                 " output bits); only a surjective layout has a right inverse "
                 "(Def 4.5)");
   // Def 4.5, as Triton computes it: the identity on the out dims, inverted
@@ -219,24 +215,20 @@ LinearLayout LinearLayout::pseudoinvert(TritonVersion triton) const {
 
 LinearLayout LinearLayout::invert(TritonVersion triton) const {
   if (!isInvertible())
-    throw Error("invert: the layout is not invertible (rank " +
-                std::to_string(rank()) + ", " +
+    throw Error("invert: the layout is not invertible (rank " + std::to_string(rank()) + ", " +
                 std::to_string(getTotalInDimSizeLog2()) + " input bits, " +
                 std::to_string(getTotalOutDimSizeLog2()) + " output bits)");
   return pseudoinvert(triton);
 }
 
-std::optional<LinearLayout> divideLeft(const LinearLayout& a,
-                                       const LinearLayout& b) {
+std::optional<LinearLayout> divideLeft(const LinearLayout& a, const LinearLayout& b) {
   // Def 4.4: A / B = C exists when A = B * C, i.e. A's matrix is
   // [[B, 0], [0, C]] label-wise. Read C off A's bases, then confirm.
   for (const std::string& d : b.getInDimNames())
     if (!a.hasInDim(d)) return std::nullopt;
   for (const std::string& d : b.getOutDimNames())
     if (!a.hasOutDim(d)) return std::nullopt;
-  auto bOutBits = [&](const std::string& d) {
-    return b.hasOutDim(d) ? b.getOutDimSizeLog2(d) : 0;
-  };
+  auto bOutBits = [&](const std::string& d) { return b.hasOutDim(d) ? b.getOutDimSizeLog2(d) : 0; };
   LayoutValue c;
   for (const OutDim& d : a.value_.out_dims) {
     if (log2Exact(d.size) < bOutBits(d.name)) return std::nullopt;

@@ -11,14 +11,12 @@ namespace {
 
 // Checks new dims for reshape: identifiers, unique, powers of two, the same
 // total number of bits. Returns the bits of each.
-std::vector<int> reshapeBits(const std::string& op, const DimSizes& dims,
-                             int totalBits) {
+std::vector<int> reshapeBits(const std::string& op, const DimSizes& dims, int totalBits) {
   std::vector<int> bits;
   std::vector<std::string> names;
   int sum = 0;
   for (const auto& [name, size] : dims) {
-    if (!isIdentifier(name))
-      throw Error(op + ": '" + name + "' is not a valid dim name");
+    if (!isIdentifier(name)) throw Error(op + ": '" + name + "' is not a valid dim name");
     for (const std::string& n : names)
       if (n == name) throw Error(op + ": dim '" + name + "' is named twice");
     names.push_back(name);
@@ -39,8 +37,8 @@ std::vector<int> reshapeBits(const std::string& op, const DimSizes& dims,
 LinearLayout LinearLayout::transposeIns(const std::vector<std::string>& newInDims) const {
   if (newInDims.size() != value_.in_dims.size() ||
       !sameNamesIgnoringOrder(newInDims, getInDimNames()))
-    throw Error("transpose_ins: " + joinNames(newInDims) +
-                " is not a permutation of the in dims " + joinNames(getInDimNames()));
+    throw Error("transpose_ins: " + joinNames(newInDims) + " is not a permutation of the in dims " +
+                joinNames(getInDimNames()));
   LayoutValue v{{}, value_.out_dims};
   for (const std::string& name : newInDims) v.in_dims.push_back(inDim(name));
   return LinearLayout(std::move(v));
@@ -50,8 +48,7 @@ LinearLayout LinearLayout::transposeOuts(const std::vector<std::string>& newOutD
   if (newOutDims.size() != value_.out_dims.size() ||
       !sameNamesIgnoringOrder(newOutDims, getOutDimNames()))
     throw Error("transpose_outs: " + joinNames(newOutDims) +
-                " is not a permutation of the out dims " +
-                joinNames(getOutDimNames()));
+                " is not a permutation of the out dims " + joinNames(getOutDimNames()));
   LayoutValue v{{}, {}};
   for (const std::string& name : newOutDims) v.out_dims.push_back(outDim(name));
   for (const InDim& d : value_.in_dims) {
@@ -138,12 +135,12 @@ LinearLayout LinearLayout::sublayout(const std::vector<std::string>& inDims,
 
 LinearLayout LinearLayout::concatIns(const LinearLayout& other) const {
   if (value_.out_dims != other.value_.out_dims)
-    throw Error("concat_ins: the layouts must have the same out dims in the same "
-                "order with the same sizes");
+    throw Error(
+        "concat_ins: the layouts must have the same out dims in the same "
+        "order with the same sizes");
   LayoutValue v = value_;
   for (const InDim& d : other.value_.in_dims) {
-    if (hasInDim(d.name))
-      throw Error("concat_ins: in dim '" + d.name + "' is in both layouts");
+    if (hasInDim(d.name)) throw Error("concat_ins: in dim '" + d.name + "' is in both layouts");
     v.in_dims.push_back(d);
   }
   try {
@@ -159,12 +156,12 @@ LinearLayout LinearLayout::concatOuts(const LinearLayout& other) const {
     sameIns = value_.in_dims[d].name == other.value_.in_dims[d].name &&
               value_.in_dims[d].bases.size() == other.value_.in_dims[d].bases.size();
   if (!sameIns)
-    throw Error("concat_outs: the layouts must have the same in dims in the same "
-                "order with the same sizes");
+    throw Error(
+        "concat_outs: the layouts must have the same in dims in the same "
+        "order with the same sizes");
   LayoutValue v = value_;
   for (const OutDim& d : other.value_.out_dims) {
-    if (hasOutDim(d.name))
-      throw Error("concat_outs: out dim '" + d.name + "' is in both layouts");
+    if (hasOutDim(d.name)) throw Error("concat_outs: out dim '" + d.name + "' is in both layouts");
     v.out_dims.push_back(d);
   }
   for (size_t d = 0; d < v.in_dims.size(); ++d)

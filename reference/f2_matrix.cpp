@@ -22,10 +22,10 @@ RowEchelon reducedRowEchelon(const F2Matrix& m) {
     // XOR over F2.
     for (int r = 0; r < m.rows(); ++r) {
       if (r == row || !e.reduced(r, col)) continue;
-      e.reduced.row(r) = (e.reduced.row(r) + e.reduced.row(row)).unaryExpr(
-          [](int x) { return x & 1; });
-      e.transform.row(r) = (e.transform.row(r) + e.transform.row(row)).unaryExpr(
-          [](int x) { return x & 1; });
+      e.reduced.row(r) =
+          (e.reduced.row(r) + e.reduced.row(row)).unaryExpr([](int x) { return x & 1; });
+      e.transform.row(r) =
+          (e.transform.row(r) + e.transform.row(row)).unaryExpr([](int x) { return x & 1; });
     }
     e.pivotColumns.push_back(col);
     ++row;
@@ -33,8 +33,6 @@ RowEchelon reducedRowEchelon(const F2Matrix& m) {
   return e;
 }
 
-int rankOf(const F2Matrix& m) {
-  return static_cast<int>(reducedRowEchelon(m).pivotColumns.size());
-}
+int rankOf(const F2Matrix& m) { return static_cast<int>(reducedRowEchelon(m).pivotColumns.size()); }
 
 }  // namespace f2lay::ref

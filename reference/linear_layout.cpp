@@ -11,34 +11,28 @@
 
 namespace f2lay::ref {
 
-LinearLayout::LinearLayout(LayoutValue value) : value_(std::move(value)) {
-  validate(value_);
-}
+LinearLayout::LinearLayout(LayoutValue value) : value_(std::move(value)) { validate(value_); }
 
 LinearLayout LinearLayout::identity1D(uint64_t size, const std::string& inDim,
                                       const std::string& outDim) {
   if (size == 0) return empty();
   if (!isPowerOfTwo(size))
-    throw Error("identity1D: size " + std::to_string(size) +
-                " is not a power of two");
+    throw Error("identity1D: size " + std::to_string(size) + " is not a power of two");
   InDim in{inDim, {}};
   for (uint64_t v = 1; v < size; v *= 2) in.bases.push_back({v});
   return LinearLayout(LayoutValue{{in}, {{outDim, size}}});
 }
 
 LinearLayout LinearLayout::zeros1D(uint64_t size, const std::string& inDim,
-                                   const std::string& outDim,
-                                   uint64_t outDimSize) {
+                                   const std::string& outDim, uint64_t outDimSize) {
   if (size == 0) return empty();
   if (!isPowerOfTwo(size))
-    throw Error("zeros1D: size " + std::to_string(size) +
-                " is not a power of two");
+    throw Error("zeros1D: size " + std::to_string(size) + " is not a power of two");
   InDim in{inDim, std::vector<Basis>(log2Exact(size), Basis{0})};
   return LinearLayout(LayoutValue{{in}, {{outDim, outDimSize}}});
 }
 
-LinearLayout LinearLayout::strided1D(uint64_t size, uint64_t stride,
-                                     const std::string& inDim,
+LinearLayout LinearLayout::strided1D(uint64_t size, uint64_t stride, const std::string& inDim,
                                      const std::string& outDim) {
   if (size == 0) return empty();
   if (!isPowerOfTwo(size) || !isPowerOfTwo(stride))
@@ -78,8 +72,8 @@ bool LinearLayout::hasOutDim(const std::string& name) const {
 const InDim& LinearLayout::inDim(const std::string& name) const {
   for (const InDim& d : value_.in_dims)
     if (d.name == name) return d;
-  throw Error("in dim '" + name + "' is not in the layout (in dims " +
-              joinNames(getInDimNames()) + ")");
+  throw Error("in dim '" + name + "' is not in the layout (in dims " + joinNames(getInDimNames()) +
+              ")");
 }
 
 size_t LinearLayout::outDimIndex(const std::string& name) const {
@@ -101,17 +95,14 @@ int LinearLayout::getOutDimSizeLog2(const std::string& name) const {
   return log2Exact(outDim(name).size);
 }
 
-uint64_t LinearLayout::getOutDimSize(const std::string& name) const {
-  return outDim(name).size;
-}
+uint64_t LinearLayout::getOutDimSize(const std::string& name) const { return outDim(name).size; }
 
 int LinearLayout::getTotalInDimSizeLog2() const { return totalInBits(value_); }
 int LinearLayout::getTotalOutDimSizeLog2() const { return totalOutBits(value_); }
 
 std::vector<std::pair<std::string, int>> LinearLayout::inDimBits() const {
   std::vector<std::pair<std::string, int>> bits;
-  for (const InDim& d : value_.in_dims)
-    bits.push_back({d.name, static_cast<int>(d.bases.size())});
+  for (const InDim& d : value_.in_dims) bits.push_back({d.name, static_cast<int>(d.bases.size())});
   return bits;
 }
 
@@ -132,9 +123,9 @@ F2Matrix LinearLayout::matrix() const {
   return m;
 }
 
-LinearLayout LinearLayout::fromMatrix(
-    const F2Matrix& m, const std::vector<std::pair<std::string, int>>& inDimBits,
-    const std::vector<OutDim>& outDims) {
+LinearLayout LinearLayout::fromMatrix(const F2Matrix& m,
+                                      const std::vector<std::pair<std::string, int>>& inDimBits,
+                                      const std::vector<OutDim>& outDims) {
   LayoutValue v;
   v.out_dims = outDims;
   int col = 0;
@@ -185,15 +176,13 @@ DimValues LinearLayout::apply(const DimValues& inputs) const {
     for (size_t i = 0; i < bits; ++i) x(col + i) = (value >> i) & 1;
   }
   for (size_t d = 0; d < given.size(); ++d)
-    if (!given[d])
-      throw Error("apply: in dim '" + value_.in_dims[d].name + "' is missing");
+    if (!given[d]) throw Error("apply: in dim '" + value_.in_dims[d].name + "' is missing");
   F2Matrix y = multiplyMod2(matrix(), x);
   DimValues out;
   int row = 0;
   for (const OutDim& d : value_.out_dims) {
     uint64_t v = 0;
-    for (int j = 0; j < log2Exact(d.size); ++j)
-      v |= static_cast<uint64_t>(y(row + j, 0)) << j;
+    for (int j = 0; j < log2Exact(d.size); ++j) v |= static_cast<uint64_t>(y(row + j, 0)) << j;
     out.push_back({d.name, v});
     row += log2Exact(d.size);
   }
@@ -238,8 +227,7 @@ uint64_t LinearLayout::getNumConsecutiveInOut() const {
   uint64_t otherBits = 0;
   for (size_t d = 0; d < value_.in_dims.size(); ++d)
     for (size_t i = 0; i < value_.in_dims[d].bases.size(); ++i)
-      if (d != 0 || static_cast<int>(i) >= consecutive)
-        otherBits |= value_.in_dims[d].bases[i][0];
+      if (d != 0 || static_cast<int>(i) >= consecutive) otherBits |= value_.in_dims[d].bases[i][0];
   int lowestOther = otherBits ? std::countr_zero(otherBits) : 64;
   return uint64_t{1} << std::min(consecutive, lowestOther);
 }

@@ -122,12 +122,10 @@ class LinearLayout {
   static LinearLayout identity1D(uint64_t size, const std::string& inDim,
                                  const std::string& outDim);
   // Every input bit maps to 0, into an out dim of size outDimSize.
-  static LinearLayout zeros1D(uint64_t size, const std::string& inDim,
-                              const std::string& outDim,
+  static LinearLayout zeros1D(uint64_t size, const std::string& inDim, const std::string& outDim,
                               uint64_t outDimSize = 1);
   // in=2^i -> out=stride*2^i, into an out dim of size size*stride.
-  static LinearLayout strided1D(uint64_t size, uint64_t stride,
-                                const std::string& inDim,
+  static LinearLayout strided1D(uint64_t size, uint64_t stride, const std::string& inDim,
                                 const std::string& outDim);
 
   const LayoutValue& value() const { return value_; }
@@ -184,10 +182,8 @@ class LinearLayout {
   friend std::ostream& operator<<(std::ostream& os, const LinearLayout& l) {
     return os << l.toString();
   }
-  friend LinearLayout operator*(const LinearLayout& inner,
-                                const LinearLayout& outer);
-  friend std::optional<LinearLayout> divideLeft(const LinearLayout& a,
-                                                const LinearLayout& b);
+  friend LinearLayout operator*(const LinearLayout& inner, const LinearLayout& outer);
+  friend std::optional<LinearLayout> divideLeft(const LinearLayout& a, const LinearLayout& b);
 
  private:
   // Builds a layout from its matrix and the dims on both sides.

@@ -14,10 +14,11 @@ namespace {
 
 CaseResult runCase(const std::string& file, size_t lineNo, const Json& c, Impl impl) {
   std::string where = file + ":" + std::to_string(lineNo);
-  if (!c.is_object() || !c.contains("name") || !c["name"].is_string() ||
-      !c.contains("request") || !c.contains("expect") || !c["expect"].is_object() ||
-      !c["expect"].contains("ok") || !c["expect"]["ok"].is_boolean())
-    throw Error(where + ": a case needs \"name\", \"request\" and \"expect\" "
+  if (!c.is_object() || !c.contains("name") || !c["name"].is_string() || !c.contains("request") ||
+      !c.contains("expect") || !c["expect"].is_object() || !c["expect"].contains("ok") ||
+      !c["expect"]["ok"].is_boolean())
+    throw Error(where +
+                ": a case needs \"name\", \"request\" and \"expect\" "
                 "with a boolean \"ok\"");
   if (c.contains("source") && !c["source"].is_string())
     throw Error(where + ": \"source\" must be a string");
@@ -29,15 +30,14 @@ CaseResult runCase(const std::string& file, size_t lineNo, const Json& c, Impl i
     throw Error(where + ": an ok case needs \"expect\": {\"ok\": true, \"result\": ...}");
   if (!expectOk && (expect.size() != 2 || !expect.contains("error_contains") ||
                     !expect["error_contains"].is_string()))
-    throw Error(where + ": a failing case needs \"expect\": {\"ok\": false, "
+    throw Error(where +
+                ": a failing case needs \"expect\": {\"ok\": false, "
                 "\"error_contains\": \"...\"}");
-  CaseResult r{file, c["name"].get<std::string>(),
-               c.value("source", std::string()), false, ""};
+  CaseResult r{file, c["name"].get<std::string>(), c.value("source", std::string()), false, ""};
   Json got = answer(c["request"], impl);
   bool ok = got["ok"].get<bool>();
   if (ok != expectOk) {
-    r.detail = "expected ok=" + std::string(expectOk ? "true" : "false") +
-               ", got " + dumpLine(got);
+    r.detail = "expected ok=" + std::string(expectOk ? "true" : "false") + ", got " + dumpLine(got);
   } else if (ok) {
     r.passed = got["result"] == expect["result"];
     if (!r.passed)
@@ -74,8 +74,8 @@ size_t verifyAndReport(const std::vector<CaseFile>& files, std::ostream& out,
                        const std::vector<CaseResult>& extraChecks, Impl impl) {
   size_t total = 0, failed = 0;
   std::vector<CaseResult> failures;
-  out << std::left << std::setw(36) << "case file" << std::right << std::setw(8)
-      << "cases" << std::setw(8) << "passed" << std::setw(8) << "failed" << '\n';
+  out << std::left << std::setw(36) << "case file" << std::right << std::setw(8) << "cases"
+      << std::setw(8) << "passed" << std::setw(8) << "failed" << '\n';
   for (const CaseFile& file : files) {
     size_t n = 0, bad = 0;
     for (CaseResult& r : runCases(file, impl)) {
@@ -100,16 +100,15 @@ size_t verifyAndReport(const std::vector<CaseFile>& files, std::ostream& out,
       ++bad;
       failures.push_back(extraChecks[i]);
     }
-    out << std::left << std::setw(36) << group << std::right << std::setw(8) << n
-        << std::setw(8) << n - bad << std::setw(8) << bad << '\n';
+    out << std::left << std::setw(36) << group << std::right << std::setw(8) << n << std::setw(8)
+        << n - bad << std::setw(8) << bad << '\n';
     total += n;
     failed += bad;
   }
   out << std::left << std::setw(36) << "total" << std::right << std::setw(8) << total
       << std::setw(8) << total - failed << std::setw(8) << failed << '\n';
   for (const CaseResult& r : failures)
-    out << "FAILED " << r.file << ": " << r.name << " (" << r.source << "): " << r.detail
-        << '\n';
+    out << "FAILED " << r.file << ": " << r.name << " (" << r.source << "): " << r.detail << '\n';
   return failed;
 }
 

@@ -92,8 +92,7 @@ std::string opsHelp() {
     for (size_t i = 0; i < op.args.size(); ++i)
       s << (i ? ", " : "") << op.args[i].key << (op.args[i].required ? "" : "?");
     s << ") -> " << op.result << "\n      " << op.meaning << "\n";
-    for (const auto& arg : op.args)
-      s << "      " << arg.key << ": " << arg.description << "\n";
+    for (const auto& arg : op.args) s << "      " << arg.key << ": " << arg.description << "\n";
   }
   return s.str();
 }
@@ -153,9 +152,10 @@ int main(int argc, char** argv) {
       "vectors", "Generate the golden vectors (vectors/*.json), or check stored ones");
   std::string vectorsOut, vectorsCheck;
   auto* vectorsOutOpt = vectors->add_option("--out", vectorsOut, "Write the files into DIR");
-  vectors->add_option("--check", vectorsCheck,
-                      "Regenerate and compare with the files in DIR: exit 1 naming each "
-                      "difference")
+  vectors
+      ->add_option("--check", vectorsCheck,
+                   "Regenerate and compare with the files in DIR: exit 1 naming each "
+                   "difference")
       ->excludes(vectorsOutOpt);
 
   try {
@@ -187,8 +187,8 @@ int main(int argc, char** argv) {
     if (verify->parsed()) {
       std::vector<f2lay::tools::CaseFile> files = f2lay::tools::builtinCaseFiles();
       for (const std::string& path : caseFiles) files.push_back({path, readInput(path)});
-      return f2lay::tools::verifyAndReport(files, std::cout,
-                                           f2lay::tools::runCatalogPairChecks(), impl) == 0
+      return f2lay::tools::verifyAndReport(files, std::cout, f2lay::tools::runCatalogPairChecks(),
+                                           impl) == 0
                  ? kOk
                  : kCheckFailed;
     }
@@ -204,7 +204,8 @@ int main(int argc, char** argv) {
       }
       if (!vectorsOut.empty()) {
         f2lay::tools::writeVectors(files, vectorsOut);
-        std::cout << "f2lay vectors: wrote " << files.size() << " files into " << vectorsOut << '\n';
+        std::cout << "f2lay vectors: wrote " << files.size() << " files into " << vectorsOut
+                  << '\n';
         return kOk;
       }
       size_t differ = f2lay::tools::compareVectors(files, vectorsCheck, std::cout);

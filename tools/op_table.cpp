@@ -12,7 +12,9 @@ const Json& arrayAt(const Json& request, const char* key) {
   return a;
 }
 
-std::string at(const char* key, size_t i) { return std::string(key) + "[" + std::to_string(i) + "]"; }
+std::string at(const char* key, size_t i) {
+  return std::string(key) + "[" + std::to_string(i) + "]";
+}
 
 }  // namespace
 

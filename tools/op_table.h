@@ -87,11 +87,13 @@ std::vector<Op> mmaOps();      // tools/catalog/mma_ops.cpp (nvidia_mma, dot_ope
 std::vector<Op> sharedOps();   // tools/catalog/shared_ops.cpp
 std::vector<Op> sliceOps();    // tools/catalog/slice_ops.cpp (and is_distributed, is_memory)
 std::vector<Op> shapeTransferOps();  // tools/catalog/shape_transfer_ops.cpp (trans, reshape, ...)
-std::vector<Op> amdOps();      // tools/catalog/amd_ops.cpp (amd_mfma, amd_wmma)
-std::vector<Op> cuteOps();     // tools/catalog/cute_ops.cpp (cute_swizzle, cutlass_tensorop)
-std::vector<Op> bankOps();     // tools/analysis/bank_ops.cpp (bank_conflicts)
-std::vector<Op> swizzleOps();  // tools/analysis/swizzle_ops.cpp (optimal_swizzle, vectorization, ...)
-std::vector<Op> conversionOps();  // tools/analysis/conversion_ops.cpp (classify_conversion, shuffle_plan, gather_plan)
+std::vector<Op> amdOps();            // tools/catalog/amd_ops.cpp (amd_mfma, amd_wmma)
+std::vector<Op> cuteOps();           // tools/catalog/cute_ops.cpp (cute_swizzle, cutlass_tensorop)
+std::vector<Op> bankOps();           // tools/analysis/bank_ops.cpp (bank_conflicts)
+std::vector<Op>
+swizzleOps();  // tools/analysis/swizzle_ops.cpp (optimal_swizzle, vectorization, ...)
+std::vector<Op> conversionOps();  // tools/analysis/conversion_ops.cpp (classify_conversion,
+                                  // shuffle_plan, gather_plan)
 // The access keys of a bank_conflicts request (element_bytes, access,
 // vector_bytes), read once for the op and for `f2lay show --banks`.
 ref::analysis::AccessSpec bankAccessSpec(const Args& a);

@@ -18,83 +18,112 @@ const OpArg kLayout{"layout", "the layout"};
 const OpArg kSelf{"self", "the layout the method is called on"};
 const OpArg kOther{"other", "the second layout"};
 // Only the ops whose answer depends on Triton's release take this key.
-const OpArg kTriton{"triton",
-                    "\"3.9\" (default: the current release) or \"3.6\": whose rules to follow",
-                    false};
+const OpArg kTriton{
+    "triton", "\"3.9\" (default: the current release) or \"3.6\": whose rules to follow", false};
 
 // The algebra ops, written once for both implementations: L is
 // ref::LinearLayout or opt::LinearLayout (the same API).
 template <class L>
 std::vector<Op> algebraOps() {
   return {
-      {{"identity_1d", {{"size", "a power of two, or 0 for the empty layout"},
-                        {"in_dim", "in dim name"}, {"out_dim", "out dim name"}},
-        "layout", "in=2^i -> out=2^i"},
+      {{"identity_1d",
+        {{"size", "a power of two, or 0 for the empty layout"},
+         {"in_dim", "in dim name"},
+         {"out_dim", "out dim name"}},
+        "layout",
+        "in=2^i -> out=2^i"},
        [](const Args& a) {
-         return layoutJson(L::identity1D(a.number("size"), a.name("in_dim"),
-                                              a.name("out_dim")));
+         return layoutJson(L::identity1D(a.number("size"), a.name("in_dim"), a.name("out_dim")));
        }},
-      {{"zeros_1d", {{"size", "a power of two, or 0"}, {"in_dim", "in dim name"},
-                     {"out_dim", "out dim name"},
-                     {"out_dim_size", "size of the out dim (default 1)", false}},
-        "layout", "every input maps to 0"},
+      {{"zeros_1d",
+        {{"size", "a power of two, or 0"},
+         {"in_dim", "in dim name"},
+         {"out_dim", "out dim name"},
+         {"out_dim_size", "size of the out dim (default 1)", false}},
+        "layout",
+        "every input maps to 0"},
        [](const Args& a) {
-         return layoutJson(L::zeros1D(a.number("size"), a.name("in_dim"),
-                                           a.name("out_dim"),
-                                           a.has("out_dim_size") ? a.number("out_dim_size") : 1));
+         return layoutJson(L::zeros1D(a.number("size"), a.name("in_dim"), a.name("out_dim"),
+                                      a.has("out_dim_size") ? a.number("out_dim_size") : 1));
        }},
-      {{"strided_1d", {{"size", "a power of two, or 0"}, {"stride", "a power of two"},
-                       {"in_dim", "in dim name"}, {"out_dim", "out dim name"}},
-        "layout", "in=2^i -> out=stride*2^i, out dim of size size*stride"},
+      {{"strided_1d",
+        {{"size", "a power of two, or 0"},
+         {"stride", "a power of two"},
+         {"in_dim", "in dim name"},
+         {"out_dim", "out dim name"}},
+        "layout",
+        "in=2^i -> out=stride*2^i, out dim of size size*stride"},
        [](const Args& a) {
-         return layoutJson(L::strided1D(a.number("size"), a.number("stride"),
-                                             a.name("in_dim"), a.name("out_dim")));
+         return layoutJson(L::strided1D(a.number("size"), a.number("stride"), a.name("in_dim"),
+                                        a.name("out_dim")));
        }},
-      {{"apply", {kLayout, {"input", "{in dim: value} for every in dim"}},
-        "{out dim: value}", "L(x): the XOR of the bases of the set input bits"},
+      {{"apply",
+        {kLayout, {"input", "{in dim: value} for every in dim"}},
+        "{out dim: value}",
+        "L(x): the XOR of the bases of the set input bits"},
        [](const Args& a) {
          return dimValuesJson(a.layoutAs<L>("layout").apply(a.dimValues("input")));
        }},
-      {{"compose", {kSelf, kOther}, "layout",
+      {{"compose",
+        {kSelf, kOther},
+        "layout",
         "x -> other(self(x)) (Def 4.2); self's out dims are other's in dims"},
-       [](const Args& a) { return layoutJson(a.layoutAs<L>("self").compose(a.layoutAs<L>("other"))); }},
-      {{"product", {{"self", "the inner layout"}, {"other", "the outer layout"}}, "layout",
+       [](const Args& a) {
+         return layoutJson(a.layoutAs<L>("self").compose(a.layoutAs<L>("other")));
+       }},
+      {{"product",
+        {{"self", "the inner layout"}, {"other", "the outer layout"}},
+        "layout",
         "self * other (Def 4.3): block-diagonal, self in the low bits"},
        [](const Args& a) { return layoutJson(a.layoutAs<L>("self") * a.layoutAs<L>("other")); }},
-      {{"divide_left", {{"self", "the dividend A"}, {"other", "the divisor B"}},
-        "layout or null", "C with B * C == A (Def 4.4); null when A is not divisible by B"},
+      {{"divide_left",
+        {{"self", "the dividend A"}, {"other", "the divisor B"}},
+        "layout or null",
+        "C with B * C == A (Def 4.4); null when A is not divisible by B"},
        [](const Args& a) {
          auto c = divideLeft(a.layoutAs<L>("self"), a.layoutAs<L>("other"));
          return c ? layoutJson(*c) : Json(nullptr);
        }},
       {{"invert", {kLayout, kTriton}, "layout", "the inverse of an invertible layout"},
        [](const Args& a) { return layoutJson(a.layoutAs<L>("layout").invert(a.triton())); }},
-      {{"pseudoinvert", {kLayout, kTriton}, "layout",
+      {{"pseudoinvert",
+        {kLayout, kTriton},
+        "layout",
         "the right inverse of a surjective layout (Def 4.5), free input bits zero"},
        [](const Args& a) { return layoutJson(a.layoutAs<L>("layout").pseudoinvert(a.triton())); }},
-      {{"invert_and_compose", {kSelf, kOther, kTriton}, "layout",
+      {{"invert_and_compose",
+        {kSelf, kOther, kTriton},
+        "layout",
         "C with other(C(x)) == self(x); in dims both map alike map to themselves "
         "(Triton's heuristic, as the release names it), the rest solved with free bits zero"},
        [](const Args& a) {
          return layoutJson(
              a.layoutAs<L>("self").invertAndCompose(a.layoutAs<L>("other"), a.triton()));
        }},
-      {{"transpose_ins", {kLayout, {"new_in_dims", "the in dim names, reordered"}}, "layout",
+      {{"transpose_ins",
+        {kLayout, {"new_in_dims", "the in dim names, reordered"}},
+        "layout",
         "the same map with the in dims reordered"},
        [](const Args& a) {
          return layoutJson(a.layoutAs<L>("layout").transposeIns(a.names("new_in_dims")));
        }},
-      {{"transpose_outs", {kLayout, {"new_out_dims", "the out dim names, reordered"}}, "layout",
+      {{"transpose_outs",
+        {kLayout, {"new_out_dims", "the out dim names, reordered"}},
+        "layout",
         "the same map with the out dims reordered"},
        [](const Args& a) {
          return layoutJson(a.layoutAs<L>("layout").transposeOuts(a.names("new_out_dims")));
        }},
-      {{"reshape_ins", {kLayout, {"new_in_dims", "[{\"name\": ..., \"size\": ...}]"}}, "layout",
+      {{"reshape_ins",
+        {kLayout, {"new_in_dims", "[{\"name\": ..., \"size\": ...}]"}},
+        "layout",
         "flatten the in dims (first is minor), then split them into the new dims"},
        [](const Args& a) {
          return layoutJson(a.layoutAs<L>("layout").reshapeIns(a.dimSizes("new_in_dims")));
        }},
-      {{"reshape_outs", {kLayout, {"new_out_dims", "[{\"name\": ..., \"size\": ...}]"}}, "layout",
+      {{"reshape_outs",
+        {kLayout, {"new_out_dims", "[{\"name\": ..., \"size\": ...}]"}},
+        "layout",
         "flatten the out dims (first is minor), then split them into the new dims"},
        [](const Args& a) {
          return layoutJson(a.layoutAs<L>("layout").reshapeOuts(a.dimSizes("new_out_dims")));
@@ -103,38 +132,53 @@ std::vector<Op> algebraOps() {
        [](const Args& a) { return layoutJson(a.layoutAs<L>("layout").flattenIns()); }},
       {{"flatten_outs", {kLayout}, "layout", "one out dim, named as the first"},
        [](const Args& a) { return layoutJson(a.layoutAs<L>("layout").flattenOuts()); }},
-      {{"sublayout", {kLayout, {"in_dim_names", "in dims to keep"},
-                      {"out_dim_names", "out dims to keep"}}, "layout",
+      {{"sublayout",
+        {kLayout, {"in_dim_names", "in dims to keep"}, {"out_dim_names", "out dims to keep"}},
+        "layout",
         "the restriction to some dims, kept in the layout's order"},
        [](const Args& a) {
-         return layoutJson(a.layoutAs<L>("layout").sublayout(a.names("in_dim_names"),
-                                                        a.names("out_dim_names")));
+         return layoutJson(
+             a.layoutAs<L>("layout").sublayout(a.names("in_dim_names"), a.names("out_dim_names")));
        }},
-      {{"concat_ins", {kSelf, kOther}, "layout",
+      {{"concat_ins",
+        {kSelf, kOther},
+        "layout",
         "self's in dims, then other's; the out dims must be equal"},
-       [](const Args& a) { return layoutJson(a.layoutAs<L>("self").concatIns(a.layoutAs<L>("other"))); }},
-      {{"concat_outs", {kSelf, kOther}, "layout",
+       [](const Args& a) {
+         return layoutJson(a.layoutAs<L>("self").concatIns(a.layoutAs<L>("other")));
+       }},
+      {{"concat_outs",
+        {kSelf, kOther},
+        "layout",
         "self's out dims, then other's; the in dims must be equal"},
-       [](const Args& a) { return layoutJson(a.layoutAs<L>("self").concatOuts(a.layoutAs<L>("other"))); }},
+       [](const Args& a) {
+         return layoutJson(a.layoutAs<L>("self").concatOuts(a.layoutAs<L>("other")));
+       }},
       {{"is_injective", {kLayout}, "bool", "rank == input bits"},
        [](const Args& a) { return Json(a.layoutAs<L>("layout").isInjective()); }},
       {{"is_surjective", {kLayout}, "bool", "rank == output bits"},
        [](const Args& a) { return Json(a.layoutAs<L>("layout").isSurjective()); }},
       {{"is_invertible", {kLayout}, "bool", "injective and surjective"},
        [](const Args& a) { return Json(a.layoutAs<L>("layout").isInvertible()); }},
-      {{"free_variable_masks", {kLayout}, "{in dim: mask}",
+      {{"free_variable_masks",
+        {kLayout},
+        "{in dim: mask}",
         "input bits whose basis is a combination of earlier bases"},
-       [](const Args& a) {
-         return dimValuesJson(a.layoutAs<L>("layout").getFreeVariableMasks());
-       }},
-      {{"num_consecutive_in_out", {kLayout}, "integer",
+       [](const Args& a) { return dimValuesJson(a.layoutAs<L>("layout").getFreeVariableMasks()); }},
+      {{"num_consecutive_in_out",
+        {kLayout},
+        "integer",
         "consecutive values of the first in dim that map to consecutive values of "
         "the first out dim"},
        [](const Args& a) { return Json(a.layoutAs<L>("layout").getNumConsecutiveInOut()); }},
-      {{"matrix_view", {kLayout}, "[[0/1, ...], ...]",
+      {{"matrix_view",
+        {kLayout},
+        "[[0/1, ...], ...]",
         "rows = output bits, columns = input bits (Triton's get_matrix_view)"},
        [](const Args& a) { return Json(a.layoutAs<L>("layout").getMatrixView()); }},
-      {{"equal", {kSelf, kOther}, "bool",
+      {{"equal",
+        {kSelf, kOther},
+        "bool",
         "same dims in the same order, same bases, same out-dim sizes"},
        [](const Args& a) { return Json(a.layoutAs<L>("self") == a.layoutAs<L>("other")); }},
   };
@@ -145,9 +189,8 @@ const std::vector<Op>& ops() {
     std::vector<Op> all = algebraOps<ref::LinearLayout>();
     std::vector<Op> optOps = algebraOps<opt::LinearLayout>();
     for (size_t i = 0; i < all.size(); ++i) all[i].runOpt = optOps[i].run;
-    for (std::vector<Op> (*family)() :
-         {blockedOps, sliceOps, sharedOps, mmaOps, shapeTransferOps, amdOps, cuteOps, bankOps,
-          swizzleOps, conversionOps}) {
+    for (std::vector<Op> (*family)() : {blockedOps, sliceOps, sharedOps, mmaOps, shapeTransferOps,
+                                        amdOps, cuteOps, bankOps, swizzleOps, conversionOps}) {
       std::vector<Op> more = family();
       all.insert(all.end(), more.begin(), more.end());
     }
@@ -169,8 +212,7 @@ const Op& findOp(const Json& request) {
 void checkKeys(const Op& op, const Json& request) {
   for (const OpArg& arg : op.doc.args)
     if (arg.required && !request.contains(arg.key))
-      throw Error(op.doc.name + ": missing key \"" + arg.key + "\" (" +
-                  arg.description + ")");
+      throw Error(op.doc.name + ": missing key \"" + arg.key + "\" (" + arg.description + ")");
   for (const auto& [key, value] : request.items()) {
     if (key == "op" || key == "id") continue;
     bool known = false;
@@ -303,10 +345,10 @@ class LineReader {
   }
 
   std::streambuf& in_;
-  std::string text_;                  // [pos_, end): not returned yet
+  std::string text_;  // [pos_, end): not returned yet
   size_t pos_ = 0;
-  size_t scanned_ = 0;                // [pos_, scanned_) holds no '\n'
-  size_t eol_ = std::string::npos;    // the next '\n', once found
+  size_t scanned_ = 0;              // [pos_, scanned_) holds no '\n'
+  size_t eol_ = std::string::npos;  // the next '\n', once found
 };
 
 }  // namespace

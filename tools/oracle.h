@@ -34,7 +34,6 @@ struct OpDoc {
 // Every op, in the order --help lists them.
 const std::vector<OpDoc>& oracleOps();
 
-
 // Which implementation answers: f2lay::opt (the default), f2lay::ref, or
 // both (check), where an op has both. Under check a difference is answered
 // as an error that shows both answers, with "check_failed": true.

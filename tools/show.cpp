@@ -124,8 +124,7 @@ void printOwnership(const ref::LinearLayout& l, std::ostream& out) {
     // Element (i, j) sits at flat index i + rows * j (the first dim is minor).
     for (uint64_t i = 0; i < rows; ++i) {
       for (uint64_t j = 0; j < cols; ++j)
-        out << std::left << std::setw(static_cast<int>(width) + 1)
-            << cells[base + i + rows * j];
+        out << std::left << std::setw(static_cast<int>(width) + 1) << cells[base + i + rows * j];
       out << '\n';
     }
   }
@@ -152,12 +151,11 @@ void printRow(const char* label, const std::vector<uint64_t>& cells, std::ostrea
   out << '\n';
 }
 
-void printInstruction(const ref::analysis::InstructionAccess& in, size_t index,
-                      std::ostream& out) {
+void printInstruction(const ref::analysis::InstructionAccess& in, size_t index, std::ostream& out) {
   out << "instruction " << index << " (registers";
   for (uint64_t r : in.registers) out << ' ' << r;
-  out << "): " << in.cost.wavefronts << " wavefront" << (in.cost.wavefronts == 1 ? "" : "s")
-      << ", " << in.cost.phases << " phase" << (in.cost.phases == 1 ? "" : "s") << " (ideal), "
+  out << "): " << in.cost.wavefronts << " wavefront" << (in.cost.wavefronts == 1 ? "" : "s") << ", "
+      << in.cost.phases << " phase" << (in.cost.phases == 1 ? "" : "s") << " (ideal), "
       << in.cost.wavefronts - in.cost.phases << " conflicts\n";
   std::vector<BankHit> hits = bankHits(in);
   std::vector<uint64_t> lanes, banks, rows, lanesPerBank(32, 0), wordsPerBank(32, 0);
@@ -196,8 +194,9 @@ void showBanks(const Json& request, uint64_t warp, std::ostream& out) {
   uint64_t total = 0;
   for (const auto& in : all) total += in.cost.wavefronts;
   out << request["access"].get<std::string>() << " of " << (all.empty() ? 0 : all[0].bytes)
-      << " bytes per " << (access.instruction == ref::analysis::Instruction::kVector ? "lane" : "row")
-      << ", warp " << warp << ": " << all.size() << " instructions, " << total
+      << " bytes per "
+      << (access.instruction == ref::analysis::Instruction::kVector ? "lane" : "row") << ", warp "
+      << warp << ": " << all.size() << " instructions, " << total
       << " wavefronts\n"
          "bank = byte address / 4 mod 32 (first bank of the access); row = byte address / 128; "
          "lanes, words: per bank, the lanes touching it and the distinct words they touch\n";

@@ -201,8 +201,8 @@ std::string inDimRule(const L& layout, const std::vector<std::string>& wanted, c
 
 // Throws when in dim `name` is missing (Triton's getInDimSizeLog2 asserts).
 template <class L>
-void requireInDim(const L& layout, const std::string& name,
-                  const std::vector<std::string>& wanted, const char* view) {
+void requireInDim(const L& layout, const std::string& name, const std::vector<std::string>& wanted,
+                  const char* view) {
   if (!layout.hasInDim(name))
     throw Error(inDimRule(layout, wanted, view) + ", no '" + name +
                 "' (Triton asserts: \"inDim not found in layout\")");
@@ -256,8 +256,8 @@ inline std::string hardwareListing(const HardwareImages& images, const RowMajor&
 
 // hw false: each tensor element lists its holders in input order.
 inline std::string holderGrid(const HardwareImages& images, const RowMajor& rm) {
-  uint64_t blocks = images.block.size(), warps = images.warp.size(),
-           lanes = images.lane.size(), registers = images.reg.size();
+  uint64_t blocks = images.block.size(), warps = images.warp.size(), lanes = images.lane.size(),
+           registers = images.reg.size();
   std::vector<std::string> cells(uint64_t{1} << rm.bits);
   for (uint64_t b = 0; b < blocks; ++b)
     for (uint64_t w = 0; w < warps; ++w)

@@ -38,11 +38,11 @@ void checkFigure1(const Layout& a, const std::string& impl) {
   Values element = {{"dim0", 2}, {"dim1", 3}};
   check(a.apply(where) == element, impl + ": register 1 of lane 9, warp 0 holds (2,3)");
   check(a.isInvertible(), impl + ": the layout is invertible");
-  check(a.invert().apply(element) == where, impl + ": its inverse finds (2,3) at register 1 of lane 9");
+  check(a.invert().apply(element) == where,
+        impl + ": its inverse finds (2,3) at register 1 of lane 9");
   // Each hardware index comes back to itself through the tensor.
   Layout identity = Layout::identity1D(4, "register", "register") *
-                    Layout::identity1D(32, "lane", "lane") *
-                    Layout::identity1D(2, "warp", "warp");
+                    Layout::identity1D(32, "lane", "lane") * Layout::identity1D(2, "warp", "warp");
   check(a.compose(a.invert()) == identity, impl + ": A then its inverse is the identity");
 }
 

@@ -6,6 +6,8 @@
 // f2lay::Error naming the position or path and the problem, and no input,
 // however broken, may make a reader throw anything else.
 
+#include "formats/formats.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -19,7 +21,6 @@
 #include <vector>
 
 #include "formats/error.h"
-#include "formats/formats.h"
 #include "formats/json_format.h"
 #include "formats/layout_value.h"
 #include "formats/mlir_attr.h"
@@ -77,8 +78,7 @@ std::string errorMessage(const Reader& read, std::string_view text) {
   } catch (const Error& e) {
     return e.what();
   } catch (const std::exception& e) {
-    ADD_FAILURE() << "threw a non-f2lay exception (" << e.what()
-                  << ") on: " << printable(text);
+    ADD_FAILURE() << "threw a non-f2lay exception (" << e.what() << ") on: " << printable(text);
     return {};
   }
   ADD_FAILURE() << "accepted bad input: " << printable(text);
@@ -97,8 +97,7 @@ std::string writeErrorMessage(const std::function<std::string()>& write) {
 }
 
 void expectContains(const std::string& message, const std::string& part) {
-  EXPECT_NE(message.find(part), std::string::npos)
-      << "message: " << message << "\nlacks: " << part;
+  EXPECT_NE(message.find(part), std::string::npos) << "message: " << message << "\nlacks: " << part;
 }
 
 // One bad input and the parts its error message must contain: where (line
@@ -130,9 +129,12 @@ uint64_t random64(std::mt19937& rng) {
 // bits, so that both sparse and dense bases occur.
 uint64_t randomValueBelow(std::mt19937& rng, uint64_t size) {
   switch (randomInt(rng, 0, 2)) {
-    case 0: return 0;
-    case 1: return size == 1 ? 0 : uint64_t{1} << randomInt(rng, 0, log2Exact(size) - 1);
-    default: return random64(rng) & (size - 1);
+    case 0:
+      return 0;
+    case 1:
+      return size == 1 ? 0 : uint64_t{1} << randomInt(rng, 0, log2Exact(size) - 1);
+    default:
+      return random64(rng) & (size - 1);
   }
 }
 
@@ -141,7 +143,7 @@ uint64_t randomValueBelow(std::mt19937& rng, uint64_t size) {
 // 64-bit limits are reached.
 LayoutValue randomLayout(std::mt19937& rng) {
   std::vector<std::string> outNames = {"dim0", "dim1", "dim2", "dim3", "x", "y.z", "_k9"};
-  std::vector<std::string> inNames = {"register", "lane",  "warp", "block",
+  std::vector<std::string> inNames = {"register", "lane", "warp", "block",
                                       "offset",   "iter", "a.b",  "Q_1"};
   std::shuffle(outNames.begin(), outNames.end(), rng);
   std::shuffle(inNames.begin(), inNames.end(), rng);
@@ -163,8 +165,7 @@ LayoutValue randomLayout(std::mt19937& rng) {
     InDim dim{inNames[d], {}};
     for (int i = 0; i < n; ++i) {
       Basis basis;
-      for (const OutDim& out : layout.out_dims)
-        basis.push_back(randomValueBelow(rng, out.size));
+      for (const OutDim& out : layout.out_dims) basis.push_back(randomValueBelow(rng, out.size));
       dim.bases.push_back(basis);
     }
     layout.in_dims.push_back(dim);
@@ -214,12 +215,24 @@ std::string mutate(std::mt19937& rng, std::string text) {
     char syntaxChar =
         syntax[static_cast<size_t>(randomInt(rng, 0, static_cast<int>(syntax.size()) - 1))];
     switch (randomInt(rng, 0, 5)) {
-      case 0: text[at] = static_cast<char>(randomInt(rng, 0, 255)); break;
-      case 1: text[at] = syntaxChar; break;
-      case 2: text.insert(at, 1, syntaxChar); break;
-      case 3: text.erase(at, len); break;
-      case 4: text.insert(at, text.substr(at, len)); break;
-      default: text.resize(at); break;
+      case 0:
+        text[at] = static_cast<char>(randomInt(rng, 0, 255));
+        break;
+      case 1:
+        text[at] = syntaxChar;
+        break;
+      case 2:
+        text.insert(at, 1, syntaxChar);
+        break;
+      case 3:
+        text.erase(at, len);
+        break;
+      case 4:
+        text.insert(at, text.substr(at, len));
+        break;
+      default:
+        text.resize(at);
+        break;
     }
   }
   return text;
@@ -242,8 +255,7 @@ void expectRejectedOrValid(const Reader& read,
   } catch (const Error&) {
     return;
   } catch (const std::exception& e) {
-    ADD_FAILURE() << "threw a non-f2lay exception (" << e.what()
-                  << ") on: " << printable(text);
+    ADD_FAILURE() << "threw a non-f2lay exception (" << e.what() << ") on: " << printable(text);
     return;
   }
   EXPECT_NO_THROW(validate(layout)) << "accepted an invalid layout: " << printable(text);
@@ -275,8 +287,7 @@ TEST(TritonTextGolden, Figure1LayoutAWithSizeOneBlockDim) {
 TEST(TritonTextGolden, SizeOneLaneDim) {
   // Triton 3.6 toString: LL.from_bases([('register',[[0,1],[1,0]]),('lane',[])],
   //   ['dim0','dim1'])
-  expectTritonGolden({{{"register", {{0, 1}, {1, 0}}}, {"lane", {}}},
-                      {{"dim0", 2}, {"dim1", 2}}},
+  expectTritonGolden({{{"register", {{0, 1}, {1, 0}}}, {"lane", {}}}, {{"dim0", 2}, {"dim1", 2}}},
                      "\n - register=1 -> (0, 1)\n   register=2 -> (1, 0)\n"
                      " - lane is a size 1 dimension\n"
                      "where out dims are: [dim0 (size 2), dim1 (size 2)]");
@@ -296,25 +307,25 @@ TEST(TritonTextGolden, FullyEmptyLayout) {
 TEST(TritonTextGolden, ThreeOutDims) {
   // Triton 3.6 toString: LL.from_bases([('register',[[1,0,0],[0,2,0],[0,0,16]]),
   //   ('lane',[[2,1,0],[4,0,32]])], ['dim0','dim1','dim2'], [8,4,64], False)
-  expectTritonGolden({{{"register", {{1, 0, 0}, {0, 2, 0}, {0, 0, 16}}},
-                       {"lane", {{2, 1, 0}, {4, 0, 32}}}},
-                      {{"dim0", 8}, {"dim1", 4}, {"dim2", 64}}},
-                     "\n - register=1 -> (1, 0, 0)\n   register=2 -> (0, 2, 0)\n"
-                     "   register=4 -> (0, 0, 16)\n"
-                     " - lane=1 -> (2, 1, 0)\n   lane=2 -> (4, 0, 32)\n"
-                     "where out dims are: [dim0 (size 8), dim1 (size 4), dim2 (size 64)]");
+  expectTritonGolden(
+      {{{"register", {{1, 0, 0}, {0, 2, 0}, {0, 0, 16}}}, {"lane", {{2, 1, 0}, {4, 0, 32}}}},
+       {{"dim0", 8}, {"dim1", 4}, {"dim2", 64}}},
+      "\n - register=1 -> (1, 0, 0)\n   register=2 -> (0, 2, 0)\n"
+      "   register=4 -> (0, 0, 16)\n"
+      " - lane=1 -> (2, 1, 0)\n   lane=2 -> (4, 0, 32)\n"
+      "where out dims are: [dim0 (size 8), dim1 (size 4), dim2 (size 64)]");
 }
 
 TEST(TritonTextGolden, MultiDigitValuesAndDottedOutDimName) {
   // Triton 3.6 toString: LL.from_bases([('register',[[16,0],[32,0],[0,128],
   //   [64,1024]]),('warp',[[128,0],[0,2048]])], ['x','y.z'], [256,4096], False)
-  expectTritonGolden({{{"register", {{16, 0}, {32, 0}, {0, 128}, {64, 1024}}},
-                       {"warp", {{128, 0}, {0, 2048}}}},
-                      {{"x", 256}, {"y.z", 4096}}},
-                     "\n - register=1 -> (16, 0)\n   register=2 -> (32, 0)\n"
-                     "   register=4 -> (0, 128)\n   register=8 -> (64, 1024)\n"
-                     " - warp=1 -> (128, 0)\n   warp=2 -> (0, 2048)\n"
-                     "where out dims are: [x (size 256), y.z (size 4096)]");
+  expectTritonGolden(
+      {{{"register", {{16, 0}, {32, 0}, {0, 128}, {64, 1024}}}, {"warp", {{128, 0}, {0, 2048}}}},
+       {{"x", 256}, {"y.z", 4096}}},
+      "\n - register=1 -> (16, 0)\n   register=2 -> (32, 0)\n"
+      "   register=4 -> (0, 128)\n   register=8 -> (64, 1024)\n"
+      " - warp=1 -> (128, 0)\n   warp=2 -> (0, 2048)\n"
+      "where out dims are: [x (size 256), y.z (size 4096)]");
 }
 
 TEST(TritonTextGolden, ElevenBasesGiveFourDigitInputValues) {
@@ -341,8 +352,7 @@ TEST(TritonText, ReaderAcceptsOtherIndentationAndSurroundingBlankLines) {
   std::string text =
       "\n\n   - register=1 -> (0, 1)\n register=2 -> (1, 0)\n"
       "\t- lane is a size 1 dimension\r\n  where out dims are: [dim0 (size 2), dim1 (size 2)]\n\n";
-  LayoutValue expected{{{"register", {{0, 1}, {1, 0}}}, {"lane", {}}},
-                       {{"dim0", 2}, {"dim1", 2}}};
+  LayoutValue expected{{{"register", {{0, 1}, {1, 0}}}, {"lane", {}}}, {{"dim0", 2}, {"dim1", 2}}};
   EXPECT_EQ(readTritonText(text), expected);
   EXPECT_EQ(readTritonText("- register=1 -> (0, 1)\nregister=2 -> (1, 0)\n- lane is a size 1 "
                            "dimension\nwhere out dims are: [dim0 (size 2), dim1 (size 2)]"),
@@ -364,12 +374,11 @@ TEST(JsonRoundTrip, Figure1LayoutAReadsAndWritesCompactText) {
     ],
     "out_dims": [{"name": "dim0", "size": 16}, {"name": "dim1", "size": 16}]
   })";
-  const std::string compact =
-      R"({"in_dims":[{"name":"register","bases":[[0,1],[1,0]]},)"
-      R"({"name":"lane","bases":[[0,2],[0,4],[0,8],[2,0],[4,0]]},)"
-      R"({"name":"warp","bases":[[8,0]]},{"name":"block","bases":[]}],)"
-      R"("out_dims":[{"name":"dim0","size":16},{"name":"dim1","size":16}]})"
-      "\n";
+  const std::string compact = R"({"in_dims":[{"name":"register","bases":[[0,1],[1,0]]},)"
+                              R"({"name":"lane","bases":[[0,2],[0,4],[0,8],[2,0],[4,0]]},)"
+                              R"({"name":"warp","bases":[[8,0]]},{"name":"block","bases":[]}],)"
+                              R"("out_dims":[{"name":"dim0","size":16},{"name":"dim1","size":16}]})"
+                              "\n";
   EXPECT_EQ(readJsonLayout(spaced), figure1A());
   EXPECT_EQ(writeJsonLayout(readJsonLayout(spaced)), compact);
   EXPECT_EQ(readJsonLayout(compact), figure1A());
@@ -377,11 +386,9 @@ TEST(JsonRoundTrip, Figure1LayoutAReadsAndWritesCompactText) {
 
 TEST(JsonRoundTrip, KeysInAnyOrderAndLimitValues) {
   // Keys of an object may come in any order; 2^63 - 1 and size 2^63 fit.
-  const std::string text =
-      R"({"out_dims": [{"size": 9223372036854775808, "name": "x"}],)"
-      R"( "in_dims": [{"bases": [[9223372036854775807], [0]], "name": "r"}]})";
-  LayoutValue expected{{{"r", {{9223372036854775807u}, {0}}}},
-                       {{"x", 9223372036854775808u}}};
+  const std::string text = R"({"out_dims": [{"size": 9223372036854775808, "name": "x"}],)"
+                           R"( "in_dims": [{"bases": [[9223372036854775807], [0]], "name": "r"}]})";
+  LayoutValue expected{{{"r", {{9223372036854775807u}, {0}}}}, {{"x", 9223372036854775808u}}};
   EXPECT_EQ(readJsonLayout(text), expected);
   EXPECT_EQ(writeJsonLayout(expected),
             R"({"in_dims":[{"name":"r","bases":[[9223372036854775807],[0]]}],)"
@@ -424,12 +431,12 @@ TEST(MlirRoundTrip, ThreeOutDimsMatchesTritonPrinter) {
   const std::string golden =
       "#ttg.linear<{register = [[0, 1, 0], [0, 2, 0], [0, 4, 0], [0, 8, 0], "
       "[0, 16, 0], [0, 0, 1]], lane = [[1, 0, 0], [2, 0, 0]], warp = [], block = []}>";
-  LayoutValue expected{{{"register", {{0, 1, 0}, {0, 2, 0}, {0, 4, 0}, {0, 8, 0},
-                                      {0, 16, 0}, {0, 0, 1}}},
-                        {"lane", {{1, 0, 0}, {2, 0, 0}}},
-                        {"warp", {}},
-                        {"block", {}}},
-                       {{"dim0", 4}, {"dim1", 32}, {"dim2", 2}}};
+  LayoutValue expected{
+      {{"register", {{0, 1, 0}, {0, 2, 0}, {0, 4, 0}, {0, 8, 0}, {0, 16, 0}, {0, 0, 1}}},
+       {"lane", {{1, 0, 0}, {2, 0, 0}}},
+       {"warp", {}},
+       {"block", {}}},
+      {{"dim0", 4}, {"dim1", 32}, {"dim2", 2}}};
   EXPECT_EQ(readMlirAttr(golden), expected);
   EXPECT_EQ(writeMlirAttr(expected), golden);
 }
@@ -497,14 +504,17 @@ TEST(Mlir, KeysInAnyOrderAndFreeWhitespaceAreAccepted) {
 TEST(Mlir, ReaderRejectsMissingDuplicateUnknownEmptyAndRaggedKeys) {
   expectAllRejected(
       readMlirAttr,
-      {{"missing key", "#ttg.linear<{register = [[1]], lane = [], warp = []}>",
+      {{"missing key",
+        "#ttg.linear<{register = [[1]], lane = [], warp = []}>",
         {"MLIR attribute: in dim 'block' is missing"}},
        {"duplicate key",
         "#ttg.linear<{register = [[1]], lane = [],\n warp = [], lane = [], block = []}>",
         {"line 2, column 17", "in dim 'lane' appears twice"}},
-       {"unknown key", "#ttg.linear<{register = [[1]], thread = [], warp = [], block = []}>",
+       {"unknown key",
+        "#ttg.linear<{register = [[1]], thread = [], warp = [], block = []}>",
         {"line 1, column 38", "in dim 'thread' is not one of register, lane, warp, block"}},
-       {"all bases empty", "#ttg.linear<{register = [], lane = [], warp = [], block = []}>",
+       {"all bases empty",
+        "#ttg.linear<{register = [], lane = [], warp = [], block = []}>",
         {"there is no basis", "no out dims"}},
        {"no keys", "#ttg.linear<{}>", {"in dim 'register' is missing"}},
        {"ragged bases",
@@ -519,8 +529,7 @@ TEST(Mlir, WriterRefusesOtherInDimNames) {
                  "#ttg.linear needs exactly the in dims register, lane, warp, block");
   LayoutValue reordered = figure1A();
   std::swap(reordered.in_dims[0], reordered.in_dims[1]);
-  expectContains(writeErrorMessage([&] { return writeMlirAttr(reordered); }),
-                 "in that order");
+  expectContains(writeErrorMessage([&] { return writeMlirAttr(reordered); }), "in that order");
   LayoutValue missing = figure1A();
   missing.in_dims.pop_back();
   expectContains(writeErrorMessage([&] { return writeMlirAttr(missing); }),
@@ -540,8 +549,7 @@ TEST(Mlir, WriterRefusesSizesOrNamesItCannotInfer) {
   expectContains(writeErrorMessage([&] { return writeMlirAttr(renamed); }),
                  "carries no out-dim sizes");
 
-  LayoutValue noBases{{{"register", {}}, {"lane", {}}, {"warp", {}}, {"block", {}}},
-                      {{"dim0", 1}}};
+  LayoutValue noBases{{{"register", {}}, {"lane", {}}, {"warp", {}}, {"block", {}}}, {{"dim0", 1}}};
   expectContains(writeErrorMessage([&] { return writeMlirAttr(noBases); }),
                  "a layout without bases has no rank in #ttg.linear");
 }
@@ -569,9 +577,8 @@ std::string jsonWithBases(int n, int m) {
     for (int i = 0; i < count; ++i) s += i ? ",[0]" : "[0]";
     return s + "]";
   };
-  return R"({"in_dims": [{"name": "r", "bases": )" + bases(n) +
-         R"(}, {"name": "s", "bases": )" + bases(m) +
-         R"(}], "out_dims": [{"name": "x", "size": 1}]})";
+  return R"({"in_dims": [{"name": "r", "bases": )" + bases(n) + R"(}, {"name": "s", "bases": )" +
+         bases(m) + R"(}], "out_dims": [{"name": "x", "size": 1}]})";
 }
 
 // Triton text of in dims r (n bases) and s (m bases) into out dim x of size 1.
@@ -602,10 +609,12 @@ TEST(JsonErrors, BadInputsNameThePathAndTheProblem) {
       readJsonLayout,
       // nlohmann counts the end of input as a character: column 35 for 34.
       {{"truncated", b.substr(0, 34), {"JSON: ", "line 1, column 35", "unexpected end of input"}},
-       {"wrong token", replaced(b, R"("in_dims": [)", R"("in_dims"= [)"),
+       {"wrong token",
+        replaced(b, R"("in_dims": [)", R"("in_dims"= [)"),
         {"JSON: ", "line 1, column 11", "syntax error"}},
        {"text after the document", b + " x", {"JSON: ", "syntax error"}},
-       {"nesting deeper than 64 levels", std::string(65, '[') + std::string(65, ']'),
+       {"nesting deeper than 64 levels",
+        std::string(65, '[') + std::string(65, ']'),
         {"JSON: arrays and objects nested deeper than 64 levels"}},
        {"a key repeated in one object (no silent last-wins)",
         replaced(b, R"("name": "register")", R"("name": "register", "name": "lane")"),
@@ -613,59 +622,81 @@ TEST(JsonErrors, BadInputsNameThePathAndTheProblem) {
        {"a key repeated in the top-level object",
         replaced(b, R"("in_dims": [)", R"("in_dims": [], "in_dims": [)"),
         {"JSON: key \"in_dims\" appears twice in one object"}},
-       {"64 levels, not an object", std::string(64, '[') + std::string(64, ']'),
+       {"64 levels, not an object",
+        std::string(64, '[') + std::string(64, ']'),
         {"layout: expected a JSON object"}},
-       {"number overflowing a double", replaced(b, "[[0, 1], [1, 0]]", "[[0, 1e400], [1, 0]]"),
+       {"number overflowing a double",
+        replaced(b, "[[0, 1], [1, 0]]", "[[0, 1e400], [1, 0]]"),
         {"JSON: ", "number overflow parsing '1e400'"}},
-       {"negative number", replaced(b, "[[0, 1], [1, 0]]", "[[0, 1], [-1, 0]]"),
+       {"negative number",
+        replaced(b, "[[0, 1], [1, 0]]", "[[0, 1], [-1, 0]]"),
         {"layout.in_dims[0].bases[1][0]: -1 is negative"}},
-       {"float", replaced(b, "[[0, 1], [1, 0]]", "[[0, 1.5], [1, 0]]"),
+       {"float",
+        replaced(b, "[[0, 1], [1, 0]]", "[[0, 1.5], [1, 0]]"),
         {"layout.in_dims[0].bases[0][1]: expected a non-negative integer below 2^64, found 1.5"}},
-       {"integral float", replaced(b, R"("dim1", "size": 2)", R"("dim1", "size": 2.0)"),
+       {"integral float",
+        replaced(b, R"("dim1", "size": 2)", R"("dim1", "size": 2.0)"),
         {"layout.out_dims[1].size: expected a non-negative integer"}},
-       {"number >= 2^64", replaced(b, "[[0, 1], [1, 0]]", "[[0, 1], [18446744073709551616, 0]]"),
+       {"number >= 2^64",
+        replaced(b, "[[0, 1], [1, 0]]", "[[0, 1], [18446744073709551616, 0]]"),
         {"layout.in_dims[0].bases[1][0]: expected a non-negative integer below 2^64"}},
-       {"value not below its size", replaced(b, "[[0, 1], [1, 0]]", "[[0, 1], [2, 0]]"),
+       {"value not below its size",
+        replaced(b, "[[0, 1], [1, 0]]", "[[0, 1], [2, 0]]"),
         {"layout: basis 1 of in dim 'register' has value 2 for out dim 'dim0', which is "
          "not below its size 2"}},
-       {"size not a power of two", replaced(b, R"("dim1", "size": 2)", R"("dim1", "size": 6)"),
+       {"size not a power of two",
+        replaced(b, R"("dim1", "size": 2)", R"("dim1", "size": 6)"),
         {"layout: out dim 'dim1' has size 6, which is not a power of two"}},
-       {"size zero", replaced(b, R"("dim0", "size": 2)", R"("dim0", "size": 0)"),
+       {"size zero",
+        replaced(b, R"("dim0", "size": 2)", R"("dim0", "size": 0)"),
         {"out dim 'dim0' has size 0, which is not a power of two"}},
-       {"duplicate in dim", replaced(b, R"("lane")", R"("register")"),
+       {"duplicate in dim",
+        replaced(b, R"("lane")", R"("register")"),
         {"layout: in dim 'register' appears twice"}},
-       {"duplicate out dim", replaced(b, R"("dim1")", R"("dim0")"),
+       {"duplicate out dim",
+        replaced(b, R"("dim1")", R"("dim0")"),
         {"layout: out dim 'dim0' appears twice"}},
-       {"non-identifier in dim", replaced(b, R"("lane")", R"("2lane")"),
+       {"non-identifier in dim",
+        replaced(b, R"("lane")", R"("2lane")"),
         {"layout.in_dims[1].name: \"2lane\" is not an identifier"}},
-       {"non-identifier out dim", replaced(b, R"("dim1")", R"("dim-1")"),
+       {"non-identifier out dim",
+        replaced(b, R"("dim1")", R"("dim-1")"),
         {"layout.out_dims[1].name: \"dim-1\" is not an identifier"}},
-       {"name not a string", replaced(b, R"("lane")", "7"),
+       {"name not a string",
+        replaced(b, R"("lane")", "7"),
         {"layout.in_dims[1].name: expected a string"}},
-       {"ragged basis", replaced(b, "[[0, 1], [1, 0]]", "[[0, 1], [1]]"),
+       {"ragged basis",
+        replaced(b, "[[0, 1], [1, 0]]", "[[0, 1], [1]]"),
         {"layout: basis 1 of in dim 'register' has 1 values but there are 2 out dims"}},
-       {"basis not an array", replaced(b, "[[0, 1], [1, 0]]", "[[0, 1], 3]"),
+       {"basis not an array",
+        replaced(b, "[[0, 1], [1, 0]]", "[[0, 1], 3]"),
         {"layout.in_dims[0].bases[1]: expected a JSON array"}},
-       {"in_dims not an array", R"({"in_dims": {}, "out_dims": []})",
+       {"in_dims not an array",
+        R"({"in_dims": {}, "out_dims": []})",
         {"layout.in_dims: expected a JSON array"}},
        {"not an object", "[1, 2]", {"layout: expected a JSON object"}},
-       {"unknown top-level key", replaced(b, R"("out_dims")", R"("layout": 1, "out_dims")"),
+       {"unknown top-level key",
+        replaced(b, R"("out_dims")", R"("layout": 1, "out_dims")"),
         {"layout: unknown key \"layout\""}},
-       {"unknown in-dim key", replaced(b, R"("name": "lane")", R"("name": "lane", "size": 1)"),
+       {"unknown in-dim key",
+        replaced(b, R"("name": "lane")", R"("name": "lane", "size": 1)"),
         {"layout.in_dims[1]: unknown key \"size\""}},
        {"missing top-level key", R"({"in_dims": []})", {"layout: missing key \"out_dims\""}},
-       {"missing size", replaced(b, R"("name": "dim1", "size": 2)", R"("name": "dim1")"),
+       {"missing size",
+        replaced(b, R"("name": "dim1", "size": 2)", R"("name": "dim1")"),
         {"layout.out_dims[1]: missing key \"size\""}},
-       {"more than 64 in bits in total", jsonWithBases(33, 32),
+       {"more than 64 in bits in total",
+        jsonWithBases(33, 32),
         {"layout: the in dims have more than 64 bits in total"}},
-       {"more than 63 bits in one dim", jsonWithBases(64, 0),
+       {"more than 63 bits in one dim",
+        jsonWithBases(64, 0),
         {"layout: in dim 'r' has 64 bases; one dim has at most 63 bits"}},
-       {"more than 64 bases in one dim", jsonWithBases(65, 0),
+       {"more than 64 bases in one dim",
+        jsonWithBases(65, 0),
         {"layout.in_dims[0]: more than 64 bases"}},
        {"more than 64 out bits",
         replaced(replaced(b, R"("dim1", "size": 2)", R"("dim1", "size": 1073741824)"),
-                 R"("dim0", "size": 2)",
-                 R"("dim0", "size": 1099511627776)"),
+                 R"("dim0", "size": 2)", R"("dim0", "size": 1099511627776)"),
         {"layout: the out dims have 70 bits in total; the limit is 64"}}});
 }
 
@@ -682,49 +713,70 @@ TEST(TritonTextErrors, BadInputsNameTheLineAndTheProblem) {
   const std::string& b = kTritonBase;
   expectAllRejected(
       readTritonText,
-      {{"truncated", "\n - register=1 -> (0, 1",
+      {{"truncated",
+        "\n - register=1 -> (0, 1",
         {"Triton text: line 2, column 23", "expected ',' or ')', found end of input"}},
        {"empty input", "", {"line 1, column 1", "expected '- <in dim>' or 'where out dims are: '"}},
-       {"truncated empty layout", "\n(empty layout",
+       {"truncated empty layout",
+        "\n(empty layout",
         {"line 2, column 14", "expected ')', found end of input"}},
-       {"wrong arrow", replaced(b, "register=1 -> (0, 1)", "register=1 => (0, 1)"),
+       {"wrong arrow",
+        replaced(b, "register=1 -> (0, 1)", "register=1 => (0, 1)"),
         {"line 2, column 14", "expected ' -> ('"}},
-       {"missing '- '", replaced(b, " - register=1", " register=1"),
+       {"missing '- '",
+        replaced(b, " - register=1", " register=1"),
         {"line 2, column 2", "expected '- <in dim>' or 'where out dims are: '"}},
-       {"negative number", replaced(b, "(1, 0)", "(1, -1)"),
+       {"negative number",
+        replaced(b, "(1, 0)", "(1, -1)"),
         {"line 3, column 22", "expected a basis value (a non-negative integer)"}},
-       {"float", replaced(b, "(0, 1)", "(0.5, 1)"),
+       {"float",
+        replaced(b, "(0, 1)", "(0.5, 1)"),
         {"line 2, column 20", "expected ',' or ')', found '.5, 1)"}},
-       {"number >= 2^64", replaced(b, "(1, 0)", "(18446744073709551616, 0)"),
+       {"number >= 2^64",
+        replaced(b, "(1, 0)", "(18446744073709551616, 0)"),
         {"line 3", "a basis value does not fit in 64 bits"}},
-       {"input value register=3", replaced(b, "register=2", "register=3"),
+       {"input value register=3",
+        replaced(b, "register=2", "register=3"),
         {"line 3, column 14", "in dim 'register': the input value of basis 1 must be 2"}},
-       {"first input value not 1", replaced(b, "register=1", "register=2"),
+       {"first input value not 1",
+        replaced(b, "register=1", "register=2"),
         {"line 2", "the input value of basis 0 must be 1"}},
-       {"continuation of another dim", replaced(b, "   register=2", "   lane=2"),
+       {"continuation of another dim",
+        replaced(b, "   register=2", "   lane=2"),
         {"line 3", "expected 'register=...' (continuing in dim 'register'), found 'lane'"}},
-       {"non-identifier in dim", replaced(b, "lane is", "9lane is"),
+       {"non-identifier in dim",
+        replaced(b, "lane is", "9lane is"),
         {"line 4, column 4", "expected an in dim name (an identifier)"}},
-       {"non-identifier out dim", replaced(b, "dim1 (size", "-dim1 (size"),
+       {"non-identifier out dim",
+        replaced(b, "dim1 (size", "-dim1 (size"),
         {"line 5, column 37", "expected an out dim name (an identifier)"}},
-       {"missing out-dim bracket", replaced(b, "(size 2)]", "(size 2)"),
+       {"missing out-dim bracket",
+        replaced(b, "(size 2)]", "(size 2)"),
         {"line 5", "expected ',' or ']', found end of input"}},
-       {"text after the layout", b + "\nextra",
+       {"text after the layout",
+        b + "\nextra",
         {"line 6, column 1", "unexpected text after the layout"}},
-       {"value not below its size", replaced(b, "(1, 0)", "(2, 0)"),
+       {"value not below its size",
+        replaced(b, "(1, 0)", "(2, 0)"),
         {"Triton text: basis 1 of in dim 'register' has value 2 for out dim 'dim0', which is "
          "not below its size 2"}},
-       {"size not a power of two", replaced(b, "dim0 (size 2)", "dim0 (size 3)"),
+       {"size not a power of two",
+        replaced(b, "dim0 (size 2)", "dim0 (size 3)"),
         {"Triton text: out dim 'dim0' has size 3, which is not a power of two"}},
-       {"duplicate in dim", replaced(b, "lane is", "register is"),
+       {"duplicate in dim",
+        replaced(b, "lane is", "register is"),
         {"Triton text: in dim 'register' appears twice"}},
-       {"duplicate out dim", replaced(b, "dim1 (size", "dim0 (size"),
+       {"duplicate out dim",
+        replaced(b, "dim1 (size", "dim0 (size"),
         {"Triton text: out dim 'dim0' appears twice"}},
-       {"ragged basis", replaced(b, "(1, 0)", "(1)"),
+       {"ragged basis",
+        replaced(b, "(1, 0)", "(1)"),
         {"basis 1 of in dim 'register' has 1 values but there are 2 out dims"}},
-       {"more than 64 in bits in total", tritonWithBases(33, 32),
+       {"more than 64 in bits in total",
+        tritonWithBases(33, 32),
         {"Triton text: the in dims have more than 64 bits in total"}},
-       {"more than 63 bits in one dim", tritonWithBases(64, 0),
+       {"more than 63 bits in one dim",
+        tritonWithBases(64, 0),
         {"line 65, column 32", "in dim 'r' has more than 63 bases; one dim has at most 63 bits"}},
        {"more than 64 out bits",
         replaced(replaced(b, "dim0 (size 2)", "dim0 (size 1099511627776)"), "dim1 (size 2)",
@@ -752,35 +804,49 @@ TEST(MlirErrors, BadInputsNameTheLineAndTheProblem) {
   const std::string& b = kMlirBase;
   expectAllRejected(
       readMlirAttr,
-      {{"truncated", b.substr(0, 30),
+      {{"truncated",
+        b.substr(0, 30),
         {"MLIR attribute: line 1, column 31", "expected ',' or ']', found end of input"}},
        {"empty input", "", {"line 1, column 1", "expected '#ttg.linear<{', found end of input"}},
-       {"wrong attribute", replaced(b, "#ttg.linear", "#ttg.blocked"),
+       {"wrong attribute",
+        replaced(b, "#ttg.linear", "#ttg.blocked"),
         {"line 1, column 1", "expected '#ttg.linear<{', found '#ttg.blocked'"}},
-       {"wrong token", replaced(b, "lane = []", "lane : []"),
+       {"wrong token",
+        replaced(b, "lane = []", "lane : []"),
         {"line 2, column 7", "expected '=', found ': []"}},
        {"missing closing", replaced(b, "}>", "}"), {"line 2", "expected ',' or '}>'"}},
-       {"negative number", replaced(b, "[1, 0]", "[-1, 0]"),
+       {"negative number",
+        replaced(b, "[1, 0]", "[-1, 0]"),
         {"line 1, column 35", "expected a basis value (a non-negative integer)"}},
-       {"float", replaced(b, "[1, 0]", "[1.0, 0]"),
+       {"float",
+        replaced(b, "[1, 0]", "[1.0, 0]"),
         {"line 1, column 36", "expected ',' or ']', found '.0, 0]]"}},
-       {"number >= 2^64", replaced(b, "[1, 0]", "[18446744073709551616, 0]"),
+       {"number >= 2^64",
+        replaced(b, "[1, 0]", "[18446744073709551616, 0]"),
         {"line 1", "a basis value does not fit in 64 bits"}},
-       {"value needs a 2^64 dim", replaced(b, "[1, 0]", "[9223372036854775808, 0]"),
+       {"value needs a 2^64 dim",
+        replaced(b, "[1, 0]", "[9223372036854775808, 0]"),
         {"basis value 9223372036854775808 of out dim 'dim0' needs an out dim of 2^64 or more"}},
-       {"non-identifier key", replaced(b, "lane =", "9lane ="),
+       {"non-identifier key",
+        replaced(b, "lane =", "9lane ="),
         {"line 2, column 2", "expected an in dim name (an identifier)"}},
-       {"text after the attribute", b + " x",
+       {"text after the attribute",
+        b + " x",
         {"line 2, column 37", "unexpected text after the attribute"}},
-       {"basis not a list", replaced(b, "[1, 0]]", "1]"),
+       {"basis not a list",
+        replaced(b, "[1, 0]]", "1]"),
         {"line 1, column 34", "expected '[' (a basis)"}},
-       {"more than 64 out bits", replaced(b, "[1, 0]", "[1099511627776, 1073741824]"),
+       {"more than 64 out bits",
+        replaced(b, "[1, 0]", "[1099511627776, 1073741824]"),
         {"MLIR attribute: the out dims have 72 bits in total; the limit is 64"}},
-       {"more than 64 in bits in total", mlirWithBases(33, 32),
+       {"more than 64 in bits in total",
+        mlirWithBases(33, 32),
         {"MLIR attribute: the in dims have more than 64 bits in total"}},
-       {"more than 63 bits in one dim", mlirWithBases(64, 0),
+       {"more than 63 bits in one dim",
+        mlirWithBases(64, 0),
         {"MLIR attribute: in dim 'register' has 64 bases; one dim has at most 63 bits"}},
-       {"more than 64 bases in one dim", mlirWithBases(65, 0),
+       {"more than 64 bases in one dim",
+        mlirWithBases(65, 0),
         {"line 1, column 349", "in dim 'register' has more than 64 bases"}}});
 }
 
@@ -866,9 +932,9 @@ TEST(DetectFormat, ReadLayoutDetectsEachFormat) {
   EXPECT_EQ(readLayout(writeTritonText(figure1A())), figure1A());
   EXPECT_EQ(readLayout("  " + writeMlirAttr(figure1A())), figure1A());
   // A JSON text given as MLIR is read as MLIR and rejected as such.
-  expectContains(errorMessage([](std::string_view t) { return readLayout(t, Format::Mlir); },
-                              kJsonBase),
-                 "MLIR attribute: line 1, column 1");
+  expectContains(
+      errorMessage([](std::string_view t) { return readLayout(t, Format::Mlir); }, kJsonBase),
+      "MLIR attribute: line 1, column 1");
 }
 
 TEST(DetectFormat, WriteLayoutEndsEveryFormatWithANewline) {

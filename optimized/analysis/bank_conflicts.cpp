@@ -34,8 +34,8 @@ void checkInDims(const LinearLayout& l, const char* which,
     }
     std::string expected;
     for (const char* a : allowed) expected += std::string(a) + ", ";
-    throw Error(kWhat + "the " + which + " layout has in dim '" + name + "'; expected " +
-                expected + "and optionally block (size 1)");
+    throw Error(kWhat + "the " + which + " layout has in dim '" + name + "'; expected " + expected +
+                "and optionally block (size 1)");
   }
 }
 
@@ -43,8 +43,8 @@ std::string outDimsText(const LinearLayout& l) {
   const DimList& outs = l.outDims();
   std::string s;
   for (int k = 0; k < outs.count; ++k)
-    s += (k ? ", " : "") + nameOf(outs.id[k]) + " (" +
-         std::to_string(uint64_t{1} << outs.bits[k]) + ")";
+    s += (k ? ", " : "") + nameOf(outs.id[k]) + " (" + std::to_string(uint64_t{1} << outs.bits[k]) +
+         ")";
   return "[" + s + "]";
 }
 
@@ -221,8 +221,7 @@ uint64_t phaseCost(const uint64_t* addresses, size_t count, uint64_t bytes) {
 }
 
 // `count` accesses cut into phases of `size`, in order.
-void addPhases(const uint64_t* addresses, size_t count, size_t size, uint64_t bytes,
-               Cost& cost) {
+void addPhases(const uint64_t* addresses, size_t count, size_t size, uint64_t bytes, Cost& cost) {
   for (size_t start = 0; start < count; start += size) {
     cost.wavefronts += phaseCost(addresses + start, std::min(size, count - start), bytes);
     ++cost.phases;
@@ -265,8 +264,8 @@ Cost vectorCost(AccessKind kind, uint64_t bytes, const uint64_t (&lanes)[32]) {
 // ldmatrix / stmatrix lowering (reference bank_conflicts.h), on offsets.
 
 struct MatrixLowering {
-  int half = -1;                 // the register bit of the second 16-bit half
-  std::vector<int> matrixRegs;   // the register bits picking the matrix
+  int half = -1;                // the register bit of the second 16-bit half
+  std::vector<int> matrixRegs;  // the register bits picking the matrix
 };
 
 std::string notLowerable(bool trans, const std::string& why) {
@@ -289,8 +288,9 @@ MatrixLowering lowerMatrix(const BasisOffsets& b, bool trans) {
     for (size_t j = 0; j < b.reg.size() && m.half < 0; ++j)
       if (b.reg[j] == 1) m.half = static_cast<int>(j);
     if (m.half < 0)
-      throw Error(notLowerable(trans, "no register bit holds the element at offset +1 (the "
-                                      "second 16-bit half of a register)"));
+      throw Error(notLowerable(trans,
+                               "no register bit holds the element at offset +1 (the "
+                               "second 16-bit half of a register)"));
     requireLaneAt(b, trans, 0, 2);
     requireLaneAt(b, trans, 1, 4);
   } else {  // a row: lane bits 2, 3, 4 at +1, +2, +4; the half, the lowest nonzero register
@@ -304,9 +304,10 @@ MatrixLowering lowerMatrix(const BasisOffsets& b, bool trans) {
   }
   uint64_t exceptRegs = trans ? 0 : uint64_t{1} << m.half;
   if (offsetsOr(b, exceptRegs, trans ? 0b11100 : 0b00011) & 7)
-    throw Error(notLowerable(trans, "some register, lane or warp basis lands on an offset that "
-                                    "is not a multiple of 8 elements, so rows are not 16-byte "
-                                    "aligned"));
+    throw Error(notLowerable(trans,
+                             "some register, lane or warp basis lands on an offset that "
+                             "is not a multiple of 8 elements, so rows are not 16-byte "
+                             "aligned"));
   for (size_t j = 0; j < b.reg.size() && m.matrixRegs.size() < 2; ++j)
     if (static_cast<int>(j) != m.half && !(zeros >> j & 1))
       m.matrixRegs.push_back(static_cast<int>(j));
@@ -405,23 +406,25 @@ void checkBankAccess(const LinearLayout& dist, const LinearLayout& shared,
                 " but the memory layout to " + outDimsText(shared) +
                 "; they must map to the same out dims (names and sizes)");
   if (!shared.isInvertible())
-    throw Error(kWhat + "the memory layout is not invertible (Def 4.14): some offsets hold "
+    throw Error(kWhat +
+                "the memory layout is not invertible (Def 4.14): some offsets hold "
                 "the same element or some element has no offset");
   uint64_t w = access.elementBytes;
   if (w != 1 && w != 2 && w != 4 && w != 8 && w != 16)
     throw Error(kWhat + "element_bytes = " + std::to_string(w) + " must be 1, 2, 4, 8 or 16");
   if (access.instruction != Instruction::kVector) {
     if (w != 2)
-      throw Error(kWhat + "ldmatrix/stmatrix are modelled for b16 elements only "
-                  "(element_bytes = 2), not element_bytes = " + std::to_string(w));
+      throw Error(kWhat +
+                  "ldmatrix/stmatrix are modelled for b16 elements only "
+                  "(element_bytes = 2), not element_bytes = " +
+                  std::to_string(w));
     if (access.vectorBytes)
       throw Error(kWhat + "vector_bytes does not apply to ldmatrix/stmatrix (rows are 16 bytes)");
   }
   int offsetBits = bitsOf(shared, "offset");
   if (offsetBits > kMaxBankSimulationBits)
     throw Error(kWhat + "the memory layout has 2^" + std::to_string(offsetBits) +
-                " offsets; at most 2^" + std::to_string(kMaxBankSimulationBits) +
-                " are simulated");
+                " offsets; at most 2^" + std::to_string(kMaxBankSimulationBits) + " are simulated");
   int accessBits = bitsOf(dist, "register") + bitsOf(dist, "lane") + bitsOf(dist, "warp");
   if (accessBits > kMaxBankSimulationBits)
     throw Error(kWhat + "the distributed layout makes 2^" + std::to_string(accessBits) +
@@ -439,7 +442,8 @@ uint64_t chosenVectorBytes(const AccessSpec& access, uint64_t widest) {
   if (v > 16) throw Error(kWhat + named + " is more than 16, the widest ld/st.shared");
   if (v > widest)
     throw Error(kWhat + named + " is wider than this layout allows on this memory layout (" +
-                std::to_string(widest) + " bytes: registers at offsets 1, 2, 4, ... with every "
+                std::to_string(widest) +
+                " bytes: registers at offsets 1, 2, 4, ... with every "
                 "other basis aligned)");
   return v;
 }

@@ -45,11 +45,11 @@ struct AccessSpec {
 };
 
 struct WavefrontReport {
-  uint64_t instructions = 0;    // warp instructions, all warps
-  uint64_t wavefronts = 0;      // summed over them
-  uint64_t idealWavefronts = 0; // the phases formed
-  uint64_t conflicts = 0;       // wavefronts - idealWavefronts
-  uint64_t vectorBytes = 0;     // bytes per lane per access (16 for matrices)
+  uint64_t instructions = 0;     // warp instructions, all warps
+  uint64_t wavefronts = 0;       // summed over them
+  uint64_t idealWavefronts = 0;  // the phases formed
+  uint64_t conflicts = 0;        // wavefronts - idealWavefronts
+  uint64_t vectorBytes = 0;      // bytes per lane per access (16 for matrices)
   friend bool operator==(const WavefrontReport&, const WavefrontReport&) = default;
 };
 

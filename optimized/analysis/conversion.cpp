@@ -100,10 +100,14 @@ ConversionKind minimalKindOf(const LinearLayout& a, const LinearLayout& b) {
 
 std::string toString(ConversionKind kind) {
   switch (kind) {
-    case ConversionKind::kNoOp: return "no_op";
-    case ConversionKind::kRegisterPermutation: return "register_permutation";
-    case ConversionKind::kWarpShuffle: return "warp_shuffle";
-    case ConversionKind::kSharedMemory: return "shared_memory";
+    case ConversionKind::kNoOp:
+      return "no_op";
+    case ConversionKind::kRegisterPermutation:
+      return "register_permutation";
+    case ConversionKind::kWarpShuffle:
+      return "warp_shuffle";
+    case ConversionKind::kSharedMemory:
+      return "shared_memory";
   }
   return "unknown";
 }
@@ -127,7 +131,7 @@ Classification classifyConversion(const LinearLayout& a, const LinearLayout& b) 
         uint64_t got = o < 0 ? 0 : image >> outs.offset(o) & core::lowMask(outs.bits[o]);
         uint64_t want = levelOf(ins.id[d]) == level ? uint64_t{1} << i : 0;
         if (got == want) continue;
-        ConversionKind kind = level < 2   ? ConversionKind::kSharedMemory
+        ConversionKind kind = level < 2    ? ConversionKind::kSharedMemory
                               : level == 2 ? ConversionKind::kWarpShuffle
                                            : ConversionKind::kRegisterPermutation;
         if (kind > c.kind) {
@@ -146,8 +150,10 @@ Classification classifyConversion(const LinearLayout& a, const LinearLayout& b) 
     c.reason = "every location of B reads the same location of A: the layouts are equal maps";
   c.minimalKind = minimalKindOf(a, b);
   if (c.minimalKind < c.kind)
-    c.reason += " (pull's minimum-norm choice; A also holds every element of B at a location "
-                "of kind " + toString(c.minimalKind) + ", as A broadcasts)";
+    c.reason +=
+        " (pull's minimum-norm choice; A also holds every element of B at a location "
+        "of kind " +
+        toString(c.minimalKind) + ", as A broadcasts)";
   return c;
 }
 

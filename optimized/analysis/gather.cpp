@@ -46,7 +46,8 @@ void checkLayout(const LinearLayout& l, size_t axis) {
 Vecs axisUnits(const LinearLayout& l, size_t axis) {
   int k = static_cast<int>(axis);
   Vecs units;
-  for (int i = 0; i < l.outDims().bits[k]; ++i) units.push_back(Vec{1} << (l.outDims().offset(k) + i));
+  for (int i = 0; i < l.outDims().bits[k]; ++i)
+    units.push_back(Vec{1} << (l.outDims().offset(k) + i));
   return units;
 }
 
@@ -116,8 +117,8 @@ GatherPlan gatherPlan(const LinearLayout& l, size_t axis) {
   int registerBits = bitsOf(l, "register");
   if (registerBits + static_cast<int>(k.size()) > kMaxTableBits)
     throw Error("gather plan: 2^" + std::to_string(registerBits) + " index registers times 2^" +
-                std::to_string(k.size()) + " rounds; at most 2^" +
-                std::to_string(kMaxTableBits) + " entries are planned");
+                std::to_string(k.size()) + " rounds; at most 2^" + std::to_string(kMaxTableBits) +
+                " entries are planned");
   plan.rounds = uint64_t{1} << k.size();
   for (uint64_t r = 0; r < (uint64_t{1} << registerBits); ++r) {
     std::vector<uint64_t> sends;

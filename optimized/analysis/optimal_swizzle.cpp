@@ -9,8 +9,8 @@ namespace f2lay::opt::analysis {
 
 namespace {
 
-constexpr uint64_t kBankRowBytes = 128;  // 32 banks of 4 bytes
-constexpr uint64_t kMaxVectorBytes = 16; // ld/st.shared.v4.b32
+constexpr uint64_t kBankRowBytes = 128;   // 32 banks of 4 bytes
+constexpr uint64_t kMaxVectorBytes = 16;  // ld/st.shared.v4.b32
 
 int bitsOf(const LinearLayout& l, const char* dim) {
   int d = l.inDims().find(intern(dim));
@@ -86,8 +86,7 @@ Vecs chooseVec(const Side& a, const Side& b, uint64_t w) {
         !(other.instruction == matrix->instruction ||
           matrix->instruction == Instruction::kMatrix) ||
         (other.instruction == Instruction::kMatrix && !contains(other.registers, vec[0])))
-      throw Error(
-          "optimal_swizzle: the stmatrix and ldmatrix tiles of A and B are different rows");
+      throw Error("optimal_swizzle: the stmatrix and ldmatrix tiles of A and B are different rows");
   }
   return vec;
 }
@@ -137,8 +136,8 @@ OptimalSwizzle optimalSwizzle(const LinearLayout& a, const LinearLayout& b, uint
   const int d = a.getTotalOutDimSizeLog2();
   Side sa{nonzero(flatBases(a, "register")), flatBases(a, "lane"), options.write,
           AccessKind::kStore, "A"};
-  Side sb{nonzero(flatBases(b, "register")), flatBases(b, "lane"), options.read,
-          AccessKind::kLoad, "B"};
+  Side sb{nonzero(flatBases(b, "register")), flatBases(b, "lane"), options.read, AccessKind::kLoad,
+          "B"};
 
   OptimalSwizzle out;
   SwizzleSets& s = out.sets;

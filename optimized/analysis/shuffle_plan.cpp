@@ -120,7 +120,8 @@ uint64_t skippedRegisterBits(const Vecs& reg, const std::vector<int>& vBits) {
 std::vector<std::vector<uint64_t>> vectorPerCoset(const LinearLayout& l, const char* name,
                                                   uint64_t skipped, const core::Echelon& coords,
                                                   int cosetShift, uint64_t rounds) {
-  uint64_t lanes = uint64_t{1} << bitsOf(l, "lane"), registers = uint64_t{1} << bitsOf(l, "register");
+  uint64_t lanes = uint64_t{1} << bitsOf(l, "lane"),
+           registers = uint64_t{1} << bitsOf(l, "register");
   const uint64_t kNone = ~uint64_t{0};
   std::vector<std::vector<uint64_t>> at(lanes, std::vector<uint64_t>(rounds, kNone));
   for (uint64_t t = 0; t < lanes; ++t) {
@@ -200,8 +201,9 @@ ShufflePlan shufflePlan(const LinearLayout& a, const LinearLayout& b, uint64_t e
 
   Vecs exchanged = concat({plan.V, plan.I, plan.G});
   if (rankOf(exchanged) != static_cast<int>(exchanged.size()))
-    throw Error("shuffle plan: V ∪ I ∪ G is not independent, so a round's coset would hold "
-                "an element twice");
+    throw Error(
+        "shuffle plan: V ∪ I ∪ G is not independent, so a round's coset would hold "
+        "an element twice");
   Vecs warpSpace = concat({nonzero(aReg), nonzero(aThr)});
   if (rankOf(concat({warpSpace, bReg, bThr})) != rankOf(warpSpace) ||
       rankOf(concat({bReg, bThr})) != rankOf(warpSpace))

@@ -24,7 +24,8 @@ const uint64_t* registerColumns(const LinearLayout& l) {
 uint64_t registerOffset(const LinearLayout& offsets, int bit) {
   int o = offsets.outDims().find(intern("offset"));
   uint64_t column = registerColumns(offsets)[bit];
-  uint64_t mask = o < 0 ? 0 : core::lowMask(offsets.outDims().bits[o]) << offsets.outDims().offset(o);
+  uint64_t mask =
+      o < 0 ? 0 : core::lowMask(offsets.outDims().bits[o]) << offsets.outDims().offset(o);
   if (column & ~mask) return ~uint64_t{0};
   return o < 0 ? 0 : column >> offsets.outDims().offset(o);
 }

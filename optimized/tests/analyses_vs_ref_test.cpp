@@ -41,7 +41,8 @@ TEST(AnalysesVsRef, ClassifyConversion) {
     if (shape.bits() < 5 + warpBits) continue;
     int zeroLanesA = rng() % 4 == 0, zeroLanesB = rng() % 4 == 0;
     ref::LinearLayout a = randomDistributed(rng, shape, warpBits, zeroLanesA, rng() % 2);
-    ref::LinearLayout b = rng() % 4 == 0 ? a : randomDistributed(rng, shape, warpBits, zeroLanesB, rng() % 2);
+    ref::LinearLayout b =
+        rng() % 4 == 0 ? a : randomDistributed(rng, shape, warpBits, zeroLanesB, rng() % 2);
     if (rng() % 4 == 0) {  // a with its registers renumbered
       LayoutValue v = a.value();
       std::shuffle(v.in_dims[0].bases.begin(), v.in_dims[0].bases.end(), rng);
@@ -110,12 +111,17 @@ TEST(AnalysesVsRef, VectorizationTilesAndDuplication) {
       s = s.transposeOuts({"dim0", "dim1"});
     }
     uint64_t elements = uint64_t{1} << (rng() % 4), elementBytes = uint64_t{1} << (rng() % 3);
-    std::string byRef = outcome([&] { return describeVectorization(d, s, elements, elementBytes); });
+    std::string byRef =
+        outcome([&] { return describeVectorization(d, s, elements, elementBytes); });
     std::string byOpt =
         outcome([&] { return describeVectorization(toOpt(d), toOpt(s), elements, elementBytes); });
     ASSERT_EQ(byOpt, byRef) << d << s;
-    EXPECT_EQ(outcome([&] { return std::to_string(opt::analysis::reductionStores(toOpt(d), "dim7").naiveStores); }),
-              outcome([&] { return std::to_string(ref::analysis::reductionStores(d, "dim7").naiveStores); }));
+    EXPECT_EQ(outcome([&] {
+                return std::to_string(opt::analysis::reductionStores(toOpt(d), "dim7").naiveStores);
+              }),
+              outcome([&] {
+                return std::to_string(ref::analysis::reductionStores(d, "dim7").naiveStores);
+              }));
   }
 }
 
@@ -127,8 +133,8 @@ std::string describeGather(const L& l, size_t axis, Locality locality, Plan plan
   std::string r = where.reason;
   if (!where.warpLocal) return r;
   auto p = plan(l, axis);
-  r += std::to_string(p.laneBitsAlongAxis) + " " + std::to_string(p.registerBitsAlongAxis) +
-       " " + std::to_string(p.paperRounds) + " " + std::to_string(p.rounds);
+  r += std::to_string(p.laneBitsAlongAxis) + " " + std::to_string(p.registerBitsAlongAxis) + " " +
+       std::to_string(p.paperRounds) + " " + std::to_string(p.rounds);
   for (const auto& s : p.axisSources)
     r += " " + std::to_string(s.registerMask) + "/" + std::to_string(s.laneMask);
   for (const auto& sends : p.sendRegisters)

@@ -15,14 +15,14 @@
 #include <string>
 #include <vector>
 
+#include "optimized/analysis/bank_conflicts.h"
+#include "optimized/opt_linear_layout.h"
 #include "optimized/tests/compare.h"
 #include "reference/analysis/bank_conflicts.h"
-#include "reference/catalog/ldmatrix.h"
-#include "reference/catalog/nvidia_mma.h"
-#include "optimized/opt_linear_layout.h"
-#include "optimized/analysis/bank_conflicts.h"
 #include "reference/analysis/tests/random_layouts.h"
 #include "reference/analysis/tests/seed_transpose.h"
+#include "reference/catalog/ldmatrix.h"
+#include "reference/catalog/nvidia_mma.h"
 #include "reference/catalog/shared.h"
 
 namespace f2lay {
@@ -56,8 +56,8 @@ Access access(bool load, uint64_t elementBytes, std::optional<uint64_t> vectorBy
            : instruction == 1 ? opt::analysis::Instruction::kMatrix
                               : opt::analysis::Instruction::kMatrixTrans};
   const char* kinds[] = {"", "matrix", "matrix_trans"};
-  a.name = std::string(load ? "load" : "store") + kinds[instruction] + " w=" +
-           std::to_string(elementBytes) +
+  a.name = std::string(load ? "load" : "store") + kinds[instruction] +
+           " w=" + std::to_string(elementBytes) +
            (vectorBytes ? " v=" + std::to_string(*vectorBytes) : std::string(" v=widest"));
   return a;
 }
@@ -85,9 +85,8 @@ struct Counts {
 bool compare(const ref::LinearLayout& dist, const ref::LinearLayout& shared, const Access& a,
              Counts& counts) {
   opt::LinearLayout od = toOpt(dist), os = toOpt(shared);
-  std::string bySim = outcome([&] {
-    return show(ref::analysis::simulateBankConflicts(dist, shared, a.ref));
-  });
+  std::string bySim =
+      outcome([&] { return show(ref::analysis::simulateBankConflicts(dist, shared, a.ref)); });
   opt::analysis::BankPath path = opt::analysis::BankPath::kRank;
   std::optional<opt::analysis::WavefrontReport> report;
   std::string byOpt = outcome([&] {
@@ -128,8 +127,7 @@ bool compare(const ref::LinearLayout& dist, const ref::LinearLayout& shared, con
   EXPECT_EQ(byEnumeration, bySim) << "(enumeration alone) " << a.name << "\n" << dist << shared;
   EXPECT_EQ(optLemma, refLemma) << "(lemma 9.4) " << a.name << "\n" << dist << shared;
   EXPECT_EQ(optWidest, refWidest) << "(widest vector) " << a.name << "\n" << dist << shared;
-  return byOpt == bySim && byEnumeration == bySim && optLemma == refLemma &&
-         optWidest == refWidest;
+  return byOpt == bySim && byEnumeration == bySim && optLemma == refLemma && optWidest == refWidest;
 }
 
 // Every access: loads and stores of every element size, at the widest vector
@@ -237,9 +235,9 @@ ref::LinearLayout memoryFor(std::mt19937_64& rng, const TensorShape& t) {
       return ref::catalog::swizzledShared(p, {uint64_t{1} << t.rowBits, uint64_t{1} << t.colBits});
     }
     default:
-      return ref::catalog::unswizzledShared(rng() % 2 ? std::vector<unsigned>{1, 0}
-                                                      : std::vector<unsigned>{0, 1},
-                                            {uint64_t{1} << t.rowBits, uint64_t{1} << t.colBits});
+      return ref::catalog::unswizzledShared(
+          rng() % 2 ? std::vector<unsigned>{1, 0} : std::vector<unsigned>{0, 1},
+          {uint64_t{1} << t.rowBits, uint64_t{1} << t.colBits});
   }
 }
 
@@ -299,16 +297,16 @@ TEST(BankVsRef, CatalogCases) {
       ref::catalog::nvidiaMma({{3, 0}, {4, 1}, {16, 64, 16}, std::nullopt}, {64, 64});
   cases.push_back({mma, ref::catalog::unswizzledShared({1, 0}, {64, 64})});
   for (uint64_t vec : {1, 2, 8})
-    cases.push_back({mma, ref::catalog::swizzledShared({vec, 1, 8, {1, 0}, std::nullopt},
-                                                        {64, 64})});
+    cases.push_back(
+        {mma, ref::catalog::swizzledShared({vec, 1, 8, {1, 0}, std::nullopt}, {64, 64})});
   auto tileMemory = [](std::vector<Basis> offset) {
     return ref::LinearLayout(
         LayoutValue{{{"offset", offset}}, {{"row", 8}, {"col", 8}, {"matrix", 4}}});
   };
-  ref::LinearLayout pitch16 = tileMemory({{0, 1, 0}, {0, 2, 0}, {0, 4, 0}, {1, 0, 0}, {2, 0, 0},
-                                          {4, 0, 0}, {0, 0, 1}, {0, 0, 2}});
-  ref::LinearLayout pitch64 = tileMemory({{0, 1, 0}, {0, 2, 0}, {0, 4, 0}, {0, 0, 1}, {0, 0, 2},
-                                          {1, 0, 0}, {2, 0, 0}, {4, 0, 0}});
+  ref::LinearLayout pitch16 = tileMemory(
+      {{0, 1, 0}, {0, 2, 0}, {0, 4, 0}, {1, 0, 0}, {2, 0, 0}, {4, 0, 0}, {0, 0, 1}, {0, 0, 2}});
+  ref::LinearLayout pitch64 = tileMemory(
+      {{0, 1, 0}, {0, 2, 0}, {0, 4, 0}, {0, 0, 1}, {0, 0, 2}, {1, 0, 0}, {2, 0, 0}, {4, 0, 0}});
   for (bool trans : {false, true})
     for (const ref::LinearLayout& m : {pitch16, pitch64})
       cases.push_back({ref::catalog::ldmatrix({4, trans}), m});
@@ -316,8 +314,8 @@ TEST(BankVsRef, CatalogCases) {
     std::vector<Basis> reg, lane;
     for (uint64_t s = 1; s < stride; s *= 2) reg.push_back({s});
     for (uint64_t l = 1; l < 32; l *= 2) lane.push_back({l * stride});
-    ref::LinearLayout d(LayoutValue{{{"register", reg}, {"lane", lane}, {"warp", {}}},
-                                    {{"x", 32 * stride}}});
+    ref::LinearLayout d(
+        LayoutValue{{{"register", reg}, {"lane", lane}, {"warp", {}}}, {{"x", 32 * stride}}});
     cases.push_back({d, ref::LinearLayout::identity1D(32 * stride, "offset", "x")});
   }
   auto anyWidth = [](uint64_t) { return uint64_t{0}; };
@@ -343,9 +341,9 @@ TEST(BankVsRef, Errors) {
   for (const Access& a : bad) compare(read, shared, a, counts);
   Access load = access(true, 4, std::nullopt, 0);
   // Memories: two offsets on one element, other out dims, a second CTA.
-  ref::LinearLayout twice(LayoutValue{{{"offset", {{1, 0}, {1, 0}, {4, 0}, {8, 0}, {16, 0},
-                                                   {0, 1}, {0, 2}, {0, 4}, {0, 8}}}},
-                                      {{"n", 32}, {"m", 16}}});
+  ref::LinearLayout twice(LayoutValue{
+      {{"offset", {{1, 0}, {1, 0}, {4, 0}, {8, 0}, {16, 0}, {0, 1}, {0, 2}, {0, 4}, {0, 8}}}},
+      {{"n", 32}, {"m", 16}}});
   compare(read, twice, load, counts);
   compare(read, ref::catalog::unswizzledShared({1, 0}, {16, 32}), load, counts);
   ref::LinearLayout sharedBlocks(LayoutValue{
@@ -355,8 +353,7 @@ TEST(BankVsRef, Errors) {
   compare(read, noOffset, load, counts);
   // Distributed layouts: two CTAs, 16 lanes, an unknown in dim, an extra out
   // dim, a block of size 1 (allowed).
-  auto distributed = [](std::vector<Basis> reg, std::vector<Basis> lane,
-                        std::vector<Basis> block) {
+  auto distributed = [](std::vector<Basis> reg, std::vector<Basis> lane, std::vector<Basis> block) {
     return ref::LinearLayout(
         LayoutValue{{{"register", reg}, {"lane", lane}, {"warp", {}}, {"block", block}},
                     {{"n", 32}, {"m", 16}}});
@@ -364,12 +361,12 @@ TEST(BankVsRef, Errors) {
   compare(distributed({{0, 1}, {0, 2}, {0, 4}, {0, 8}}, {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {0, 0}},
                       {{16, 0}}),
           shared, load, counts);
-  compare(distributed({{0, 1}, {0, 2}, {0, 4}, {0, 8}, {16, 0}}, {{1, 0}, {2, 0}, {4, 0}, {8, 0}},
-                      {}),
-          shared, load, counts);
-  compare(distributed({{0, 1}, {0, 2}, {0, 4}, {0, 8}}, {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}},
-                      {}),
-          shared, load, counts);
+  compare(
+      distributed({{0, 1}, {0, 2}, {0, 4}, {0, 8}, {16, 0}}, {{1, 0}, {2, 0}, {4, 0}, {8, 0}}, {}),
+      shared, load, counts);
+  compare(
+      distributed({{0, 1}, {0, 2}, {0, 4}, {0, 8}}, {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}}, {}),
+      shared, load, counts);
   compare(ref::LinearLayout(LayoutValue{{{"thread", {{1, 0}}}}, {{"n", 32}, {"m", 16}}}), shared,
           load, counts);
   compare(ref::LinearLayout(LayoutValue{{{"lane", {{1}, {2}, {4}, {8}, {16}}}}, {{"n", 32}}}),
@@ -377,9 +374,9 @@ TEST(BankVsRef, Errors) {
   // Too many offsets / accesses to simulate.
   ref::LinearLayout big = ref::LinearLayout::identity1D(uint64_t{1} << 25, "offset", "x");
   ref::LinearLayout wide(LayoutValue{
-      {{"register", {{32}, {64}, {128}, {256}, {512}, {1024}, {2048}, {4096}, {8192}, {16384},
-                     {32768}, {65536}, {131072}, {262144}, {524288}, {1048576}, {2097152},
-                     {4194304}, {8388608}, {16777216}}},
+      {{"register", {{32},     {64},      {128},     {256},     {512},     {1024},    {2048},
+                     {4096},   {8192},    {16384},   {32768},   {65536},   {131072},  {262144},
+                     {524288}, {1048576}, {2097152}, {4194304}, {8388608}, {16777216}}},
        {"lane", {{1}, {2}, {4}, {8}, {16}}}},
       {{"x", uint64_t{1} << 25}}});
   compare(wide, big, load, counts);

@@ -1,6 +1,8 @@
 // BatchApply (batch_apply.h) against LinearLayout::applyFlat, on both code
 // paths (the avx2 one where the CPU has it), on random layouts of every
 // input size from 0 to 64 bits and random output sizes.
+#include "optimized/batch_apply.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -8,7 +10,6 @@
 #include <string>
 #include <vector>
 
-#include "optimized/batch_apply.h"
 #include "formats/error.h"
 #include "optimized/opt_linear_layout.h"
 

@@ -64,11 +64,12 @@ void expectSame(const Op& op, const std::vector<LayoutValue>& args, const std::s
   };
   Outcome r = run(static_cast<const ref::LinearLayout*>(nullptr));
   Outcome o = run(static_cast<const opt::LinearLayout*>(nullptr));
-  ASSERT_EQ(o, r) << what << " of\n" << [&] {
-    std::string s;
-    for (const LayoutValue& v : args) s += writeJsonLayout(v) + "\n";
-    return s;
-  }();
+  ASSERT_EQ(o, r) << what << " of\n"
+                  << [&] {
+                       std::string s;
+                       for (const LayoutValue& v : args) s += writeJsonLayout(v) + "\n";
+                       return s;
+                     }();
 }
 
 const std::vector<std::string> kDims = {"register", "lane", "warp", "block"};
@@ -143,7 +144,8 @@ TEST(OptVsRef, UnaryOperations) {
     one([&](auto& l) { return l[0].reshapeOuts(reshapedOuts); }, "reshapeOuts");
     // apply at a random input, sometimes with a bad dim or value.
     ref::DimValues input;
-    for (const InDim& d : v.in_dims) input.push_back({d.name, rng() & ((uint64_t{1} << d.bases.size()) - 1)});
+    for (const InDim& d : v.in_dims)
+      input.push_back({d.name, rng() & ((uint64_t{1} << d.bases.size()) - 1)});
     if (rng() % 8 == 0) input.push_back({"nope", 0});
     if (rng() % 8 == 0 && !input.empty()) input.pop_back();
     if (rng() % 8 == 0 && !input.empty()) input[0].second = ~uint64_t{0};
@@ -175,9 +177,12 @@ TEST(OptVsRef, BinaryOperations) {
     std::shuffle(c.out_dims.begin(), c.out_dims.end(), rng);  // names only; bases reread below
     c = random(rng, inNames(c), outNames(c), maxBits);
     for (TritonVersion r : kReleases) {
-      expectSame([r](auto& l) { return l[0].invertAndCompose(l[1], r); }, {a, c}, "invertAndCompose");
-      expectSame([r](auto& l) { return l[1].invertAndCompose(l[0], r); }, {a, c}, "invertAndCompose");
-      expectSame([r](auto& l) { return l[0].invertAndCompose(l[0], r); }, {a}, "invertAndCompose self");
+      expectSame([r](auto& l) { return l[0].invertAndCompose(l[1], r); }, {a, c},
+                 "invertAndCompose");
+      expectSame([r](auto& l) { return l[1].invertAndCompose(l[0], r); }, {a, c},
+                 "invertAndCompose");
+      expectSame([r](auto& l) { return l[0].invertAndCompose(l[0], r); }, {a},
+                 "invertAndCompose self");
     }
     LayoutValue d = random(rng, someOf(rng, kDims), someOf(rng, kOuts), maxBits);
     expectSame([](auto& l) { return l[0] * l[1]; }, {a, d}, "product");
@@ -202,7 +207,8 @@ TEST(OptVsRef, InvertAndComposeOfConversions) {
     LayoutValue b = random(rng, kDims, {"dim1", "dim0"}, 5);
     if (rng() % 3 == 0) b.in_dims[2] = a.in_dims[2];  // a shared warp dim
     for (TritonVersion r : kReleases)
-      expectSame([r](auto& l) { return l[0].invertAndCompose(l[1], r); }, {a, b}, "invertAndCompose");
+      expectSame([r](auto& l) { return l[0].invertAndCompose(l[1], r); }, {a, b},
+                 "invertAndCompose");
   }
 }
 
@@ -288,16 +294,27 @@ TEST(OptVsRef, WholeRangeEveryOp) {
   auto identity = [](auto& l) {
     return std::decay_t<decltype(l[0])>::identity1D(uint64_t{1} << 63, "lane", "dim0");
   };
-  expectLaw(identity, {LayoutValue{}}, [](const LayoutValue& v) {
-    auto cols = columnsOf(v);
-    for (size_t j = 0; j < cols.size(); ++j)
-      if (cols[j] != uint64_t{1} << j) return "column " + std::to_string(j);
-    return cols.size() == 63 ? "" : std::string("not 63 columns");
-  }, "identity1D");
-  expectSame([](auto& l) { return std::decay_t<decltype(l[0])>::zeros1D(uint64_t{1} << 63, "lane", "dim0", uint64_t{1} << 40); },
-             {LayoutValue{}}, "zeros1D");
-  expectSame([](auto& l) { return std::decay_t<decltype(l[0])>::strided1D(uint64_t{1} << 32, uint64_t{1} << 31, "lane", "dim0"); },
-             {LayoutValue{}}, "strided1D");
+  expectLaw(
+      identity, {LayoutValue{}},
+      [](const LayoutValue& v) {
+        auto cols = columnsOf(v);
+        for (size_t j = 0; j < cols.size(); ++j)
+          if (cols[j] != uint64_t{1} << j) return "column " + std::to_string(j);
+        return cols.size() == 63 ? "" : std::string("not 63 columns");
+      },
+      "identity1D");
+  expectSame(
+      [](auto& l) {
+        return std::decay_t<decltype(l[0])>::zeros1D(uint64_t{1} << 63, "lane", "dim0",
+                                                     uint64_t{1} << 40);
+      },
+      {LayoutValue{}}, "zeros1D");
+  expectSame(
+      [](auto& l) {
+        return std::decay_t<decltype(l[0])>::strided1D(uint64_t{1} << 32, uint64_t{1} << 31, "lane",
+                                                       "dim0");
+      },
+      {LayoutValue{}}, "strided1D");
   std::mt19937_64 rng(15);
   const std::vector<std::string> hw = {"register", "lane", "warp", "block"},
                                  tensor = {"dim0", "dim1", "dim2"};
@@ -334,12 +351,22 @@ TEST(OptVsRef, WholeRangeEveryOp) {
     };
     expectSame([](auto& l) { return l[0].flattenIns(); }, {a}, "flattenIns");  // refused at 64 bits
     expectSame([](auto& l) { return l[0].flattenOuts(); }, {a}, "flattenOuts");
-    if (in < 64) expectLaw([](auto& l) { return l[0].flattenIns(); }, {a}, sameColumns, "flattenIns");
-    if (out < 64) expectLaw([](auto& l) { return l[0].flattenOuts(); }, {a}, sameColumns, "flattenOuts");
-    expectLaw([&](auto& l) { return l[0].reshapeIns({{"x", uint64_t{1} << in / 2}, {"y", uint64_t{1} << (in - in / 2)}}); },
-              {a}, sameColumns, "reshapeIns");
-    expectLaw([&](auto& l) { return l[0].reshapeOuts({{"x", uint64_t{1} << out / 2}, {"y", uint64_t{1} << (out - out / 2)}}); },
-              {a}, sameColumns, "reshapeOuts");
+    if (in < 64)
+      expectLaw([](auto& l) { return l[0].flattenIns(); }, {a}, sameColumns, "flattenIns");
+    if (out < 64)
+      expectLaw([](auto& l) { return l[0].flattenOuts(); }, {a}, sameColumns, "flattenOuts");
+    expectLaw(
+        [&](auto& l) {
+          return l[0].reshapeIns(
+              {{"x", uint64_t{1} << in / 2}, {"y", uint64_t{1} << (in - in / 2)}});
+        },
+        {a}, sameColumns, "reshapeIns");
+    expectLaw(
+        [&](auto& l) {
+          return l[0].reshapeOuts(
+              {{"x", uint64_t{1} << out / 2}, {"y", uint64_t{1} << (out - out / 2)}});
+        },
+        {a}, sameColumns, "reshapeOuts");
     std::vector<std::string> ins = inNames(a), outNamesA = outNames(a);
     std::reverse(ins.begin(), ins.end());
     std::reverse(outNamesA.begin(), outNamesA.end());
@@ -348,63 +375,80 @@ TEST(OptVsRef, WholeRangeEveryOp) {
     std::vector<std::string> keptIns = someOf(rng, ins), keptOuts = someOf(rng, outNamesA);
     expectSame([&](auto& l) { return l[0].sublayout(keptIns, keptOuts); }, {a}, "sublayout");
     expectSame([](auto& l) { return l[0].getFreeVariableMasks(); }, {a}, "getFreeVariableMasks");
-    expectSame([](auto& l) { return l[0].getNumConsecutiveInOut(); }, {a}, "getNumConsecutiveInOut");
+    expectSame([](auto& l) { return l[0].getNumConsecutiveInOut(); }, {a},
+               "getNumConsecutiveInOut");
     expectSame([](auto& l) { return l[0].toString(); }, {a}, "toString");
 
     // Def 4.2: (a.compose(b))(x) = b(a(x)); b's in dims are a's out dims.
     LayoutValue b = wideLayout(rng, outs, split(rng, total(rng, t + 1, 64), {"o0", "o1"}), t % 3);
     auto cb = columnsOf(b);
-    expectLaw([](auto& l) { return l[0].compose(l[1]); }, {a, b}, [&](const LayoutValue& ab) {
-      auto c = columnsOf(ab);
-      for (uint64_t x : inputs)
-        if (applyColumns(c, x) != applyColumns(cb, applyColumns(ca, x))) return "at x=" + std::to_string(x);
-      return std::string();
-    }, "compose");
+    expectLaw([](auto& l) { return l[0].compose(l[1]); }, {a, b},
+              [&](const LayoutValue& ab) {
+                auto c = columnsOf(ab);
+                for (uint64_t x : inputs)
+                  if (applyColumns(c, x) != applyColumns(cb, applyColumns(ca, x)))
+                    return "at x=" + std::to_string(x);
+                return std::string();
+              },
+              "compose");
     // §5.4: C = a.invertAndCompose(outer) solves outer(C(x)) = a(x), outer
     // surjective onto a's out dims.
-    LayoutValue outer = wideLayout(rng, split(rng, out + static_cast<int>(rng() % (65 - out)), hw), outs, true);
+    LayoutValue outer =
+        wideLayout(rng, split(rng, out + static_cast<int>(rng() % (65 - out)), hw), outs, true);
     auto co = columnsOf(outer);
     for (TritonVersion release : kReleases)
       expectLaw([release](auto& l) { return l[0].invertAndCompose(l[1], release); }, {a, outer},
                 [&](const LayoutValue& c) {
                   auto cc = columnsOf(c);
                   for (uint64_t x : inputs)
-                    if (applyColumns(co, applyColumns(cc, x)) != applyColumns(ca, x)) return "at x=" + std::to_string(x);
+                    if (applyColumns(co, applyColumns(cc, x)) != applyColumns(ca, x))
+                      return "at x=" + std::to_string(x);
                   return std::string();
-                }, "invertAndCompose");
+                },
+                "invertAndCompose");
     // Def 4.5: L(P(y)) = y for the surjective outer, and L^-1(L(x)) = x for
     // an invertible one.
-    expectLaw([](auto& l) { return l[0].pseudoinvert(); }, {outer}, [&](const LayoutValue& p) {
-      auto cp = columnsOf(p);
-      for (uint64_t y : outputs)
-        if (applyColumns(co, applyColumns(cp, y)) != y) return "at y=" + std::to_string(y);
-      return std::string();
-    }, "pseudoinvert");
+    expectLaw([](auto& l) { return l[0].pseudoinvert(); }, {outer},
+              [&](const LayoutValue& p) {
+                auto cp = columnsOf(p);
+                for (uint64_t y : outputs)
+                  if (applyColumns(co, applyColumns(cp, y)) != y)
+                    return "at y=" + std::to_string(y);
+                return std::string();
+              },
+              "pseudoinvert");
     LayoutValue square = wideLayout(rng, split(rng, out, hw), outs, true);
     auto cs = columnsOf(square);
     for (TritonVersion release : kReleases)
-      expectLaw([release](auto& l) { return l[0].invert(release); }, {square}, [&](const LayoutValue& inv) {
-        auto ci = columnsOf(inv);
-        for (uint64_t x : outputs)
-          if (applyColumns(ci, applyColumns(cs, x)) != x) return "at x=" + std::to_string(x);
-        return std::string();
-      }, "invert");
+      expectLaw([release](auto& l) { return l[0].invert(release); }, {square},
+                [&](const LayoutValue& inv) {
+                  auto ci = columnsOf(inv);
+                  for (uint64_t x : outputs)
+                    if (applyColumns(ci, applyColumns(cs, x)) != x)
+                      return "at x=" + std::to_string(x);
+                  return std::string();
+                },
+                "invert");
 
     // Def 4.3: with dims of their own, the product's columns are a's, then
     // d's shifted past a's output bits; it divides back by a (Def 4.4).
     LayoutValue d = wideLayout(rng, split(rng, total(rng, t + 3, 64 - in), {"p", "q"}),
                                split(rng, total(rng, t + 4, 64 - out), {"u", "v"}), t % 2);
-    expectLaw([](auto& l) { return l[0] * l[1]; }, {a, d}, [&](const LayoutValue& p) {
-      auto want = ca;
-      for (uint64_t c : columnsOf(d)) want.push_back(out < 64 ? c << out : 0);
-      return columnsOf(p) == want ? "" : std::string("not a's columns, then d's shifted");
-    }, "product");
+    expectLaw([](auto& l) { return l[0] * l[1]; }, {a, d},
+              [&](const LayoutValue& p) {
+                auto want = ca;
+                for (uint64_t c : columnsOf(d)) want.push_back(out < 64 ? c << out : 0);
+                return columnsOf(p) == want ? "" : std::string("not a's columns, then d's shifted");
+              },
+              "product");
     expectSame([](auto& l) { return divideLeft(l[0] * l[1], l[0]); }, {a, d}, "divideLeft");
     expectSame([](auto& l) { return divideLeft(l[0], l[1]); }, {a, d}, "divideLeft");
     // Shared dims, where the factors' bits interleave; and the concatenations.
-    LayoutValue e = wideLayout(rng, split(rng, total(rng, t, 64 - in), hw), split(rng, total(rng, t + 1, 64 - out), tensor), t % 2);
+    LayoutValue e = wideLayout(rng, split(rng, total(rng, t, 64 - in), hw),
+                               split(rng, total(rng, t + 1, 64 - out), tensor), t % 2);
     expectSame([](auto& l) { return l[0] * l[1]; }, {a, e}, "product (shared dims)");
-    expectSame([](auto& l) { return divideLeft(l[0] * l[1], l[0]); }, {a, e}, "divideLeft (shared dims)");
+    expectSame([](auto& l) { return divideLeft(l[0] * l[1], l[0]); }, {a, e},
+               "divideLeft (shared dims)");
     expectSame([](auto& l) { return l[0].concatIns(l[1]); }, {a, d}, "concatIns");
     expectSame([](auto& l) { return l[0].concatOuts(l[1]); }, {a, d}, "concatOuts");
     expectSame([](auto& l) { return l[0] == l[1]; }, {a, a}, "equal");

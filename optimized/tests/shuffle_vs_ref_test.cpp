@@ -43,7 +43,8 @@ ref::LinearLayout sameWarps(std::mt19937_64& rng, const ref::LinearLayout& a, in
 
 template <class Plan>
 std::string show(const Plan& p) {
-  std::string s = std::to_string(static_cast<int>(p.kind)) + " n" + std::to_string(p.vectorElements);
+  std::string s =
+      std::to_string(static_cast<int>(p.kind)) + " n" + std::to_string(p.vectorElements);
   for (const auto* set : {&p.V, &p.I, &p.E, &p.F, &p.G, &p.R}) {
     s += " [";
     for (uint64_t x : *set) s += std::to_string(x) + ",";
@@ -57,7 +58,8 @@ std::string show(const Plan& p) {
       s += " " + std::to_string(step.lane) + ":" + std::to_string(step.sendRegister) + "<" +
            std::to_string(step.srcLane) + ">" + std::to_string(step.recvRegister);
   }
-  for (const auto& c : p.copies) s += " c" + std::to_string(c.dstRegister) + "=" + std::to_string(c.srcRegister);
+  for (const auto& c : p.copies)
+    s += " c" + std::to_string(c.dstRegister) + "=" + std::to_string(c.srcRegister);
   return s;
 }
 

@@ -30,7 +30,8 @@ TEST(SubspaceVsRef, SameVectorsInTheSameOrder) {
     auto randomVecs = [&] {
       std::vector<uint64_t> v(rng() % 8);
       // Few distinct bits, so that spans meet beyond the vectors themselves.
-      for (uint64_t& x : v) x = rng() & rng() & (bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1);
+      for (uint64_t& x : v)
+        x = rng() & rng() & (bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1);
       return v;
     };
     std::vector<uint64_t> a = randomVecs(), b = randomVecs();
@@ -52,8 +53,8 @@ std::string show(const S& s) {
   std::string r = s.shared.toString() + " v" + std::to_string(s.vectorBytes) + " b" +
                   std::to_string(s.bankBits) + " i" + std::to_string(s.idxBits) + " w" +
                   std::to_string(s.writeConflictBits) + " r" + std::to_string(s.readConflictBits);
-  for (const auto* set : {&s.sets.V, &s.sets.ABank, &s.sets.BBank, &s.sets.I, &s.sets.E,
-                          &s.sets.F, &s.sets.G, &s.sets.C, &s.sets.Idx, &s.sets.Bank}) {
+  for (const auto* set : {&s.sets.V, &s.sets.ABank, &s.sets.BBank, &s.sets.I, &s.sets.E, &s.sets.F,
+                          &s.sets.G, &s.sets.C, &s.sets.Idx, &s.sets.Bank}) {
     r += " [";
     for (uint64_t x : *set) r += std::to_string(x) + ",";
     r += "]";
@@ -77,16 +78,15 @@ TEST(SwizzleVsRef, RandomPairsEveryWidthAndTile) {
     int write = static_cast<int>(rng() % 5 == 0 ? 1 + rng() % 2 : 0);
     int read = static_cast<int>(rng() % 5 == 0 ? 1 + rng() % 2 : 0);
     std::string byRef = outcome([&] {
-      return show(ref::analysis::optimalSwizzle(
-          a, b, w,
-          {static_cast<ref::analysis::Instruction>(write),
-           static_cast<ref::analysis::Instruction>(read)}));
+      return show(ref::analysis::optimalSwizzle(a, b, w,
+                                                {static_cast<ref::analysis::Instruction>(write),
+                                                 static_cast<ref::analysis::Instruction>(read)}));
     });
     std::string byOpt = outcome([&] {
-      return show(opt::analysis::optimalSwizzle(
-          opt::LinearLayout(a.value()), opt::LinearLayout(b.value()), w,
-          {static_cast<opt::analysis::Instruction>(write),
-           static_cast<opt::analysis::Instruction>(read)}));
+      return show(opt::analysis::optimalSwizzle(opt::LinearLayout(a.value()),
+                                                opt::LinearLayout(b.value()), w,
+                                                {static_cast<opt::analysis::Instruction>(write),
+                                                 static_cast<opt::analysis::Instruction>(read)}));
     });
     ASSERT_EQ(byOpt, byRef) << a << b << "w " << w << " write " << write << " read " << read;
     (byRef.rfind("error", 0) == 0 ? refused : answered)++;

@@ -41,10 +41,13 @@ nb::list namesList(const Dims& dims) {
   return listOf(dims.size(), [&](size_t k) { return strOf(dims[k].name); });
 }
 inline nb::list inDimNamesList(const ref::LinearLayout& l) { return namesList(l.value().in_dims); }
-inline nb::list outDimNamesList(const ref::LinearLayout& l) { return namesList(l.value().out_dims); }
+inline nb::list outDimNamesList(const ref::LinearLayout& l) {
+  return namesList(l.value().out_dims);
+}
 inline nb::list outDimsList(const ref::LinearLayout& l) {
   const auto& dims = l.value().out_dims;
-  return listOf(dims.size(), [&](size_t k) { return pairOf(strOf(dims[k].name), intOf(dims[k].size)); });
+  return listOf(dims.size(),
+                [&](size_t k) { return pairOf(strOf(dims[k].name), intOf(dims[k].size)); });
 }
 inline nb::list basesList(const ref::LinearLayout& l) {
   const auto& dims = l.value().in_dims;
@@ -83,10 +86,14 @@ inline nb::list basesList(const opt::LinearLayout& l) {
   return listOf(ins.count, [&](size_t d) {
     nb::list list = listOf(ins.bits[d], [&](size_t i) {
       uint64_t column = l.columns()[ins.offset(static_cast<int>(d)) + i];
-      return listOf(outs.count, [&](size_t k) {
-        int at = outs.offset(static_cast<int>(k));
-        return intOf(opt::core::shiftDown(column, at) & opt::core::lowMask(outs.bits[k]));
-      }).release().ptr();
+      return listOf(outs.count,
+                    [&](size_t k) {
+                      int at = outs.offset(static_cast<int>(k));
+                      return intOf(opt::core::shiftDown(column, at) &
+                                   opt::core::lowMask(outs.bits[k]));
+                    })
+          .release()
+          .ptr();
     });
     return pairOf(strOf(opt::nameOf(ins.id[d])), list.release().ptr());
   });

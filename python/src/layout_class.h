@@ -121,8 +121,9 @@ void bindLayout(nb::module_& m, const char* doc) {
 
   // Triton's methods. The ops whose answer depends on Triton's release take
   // triton="3.6" for projects pinned to it (reference/linear_layout.h).
-  c.def("compose", [](const H& self, const H& outer) { return H{self.layout.compose(outer.layout)}; },
-        "x -> arg(self(x)) (Def 4.2)");
+  c.def(
+      "compose", [](const H& self, const H& outer) { return H{self.layout.compose(outer.layout)}; },
+      "x -> arg(self(x)) (Def 4.2)");
   c.def(
       "invert_and_compose",
       [](const H& self, const H& outer, const std::string& triton) {
@@ -149,14 +150,18 @@ void bindLayout(nb::module_& m, const char* doc) {
     return self.getRank() == self.layout.getTotalInDimSizeLog2() &&
            self.getRank() == self.layout.getTotalOutDimSizeLog2();
   });
-  c.def("get_in_dim_names", [](const H& self) { return inDimNamesList(self.layout); },
-        nb::sig("def get_in_dim_names(self) -> list[str]"));
-  c.def("get_out_dim_names", [](const H& self) { return outDimNamesList(self.layout); },
-        nb::sig("def get_out_dim_names(self) -> list[str]"));
-  c.def_prop_ro("bases", [](const H& self) { return basesList(self.layout); },
-                nb::sig("def bases(self) -> list"), "[(in dim, [[value per out dim], ...]), ...]");
-  c.def_prop_ro("out_dims", [](const H& self) { return outDimsList(self.layout); },
-                nb::sig("def out_dims(self) -> list"), "[(out dim, size), ...]");
+  c.def(
+      "get_in_dim_names", [](const H& self) { return inDimNamesList(self.layout); },
+      nb::sig("def get_in_dim_names(self) -> list[str]"));
+  c.def(
+      "get_out_dim_names", [](const H& self) { return outDimNamesList(self.layout); },
+      nb::sig("def get_out_dim_names(self) -> list[str]"));
+  c.def_prop_ro(
+      "bases", [](const H& self) { return basesList(self.layout); },
+      nb::sig("def bases(self) -> list"), "[(in dim, [[value per out dim], ...]), ...]");
+  c.def_prop_ro(
+      "out_dims", [](const H& self) { return outDimsList(self.layout); },
+      nb::sig("def out_dims(self) -> list"), "[(out dim, size), ...]");
   c.def_prop_ro("num_in_dims", [](const H& self) { return inDimCount(self.layout); });
   c.def_prop_ro("num_out_dims", [](const H& self) { return outDimCount(self.layout); });
   c.def(
@@ -166,18 +171,20 @@ void bindLayout(nb::module_& m, const char* doc) {
       },
       "inputs"_a, nb::sig("def apply(self, inputs: dict) -> dict"),
       "{in dim: value} for every in dim -> {out dim: value}");
-  c.def("get_matrix_view", [](const H& self) { return matrixList(self.layout); },
-        nb::sig("def get_matrix_view(self) -> list[list[int]]"),
-        "rows are output bits, columns input bits");
+  c.def(
+      "get_matrix_view", [](const H& self) { return matrixList(self.layout); },
+      nb::sig("def get_matrix_view(self) -> list[list[int]]"),
+      "rows are output bits, columns input bits");
   c.def(
       "get_distributed_view",
-      [](const H& self, bool hw) { return tools::distributedView(self.layout, hw); },
-      nb::arg(), "Triton's text of a distributed layout (register, lane, warp, block)");
+      [](const H& self, bool hw) { return tools::distributedView(self.layout, hw); }, nb::arg(),
+      "Triton's text of a distributed layout (register, lane, warp, block)");
   c.def(
       "get_shared_view", [](const H& self, bool hw) { return tools::sharedView(self.layout, hw); },
       nb::arg(), "Triton's text of a shared-memory layout (offset, block)");
-  c.def("__mul__", [](const H& inner, const H& outer) { return H{inner.layout * outer.layout}; },
-        nb::is_operator(), "the product (Def 4.3)");
+  c.def(
+      "__mul__", [](const H& inner, const H& outer) { return H{inner.layout * outer.layout}; },
+      nb::is_operator(), "the product (Def 4.3)");
   c.def(
       "__imul__",
       [](nb::handle self, const H& outer) {
@@ -186,40 +193,62 @@ void bindLayout(nb::module_& m, const char* doc) {
         return nb::borrow(self);
       },
       nb::is_operator());
-  c.def("__eq__", [](const H& a, const H& b) { return a.layout == b.layout; }, nb::is_operator());
-  c.def("__ne__", [](const H& a, const H& b) { return !(a.layout == b.layout); }, nb::is_operator());
+  c.def(
+      "__eq__", [](const H& a, const H& b) { return a.layout == b.layout; }, nb::is_operator());
+  c.def(
+      "__ne__", [](const H& a, const H& b) { return !(a.layout == b.layout); }, nb::is_operator());
   c.def("__repr__", [](const H& self) { return self.layout.toString(); });
   c.def("__str__", [](const H& self) { return self.layout.toString(); });
 
   // The rest of the algebra (reference/linear_layout.h), named as the
   // oracle's ops.
-  c.def("transpose_ins", [](const H& self, const std::vector<std::string>& dims) {
-    return H{self.layout.transposeIns(dims)};
-  }, "new_in_dims"_a);
-  c.def("transpose_outs", [](const H& self, const std::vector<std::string>& dims) {
-    return H{self.layout.transposeOuts(dims)};
-  }, "new_out_dims"_a);
-  c.def("reshape_ins", [](const H& self, const std::vector<std::pair<std::string, uint64_t>>& dims) {
-    return H{self.layout.reshapeIns(dims)};
-  }, "new_in_dims"_a, "new_in_dims: [(name, size), ...]");
-  c.def("reshape_outs", [](const H& self, const std::vector<std::pair<std::string, uint64_t>>& dims) {
-    return H{self.layout.reshapeOuts(dims)};
-  }, "new_out_dims"_a, "new_out_dims: [(name, size), ...]");
+  c.def(
+      "transpose_ins",
+      [](const H& self, const std::vector<std::string>& dims) {
+        return H{self.layout.transposeIns(dims)};
+      },
+      "new_in_dims"_a);
+  c.def(
+      "transpose_outs",
+      [](const H& self, const std::vector<std::string>& dims) {
+        return H{self.layout.transposeOuts(dims)};
+      },
+      "new_out_dims"_a);
+  c.def(
+      "reshape_ins",
+      [](const H& self, const std::vector<std::pair<std::string, uint64_t>>& dims) {
+        return H{self.layout.reshapeIns(dims)};
+      },
+      "new_in_dims"_a, "new_in_dims: [(name, size), ...]");
+  c.def(
+      "reshape_outs",
+      [](const H& self, const std::vector<std::pair<std::string, uint64_t>>& dims) {
+        return H{self.layout.reshapeOuts(dims)};
+      },
+      "new_out_dims"_a, "new_out_dims: [(name, size), ...]");
   c.def("flatten_ins", [](const H& self) { return H{self.layout.flattenIns()}; });
   c.def("flatten_outs", [](const H& self) { return H{self.layout.flattenOuts()}; });
-  c.def("sublayout", [](const H& self, const std::vector<std::string>& ins,
-                        const std::vector<std::string>& outs) {
-    return H{self.layout.sublayout(ins, outs)};
-  }, "in_dim_names"_a, "out_dim_names"_a);
-  c.def("concat_ins", [](const H& self, const H& other) { return H{self.layout.concatIns(other.layout)}; });
-  c.def("concat_outs", [](const H& self, const H& other) { return H{self.layout.concatOuts(other.layout)}; });
-  c.def("divide_left", [](const H& self, const H& divisor) -> std::optional<H> {
-    if (auto c = divideLeft(self.layout, divisor.layout)) return H{*c};
-    return std::nullopt;
-  }, "C with arg * C == self (Def 4.4), or None");
+  c.def(
+      "sublayout",
+      [](const H& self, const std::vector<std::string>& ins, const std::vector<std::string>& outs) {
+        return H{self.layout.sublayout(ins, outs)};
+      },
+      "in_dim_names"_a, "out_dim_names"_a);
+  c.def("concat_ins",
+        [](const H& self, const H& other) { return H{self.layout.concatIns(other.layout)}; });
+  c.def("concat_outs",
+        [](const H& self, const H& other) { return H{self.layout.concatOuts(other.layout)}; });
+  c.def(
+      "divide_left",
+      [](const H& self, const H& divisor) -> std::optional<H> {
+        if (auto c = divideLeft(self.layout, divisor.layout)) return H{*c};
+        return std::nullopt;
+      },
+      "C with arg * C == self (Def 4.4), or None");
   c.def("get_free_variable_masks",
         [](const H& self) { return dimValuesDict(self.layout.getFreeVariableMasks()); });
-  c.def("get_num_consecutive_in_out", [](const H& self) { return self.layout.getNumConsecutiveInOut(); });
+  c.def("get_num_consecutive_in_out",
+        [](const H& self) { return self.layout.getNumConsecutiveInOut(); });
   c.def("rank", &H::getRank);
 
   // Formats (formats/formats.h) and Triton's own object.
@@ -265,8 +294,7 @@ void bindLayout(nb::module_& m, const char* doc) {
                         " does not fit Triton's int32 sizes (at most 2^30)");
         for (const InDim& d : v.in_dims)
           if (d.bases.size() > 30)
-            throw Error("to_triton: in dim '" + d.name + "' has " +
-                        std::to_string(d.bases.size()) +
+            throw Error("to_triton: in dim '" + d.name + "' has " + std::to_string(d.bases.size()) +
                         " bits; Triton's int32 sizes hold at most 30");
         nb::object triton = nb::module_::import_("triton._C.libtriton.linear_layout");
         nb::list names = outDimNamesList(self.layout), sizes;
@@ -277,10 +305,10 @@ void bindLayout(nb::module_& m, const char* doc) {
       "the same layout as Triton's LinearLayout (Triton must be installed)");
 
   // Pickling (and so copy.copy), by the JSON text.
-  c.def("__getstate__", [](const H& self) { return writeLayout(self.layout.value(), Format::Json); });
-  c.def("__setstate__", [](H& self, const std::string& json) {
-    new (&self) H{L(readLayout(json, Format::Json))};
-  });
+  c.def("__getstate__",
+        [](const H& self) { return writeLayout(self.layout.value(), Format::Json); });
+  c.def("__setstate__",
+        [](H& self, const std::string& json) { new (&self) H{L(readLayout(json, Format::Json))}; });
 }
 
 }  // namespace f2lay::python

@@ -21,11 +21,13 @@ NB_MODULE(_f2lay, m) {
       m, "A linear layout on f2lay::opt (bit-packed), with the API of Triton's binding.");
   nb::module_ ref = m.def_submodule("ref", "The reference model, f2lay::ref.");
   f2lay::python::bindLayout<f2lay::ref::LinearLayout>(
-      ref, "A linear layout on f2lay::ref (the reference model), with the API of Triton's binding.");
+      ref,
+      "A linear layout on f2lay::ref (the reference model), with the API of Triton's binding.");
 
   // Nothing, with a layout argument: the floor of a call, for
   // bench/python_vs_triton.py.
-  m.def("call_floor", [](const f2lay::python::Held<f2lay::opt::LinearLayout>&) {}, "layout"_a);
+  m.def(
+      "call_floor", [](const f2lay::python::Held<f2lay::opt::LinearLayout>&) {}, "layout"_a);
 
   m.def(
       "answer_line",

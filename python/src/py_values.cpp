@@ -166,9 +166,10 @@ void BasesValue::read(nb::handle bases, nb::handle outDimNames, nb::handle outDi
     Where where{"from_bases: out_dim_sizes", {}, 0};
     Items sizes(outDimSizes, where, "a sequence of int");
     if (sizes.size() != v.out_dims.size())
-      throw Error("from_bases: out_dim_sizes has " + std::to_string(sizes.size()) +
-                  " sizes for " + std::to_string(v.out_dims.size()) + " out_dim_names");
-    for (size_t k = 0; k < sizes.size(); ++k) v.out_dims[k].size = readUnsigned(sizes[k], where.at(k));
+      throw Error("from_bases: out_dim_sizes has " + std::to_string(sizes.size()) + " sizes for " +
+                  std::to_string(v.out_dims.size()) + " out_dim_names");
+    for (size_t k = 0; k < sizes.size(); ++k)
+      v.out_dims[k].size = readUnsigned(sizes[k], where.at(k));
   } else if (!requireSurjective) {
     // Without sizes they are inferred from the bases, which is only sound for
     // a surjective layout (Triton's binding refuses the same).

@@ -44,7 +44,9 @@ class BasesValue {
  public:
   BasesValue(nb::handle bases, nb::handle outDimNames, nb::handle outDimSizes,
              bool requireSurjective);
-  ~BasesValue() { if (&value_ == &reused()) busy() = false; }
+  ~BasesValue() {
+    if (&value_ == &reused()) busy() = false;
+  }
   BasesValue(const BasesValue&) = delete;
   BasesValue& operator=(const BasesValue&) = delete;
   const LayoutValue& value() const { return value_; }

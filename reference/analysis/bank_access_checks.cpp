@@ -49,8 +49,7 @@ void checkBankAccess(const LinearLayout& dist, const LinearLayout& shared,
                      const AccessSpec& access) {
   checkInDims(dist, "distributed", {"register", "lane", "warp"});
   checkInDims(shared, "memory", {"offset"});
-  if (!shared.hasInDim("offset"))
-    throw Error(kWhat + "the memory layout has no in dim 'offset'");
+  if (!shared.hasInDim("offset")) throw Error(kWhat + "the memory layout has no in dim 'offset'");
   if (bitsOf(dist, "lane") != 5)
     throw Error(kWhat + "the distributed layout has " +
                 std::to_string(uint64_t{1} << bitsOf(dist, "lane")) +
@@ -63,22 +62,24 @@ void checkBankAccess(const LinearLayout& dist, const LinearLayout& shared,
                 " but the memory layout to " + dimList(shared) +
                 "; they must map to the same out dims (names and sizes)");
   if (!shared.isInvertible())
-    throw Error(kWhat + "the memory layout is not invertible (Def 4.14): some offsets hold "
+    throw Error(kWhat +
+                "the memory layout is not invertible (Def 4.14): some offsets hold "
                 "the same element or some element has no offset");
   uint64_t w = access.elementBytes;
   if (w != 1 && w != 2 && w != 4 && w != 8 && w != 16)
     throw Error(kWhat + "element_bytes = " + std::to_string(w) + " must be 1, 2, 4, 8 or 16");
   if (access.instruction != Instruction::kVector) {
     if (w != 2)
-      throw Error(kWhat + "ldmatrix/stmatrix are modelled for b16 elements only "
-                  "(element_bytes = 2), not element_bytes = " + std::to_string(w));
+      throw Error(kWhat +
+                  "ldmatrix/stmatrix are modelled for b16 elements only "
+                  "(element_bytes = 2), not element_bytes = " +
+                  std::to_string(w));
     if (access.vectorBytes)
       throw Error(kWhat + "vector_bytes does not apply to ldmatrix/stmatrix (rows are 16 bytes)");
   }
   if (bitsOf(shared, "offset") > kMaxBankSimulationBits)
     throw Error(kWhat + "the memory layout has 2^" + std::to_string(bitsOf(shared, "offset")) +
-                " offsets; at most 2^" + std::to_string(kMaxBankSimulationBits) +
-                " are simulated");
+                " offsets; at most 2^" + std::to_string(kMaxBankSimulationBits) + " are simulated");
   int accessBits = bitsOf(dist, "register") + bitsOf(dist, "lane") + bitsOf(dist, "warp");
   if (accessBits > kMaxBankSimulationBits)
     throw Error(kWhat + "the distributed layout makes 2^" + std::to_string(accessBits) +
@@ -96,7 +97,8 @@ uint64_t chosenVectorBytes(const AccessSpec& access, uint64_t widest) {
   if (v > 16) throw Error(kWhat + named + " is more than 16, the widest ld/st.shared");
   if (v > widest)
     throw Error(kWhat + named + " is wider than this layout allows on this memory layout (" +
-                std::to_string(widest) + " bytes: registers at offsets 1, 2, 4, ... with every "
+                std::to_string(widest) +
+                " bytes: registers at offsets 1, 2, 4, ... with every "
                 "other basis aligned)");
   return v;
 }

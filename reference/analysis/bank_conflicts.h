@@ -40,7 +40,6 @@
 
 #include <cstdint>
 #include <optional>
-
 #include <vector>
 
 #include "reference/analysis/wavefront_rule.h"
@@ -66,13 +65,13 @@ struct AccessSpec {
 };
 
 struct WavefrontReport {
-  uint64_t instructions = 0;     // warp instructions, all warps
-  uint64_t wavefronts = 0;       // summed over them
+  uint64_t instructions = 0;  // warp instructions, all warps
+  uint64_t wavefronts = 0;    // summed over them
   // The phases formed (wavefront_rule.h): 1 per instruction up to 4 bytes, 2
   // for 8, 4 for 16, one per matrix; fewer for loads whose quads repeat
   // addresses (the load's quad merge, wavefront_rule.h).
   uint64_t idealWavefronts = 0;
-  uint64_t conflicts = 0;        // wavefronts - idealWavefronts
+  uint64_t conflicts = 0;  // wavefronts - idealWavefronts
   // Bytes per lane per access: the vector width used, or 16 (a matrix row)
   // for ldmatrix / stmatrix.
   uint64_t vectorBytes = 0;
@@ -91,10 +90,10 @@ WavefrontReport simulateBankConflicts(const LinearLayout& dist, const LinearLayo
 
 // One instruction of one warp, as the simulator sees it (for `f2lay show`).
 struct InstructionAccess {
-  std::vector<uint64_t> registers;     // the registers it moves, vector order
-  std::vector<LaneAccess> lanes;       // kVector: each lane's byte address
-  std::vector<MatrixRows> matrices;    // kMatrix*: row addresses per matrix
-  uint64_t bytes = 0;                  // per lane (kVector) or per row (16)
+  std::vector<uint64_t> registers;   // the registers it moves, vector order
+  std::vector<LaneAccess> lanes;     // kVector: each lane's byte address
+  std::vector<MatrixRows> matrices;  // kMatrix*: row addresses per matrix
+  uint64_t bytes = 0;                // per lane (kVector) or per row (16)
   WavefrontCount cost;
 };
 

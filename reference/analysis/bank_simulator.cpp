@@ -51,7 +51,8 @@ struct BasisOffsets {
 
 BasisOffsets basisOffsets(const LinearLayout& dist, const Addresser& a) {
   BasisOffsets b;
-  for (int j = 0; j < bitsOf(dist, "register"); ++j) b.reg.push_back(a.offset(uint64_t{1} << j, 0, 0));
+  for (int j = 0; j < bitsOf(dist, "register"); ++j)
+    b.reg.push_back(a.offset(uint64_t{1} << j, 0, 0));
   for (int j = 0; j < bitsOf(dist, "lane"); ++j) b.lane.push_back(a.offset(0, uint64_t{1} << j, 0));
   for (int j = 0; j < bitsOf(dist, "warp"); ++j) b.warp.push_back(a.offset(0, 0, uint64_t{1} << j));
   return b;
@@ -102,7 +103,8 @@ struct MatrixLowering {
 };
 
 std::string notLowerable(bool trans, const std::string& why) {
-  return "bank conflicts: " + std::string(trans ? "ldmatrix/stmatrix .trans" : "ldmatrix/stmatrix") +
+  return "bank conflicts: " +
+         std::string(trans ? "ldmatrix/stmatrix .trans" : "ldmatrix/stmatrix") +
          " cannot lower this layout: " + why;
 }
 
@@ -118,8 +120,9 @@ MatrixLowering lowerMatrix(const BasisOffsets& b, bool trans) {
       for (size_t j = 0; j < b.reg.size() && !m.half; ++j)
         if (b.reg[j] == want) m.half = uint64_t{1} << j;
       if (!m.half)
-        throw Error(notLowerable(trans, "no register bit holds the element at offset +1 (the "
-                                        "second 16-bit half of a register)"));
+        throw Error(notLowerable(trans,
+                                 "no register bit holds the element at offset +1 (the "
+                                 "second 16-bit half of a register)"));
     } else if (b.lane[row[k]] != want) {
       throw Error(notLowerable(trans, "lane bit " + std::to_string(row[k]) + " is at offset " +
                                           std::to_string(b.lane[row[k]]) + ", not +" +
@@ -134,9 +137,10 @@ MatrixLowering lowerMatrix(const BasisOffsets& b, bool trans) {
   }
   uint64_t rowLaneMask = trans ? 0b11100 : 0b00011;
   if (!alignedExcept(b, trans ? 0 : m.half, rowLaneMask, 8))
-    throw Error(notLowerable(trans, "some register, lane or warp basis lands on an offset that "
-                                    "is not a multiple of 8 elements, so rows are not 16-byte "
-                                    "aligned"));
+    throw Error(notLowerable(trans,
+                             "some register, lane or warp basis lands on an offset that "
+                             "is not a multiple of 8 elements, so rows are not 16-byte "
+                             "aligned"));
   for (size_t j = 0; j < b.reg.size() && m.matrixRegs.size() < 2; ++j) {
     uint64_t bit = uint64_t{1} << j;
     if (bit != m.half && !(zeros & bit)) m.matrixRegs.push_back(bit);
@@ -237,7 +241,8 @@ std::vector<InstructionAccess> warpAccesses(const LinearLayout& dist, const Line
                                             const AccessSpec& access, uint64_t warp) {
   checkBankAccess(dist, shared, access);
   if (warp >= (uint64_t{1} << bitsOf(dist, "warp")))
-    throw Error("bank conflicts: warp " + std::to_string(warp) + " does not exist (the layout has " +
+    throw Error("bank conflicts: warp " + std::to_string(warp) +
+                " does not exist (the layout has " +
                 std::to_string(uint64_t{1} << bitsOf(dist, "warp")) + " warps)");
   return Simulation(dist, shared, access).warpInstructions(warp);
 }

@@ -84,8 +84,7 @@ struct BitVerdict {
   std::string reason;
 };
 
-BitVerdict judgeBit(const LinearLayout& pull, const std::string& dim, int bit,
-                    const Basis& image) {
+BitVerdict judgeBit(const LinearLayout& pull, const std::string& dim, int bit, const Basis& image) {
   uint64_t own = uint64_t{1} << bit;
   std::string what = dim + " bit " + std::to_string(bit) + " of B";
   for (const char* level : {"block", "warp", "lane", "register"}) {
@@ -93,8 +92,8 @@ BitVerdict judgeBit(const LinearLayout& pull, const std::string& dim, int bit,
     uint64_t want = dim == level ? own : 0;
     if (got == want) continue;
     std::string from = std::string(level) + " " + std::to_string(got);
-    std::string reason = what + " reads from " + from + " of A instead of " +
-                         std::string(level) + " " + std::to_string(want);
+    std::string reason = what + " reads from " + from + " of A instead of " + std::string(level) +
+                         " " + std::to_string(want);
     if (std::string(level) == "block" || std::string(level) == "warp")
       return {ConversionKind::kSharedMemory, reason + ": data crosses " + level + "s"};
     if (std::string(level) == "lane")
@@ -151,16 +150,19 @@ ConversionKind minimalKindOf(const LinearLayout& a, const LinearLayout& b) {
 
 std::string toString(ConversionKind kind) {
   switch (kind) {
-    case ConversionKind::kNoOp: return "no_op";
-    case ConversionKind::kRegisterPermutation: return "register_permutation";
-    case ConversionKind::kWarpShuffle: return "warp_shuffle";
-    case ConversionKind::kSharedMemory: return "shared_memory";
+    case ConversionKind::kNoOp:
+      return "no_op";
+    case ConversionKind::kRegisterPermutation:
+      return "register_permutation";
+    case ConversionKind::kWarpShuffle:
+      return "warp_shuffle";
+    case ConversionKind::kSharedMemory:
+      return "shared_memory";
   }
   return "unknown";
 }
 
-Vec elementAt(const LinearLayout& l, uint64_t reg, uint64_t lane, uint64_t warp,
-              uint64_t block) {
+Vec elementAt(const LinearLayout& l, uint64_t reg, uint64_t lane, uint64_t warp, uint64_t block) {
   DimValues in;
   const uint64_t values[4] = {block, warp, lane, reg};
   for (int k = 0; k < 4; ++k) {
@@ -193,8 +195,10 @@ Classification classifyConversion(const LinearLayout& a, const LinearLayout& b) 
     c.reason = "every location of B reads the same location of A: the layouts are equal maps";
   c.minimalKind = minimalKindOf(a, b);
   if (c.minimalKind < c.kind)
-    c.reason += " (pull's minimum-norm choice; A also holds every element of B at a location "
-                "of kind " + toString(c.minimalKind) + ", as A broadcasts)";
+    c.reason +=
+        " (pull's minimum-norm choice; A also holds every element of B at a location "
+        "of kind " +
+        toString(c.minimalKind) + ", as A broadcasts)";
   return c;
 }
 

@@ -25,10 +25,10 @@
 namespace f2lay::ref::analysis {
 
 enum class ConversionKind {
-  kNoOp,                // every location of B reads the same location of A
-  kRegisterPermutation, // every location reads from its own lane and warp
-  kWarpShuffle,         // every location reads from its own warp
-  kSharedMemory,        // data crosses warps (or CTAs)
+  kNoOp,                 // every location of B reads the same location of A
+  kRegisterPermutation,  // every location reads from its own lane and warp
+  kWarpShuffle,          // every location reads from its own warp
+  kSharedMemory,         // data crosses warps (or CTAs)
 };
 std::string toString(ConversionKind kind);  // "no_op", "register_permutation", ...
 
@@ -53,8 +53,7 @@ Classification classifyConversion(const LinearLayout& a, const LinearLayout& b);
 
 // The flattened tensor vector that l holds at (register, lane, warp, block);
 // dims that l lacks count as size 1 (their value must be 0).
-Vec elementAt(const LinearLayout& l, uint64_t reg, uint64_t lane, uint64_t warp,
-              uint64_t block);
+Vec elementAt(const LinearLayout& l, uint64_t reg, uint64_t lane, uint64_t warp, uint64_t block);
 
 // The warp-shuffle plan of §5.4 ("Intra-warp Data Exchange"), for element
 // width elementBytes (1, 2, 4 or 8). Sets are flattened tensor vectors

@@ -21,8 +21,9 @@ class Coordinates {
     if (basis.size() > 64) throw Error("coordinates: more than 64 basis vectors");
     for (size_t j = 0; j < basis.size(); ++j) {
       auto [rest, combination] = reduce(basis[j]);
-      if (rest == 0) throw Error("coordinates: basis vector " + std::to_string(j) +
-                                 " is a combination of the earlier ones");
+      if (rest == 0)
+        throw Error("coordinates: basis vector " + std::to_string(j) +
+                    " is a combination of the earlier ones");
       rows_.push_back({rest, combination ^ (uint64_t{1} << j)});
     }
   }

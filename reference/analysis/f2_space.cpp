@@ -37,8 +37,7 @@ Vecs flatBases(const LinearLayout& l, const std::string& dim) {
     if (in.name != dim) continue;
     for (const Basis& b : in.bases) {
       DimValues values;
-      for (size_t k = 0; k < b.size(); ++k)
-        values.emplace_back(l.value().out_dims[k].name, b[k]);
+      for (size_t k = 0; k < b.size(); ++k) values.emplace_back(l.value().out_dims[k].name, b[k]);
       out.push_back(flatten(l, values));
     }
   }

@@ -99,8 +99,8 @@ GatherPlan gatherPlan(const LinearLayout& l, size_t axis) {
     uint64_t combination = *coords.of(u);  // in the span: checked by gatherLocality
     AxisSource s{0, 0};
     for (size_t k = 0; k < origin.size(); ++k)
-      if (combination >> k & 1) (origin[k].first ? s.laneMask : s.registerMask) ^=
-          uint64_t{1} << origin[k].second;
+      if (combination >> k & 1)
+        (origin[k].first ? s.laneMask : s.registerMask) ^= uint64_t{1} << origin[k].second;
     plan.axisSources.push_back(s);
     registerMoves.push_back(s.registerMask);
   }
@@ -109,8 +109,8 @@ GatherPlan gatherPlan(const LinearLayout& l, size_t axis) {
   int registerBits = l.hasInDim("register") ? l.getInDimSizeLog2("register") : 0;
   if (registerBits + static_cast<int>(k.size()) > kMaxTableBits)
     throw Error("gather plan: 2^" + std::to_string(registerBits) + " index registers times 2^" +
-                std::to_string(k.size()) + " rounds; at most 2^" +
-                std::to_string(kMaxTableBits) + " entries are planned");
+                std::to_string(k.size()) + " rounds; at most 2^" + std::to_string(kMaxTableBits) +
+                " entries are planned");
   plan.rounds = uint64_t{1} << k.size();
   for (uint64_t r = 0; r < (uint64_t{1} << registerBits); ++r) {
     std::vector<uint64_t> sends;

@@ -47,10 +47,10 @@ struct AxisSource {
 };
 
 struct GatherPlan {
-  int laneBitsAlongAxis;      // |L_Thr^axis|: lane bases with a nonzero axis part
-  int registerBitsAlongAxis;  // |L_Reg^axis|
-  uint64_t paperRounds;       // 2^|L_Thr^axis|, §5.5 as printed
-  uint64_t rounds;            // shuffles per index register, 2^|K|
+  int laneBitsAlongAxis;                // |L_Thr^axis|: lane bases with a nonzero axis part
+  int registerBitsAlongAxis;            // |L_Reg^axis|
+  uint64_t paperRounds;                 // 2^|L_Thr^axis|, §5.5 as printed
+  uint64_t rounds;                      // shuffles per index register, 2^|K|
   std::vector<AxisSource> axisSources;  // one per bit of the axis
   // sendRegisters[r][i]: the register every lane sends in round i while it
   // fills its index register r.

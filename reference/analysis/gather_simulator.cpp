@@ -18,7 +18,8 @@ GatherSimulation simulateGather(const LinearLayout& l, size_t axis, const Gather
   const uint64_t axisSize = l.value().out_dims[axis].size;
   std::mt19937_64 rng(seed);
   std::unordered_map<uint64_t, uint64_t> src, index;  // element -> value, drawn on first use
-  auto valueAt = [&rng](std::unordered_map<uint64_t, uint64_t>& m, uint64_t element, uint64_t bound) {
+  auto valueAt = [&rng](std::unordered_map<uint64_t, uint64_t>& m, uint64_t element,
+                        uint64_t bound) {
     auto it = m.find(element);
     if (it == m.end()) it = m.emplace(element, rng() % bound).first;
     return it->second;
@@ -42,16 +43,16 @@ GatherSimulation simulateGather(const LinearLayout& l, size_t axis, const Gather
           std::optional<uint64_t> got;
           for (uint64_t sent : plan.sendRegisters.at(r)) {
             if (sent >= regs)
-              return {false, "round sends register " + std::to_string(sent) +
-                                 ", which does not exist"};
+              return {false,
+                      "round sends register " + std::to_string(sent) + ", which does not exist"};
             uint64_t value = valueAt(src, e.at(sent, srcLane, w, b), uint64_t{1} << 32);
             if (sent == srcReg) got = value;
           }
           uint64_t wanted = pos ^ (move << axisShift);  // pos with its axis coordinate v
           uint64_t want = valueAt(src, wanted, uint64_t{1} << 32);
           if (got != want)
-            return {false, "block " + std::to_string(b) + " warp " + std::to_string(w) +
-                               " lane " + std::to_string(t) + " register " + std::to_string(r) +
+            return {false, "block " + std::to_string(b) + " warp " + std::to_string(w) + " lane " +
+                               std::to_string(t) + " register " + std::to_string(r) +
                                (got ? " got a wrong value" : " got nothing")};
         }
   return {};

@@ -9,8 +9,8 @@ namespace f2lay::ref::analysis {
 
 namespace {
 
-constexpr uint64_t kBankRowBytes = 128;  // 32 banks of 4 bytes
-constexpr uint64_t kMaxVectorBytes = 16; // ld/st.shared.v4.b32
+constexpr uint64_t kBankRowBytes = 128;   // 32 banks of 4 bytes
+constexpr uint64_t kMaxVectorBytes = 16;  // ld/st.shared.v4.b32
 
 void checkDistributed(const LinearLayout& l, const char* which) {
   for (const std::string& d : l.getInDimNames()) {
@@ -56,7 +56,7 @@ Vecs matrixRowLanes(const Side& s) {
 // sides hold in registers when there is one) then the row's lanes.
 Vecs chooseVec(const Side& a, const Side& b, uint64_t w) {
   Vecs common = intersectSpans(a.registers, b.registers);
-  const Side* matrix = a.instruction != Instruction::kVector ? &a
+  const Side* matrix = a.instruction != Instruction::kVector   ? &a
                        : b.instruction != Instruction::kVector ? &b
                                                                : nullptr;
   if (!matrix) {
@@ -86,11 +86,11 @@ Vecs chooseVec(const Side& a, const Side& b, uint64_t w) {
     Vecs otherVec;
     if (other.instruction == Instruction::kMatrix) otherVec.push_back(vec[0]);
     for (Vec x : matrixRowLanes(other)) otherVec.push_back(x);
-    if (otherVec != vec || !(other.instruction == matrix->instruction ||
-                             matrix->instruction == Instruction::kMatrix) ||
+    if (otherVec != vec ||
+        !(other.instruction == matrix->instruction ||
+          matrix->instruction == Instruction::kMatrix) ||
         (other.instruction == Instruction::kMatrix && !contains(other.registers, vec[0])))
-      throw Error(
-          "optimal_swizzle: the stmatrix and ldmatrix tiles of A and B are different rows");
+      throw Error("optimal_swizzle: the stmatrix and ldmatrix tiles of A and B are different rows");
   }
   return vec;
 }

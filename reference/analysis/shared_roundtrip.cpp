@@ -83,10 +83,10 @@ std::vector<uint64_t> vectorRegisters(const Grouping& g, uint64_t start) {
 
 RoundTrip simulateSharedRoundTrip(const LinearLayout& a, const LinearLayout& b,
                                   const LinearLayout& shared, uint64_t elementBytes) {
-  if (a.value().out_dims != shared.value().out_dims || b.value().out_dims != shared.value().out_dims)
+  if (a.value().out_dims != shared.value().out_dims ||
+      b.value().out_dims != shared.value().out_dims)
     throw Error("shared round trip: the layouts map to different out dims");
-  if (!shared.isInvertible())
-    throw Error("shared round trip: the memory layout is not invertible");
+  if (!shared.isInvertible()) throw Error("shared round trip: the memory layout is not invertible");
   if (!shared.hasInDim("offset") ||
       shared.getInDimSizeLog2("offset") != shared.getTotalInDimSizeLog2())
     throw Error("shared round trip: the memory layout must map offset (and a block of size 1)");

@@ -18,17 +18,17 @@
 #include <bit>
 #include <optional>
 
+#include "formats/error.h"
 #include "reference/analysis/conversion.h"
 #include "reference/analysis/f2_coordinates.h"
-#include "formats/error.h"
 
 namespace f2lay::ref::analysis {
 
 namespace {
 
-constexpr int kMaxRoundBits = 16;         // at most 2^16 rounds
-constexpr int kMaxLocationBits = 22;      // lanes * registers enumerated per warp
-constexpr uint64_t kShuffleUnitBytes = 4; // the paper's 32 bits per shuffle
+constexpr int kMaxRoundBits = 16;          // at most 2^16 rounds
+constexpr int kMaxLocationBits = 22;       // lanes * registers enumerated per warp
+constexpr uint64_t kShuffleUnitBytes = 4;  // the paper's 32 bits per shuffle
 
 uint64_t dimSize(const LinearLayout& l, const std::string& dim) {
   return l.hasInDim(dim) ? uint64_t{1} << l.getInDimSizeLog2(dim) : 1;
@@ -42,8 +42,9 @@ void checkOnlyZeroBroadcasts(const LinearLayout& l, const char* name) {
     Vecs bases = flatBases(l, in.name);
     for (size_t i = 0; i < bases.size(); ++i) {
       if (bases[i] != 0 && inSpan(seen, bases[i]))
-        throw Error(std::string("shuffle plan: ") + in.name + " bit " + std::to_string(i) +
-                    " of " + name + " is a combination of other bases without being zero; "
+        throw Error(std::string("shuffle plan: ") + in.name + " bit " + std::to_string(i) + " of " +
+                    name +
+                    " is a combination of other bases without being zero; "
                     "only zero bases (broadcasts) are handled");
       seen.push_back(bases[i]);
     }
@@ -141,9 +142,10 @@ std::vector<std::vector<uint64_t>> vectorPerCoset(const LinearLayout& l, const c
     for (uint64_t r = 0; r < registers; ++r) {
       if (r & skipped) continue;
       std::optional<uint64_t> c = coords.of(elementAt(l, r, t, 0, 0));
-      if (!c) throw Error(std::string("shuffle plan: ") + name + "'s register " +
-                          std::to_string(r) + " of lane " + std::to_string(t) +
-                          " lies outside the warp space span(A_Reg ∪ A_Thr)");
+      if (!c)
+        throw Error(std::string("shuffle plan: ") + name + "'s register " + std::to_string(r) +
+                    " of lane " + std::to_string(t) +
+                    " lies outside the warp space span(A_Reg ∪ A_Thr)");
       uint64_t i = *c >> cosetShift;
       if (at[t][i] != kNone)
         throw Error(std::string("shuffle plan: lane ") + std::to_string(t) + " of " + name +
@@ -207,8 +209,9 @@ ShufflePlan shufflePlan(const LinearLayout& a, const LinearLayout& b, uint64_t e
 
   Vecs exchanged = concat({plan.V, plan.I, plan.G});
   if (rankOf(exchanged) != static_cast<int>(exchanged.size()))
-    throw Error("shuffle plan: V ∪ I ∪ G is not independent, so a round's coset would hold "
-                "an element twice");
+    throw Error(
+        "shuffle plan: V ∪ I ∪ G is not independent, so a round's coset would hold "
+        "an element twice");
   Vecs warpSpace = concat({nonzero(aReg), nonzero(aThr)});
   if (rankOf(concat({warpSpace, bReg, bThr})) != rankOf(warpSpace) ||
       rankOf(concat({bReg, bThr})) != rankOf(warpSpace))

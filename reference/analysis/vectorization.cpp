@@ -37,8 +37,7 @@ LinearLayout offsetsOf(const LinearLayout& dist, const LinearLayout& shared) {
       throw Error("offsets: out dim " + d + " has size " + std::to_string(dist.getOutDimSize(d)) +
                   " in the distributed layout but " + std::to_string(shared.getOutDimSize(d)) +
                   " in the memory layout");
-  if (!shared.hasInDim("offset"))
-    throw Error("offsets: the memory layout has no in dim 'offset'");
+  if (!shared.hasInDim("offset")) throw Error("offsets: the memory layout has no in dim 'offset'");
   if (!shared.isInvertible())
     throw Error("offsets: the memory layout is not invertible (Def 4.14)");
   return dist.invertAndCompose(shared);

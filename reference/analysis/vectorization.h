@@ -51,9 +51,9 @@ std::optional<TileDivision> divideByTile(const LinearLayout& offsets, const Line
 
 // §5.1 "Broadcasting": duplicated data is zero columns.
 struct Duplication {
-  DimValues zeroBits;           // per in dim, a mask of the bits whose basis is zero
-  uint64_t heldElements;        // 2^(input bits): register slots over all threads
-  uint64_t distinctElements;    // 2^rank: distinct tensor elements among them
+  DimValues zeroBits;         // per in dim, a mask of the bits whose basis is zero
+  uint64_t heldElements;      // 2^(input bits): register slots over all threads
+  uint64_t distinctElements;  // 2^rank: distinct tensor elements among them
 };
 Duplication duplication(const LinearLayout& dist);
 

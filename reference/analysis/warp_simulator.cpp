@@ -25,8 +25,12 @@ class VirtualWarp {
  public:
   VirtualWarp(const LinearLayout& a, const LinearLayout& b, uint64_t warp, uint64_t block,
               WarpSimulation& report)
-      : eb_(b, kDims), warp_(warp), block_(block), report_(report),
-        lanes_(countOf(a, "lane")), aRegs_(countOf(a, "register")),
+      : eb_(b, kDims),
+        warp_(warp),
+        block_(block),
+        report_(report),
+        lanes_(countOf(a, "lane")),
+        aRegs_(countOf(a, "register")),
         bRegs_(countOf(b, "register")),
         aFile_(lanes_, std::vector<uint64_t>(aRegs_)),
         bFile_(lanes_, std::vector<uint64_t>(bRegs_, kPoison)) {
@@ -40,8 +44,8 @@ class VirtualWarp {
     for (const RegisterCopy& c : plan.copies)
       for (uint64_t t = 0; t < lanes_; ++t) {
         if (c.dstRegister >= bRegs_ || c.srcRegister >= bRegs_) {
-          fail("copy " + std::to_string(c.srcRegister) + " -> " +
-               std::to_string(c.dstRegister) + " names a register B does not have");
+          fail("copy " + std::to_string(c.srcRegister) + " -> " + std::to_string(c.dstRegister) +
+               " names a register B does not have");
           return;
         }
         bFile_[t][c.dstRegister] = bFile_[t][c.srcRegister];
@@ -65,8 +69,8 @@ class VirtualWarp {
   void runRound(const ShufflePlan& plan, size_t i) {
     const std::vector<ShuffleStep>& round = plan.rounds[i];
     if (round.size() != lanes_) {
-      fail("round " + std::to_string(i) + " has " + std::to_string(round.size()) +
-           " steps for " + std::to_string(lanes_) + " lanes");
+      fail("round " + std::to_string(i) + " has " + std::to_string(round.size()) + " steps for " +
+           std::to_string(lanes_) + " lanes");
       return;
     }
     // All lanes read at once; the A file is never written, so order is moot.
@@ -79,7 +83,8 @@ class VirtualWarp {
       }
       uint64_t send = round[step.srcLane].sendRegister;  // the source lane's operand
       for (uint64_t k = 0; k < plan.vectorElements; ++k) {
-        uint64_t from = send ^ plan.sendOffsets.at(k), to = step.recvRegister ^ plan.recvOffsets.at(k);
+        uint64_t from = send ^ plan.sendOffsets.at(k),
+                 to = step.recvRegister ^ plan.recvOffsets.at(k);
         if (from >= aRegs_ || to >= bRegs_) {
           fail("round " + std::to_string(i) + ", lane " + std::to_string(t) +
                ": register out of range");
@@ -111,8 +116,8 @@ WarpSimulation simulateShufflePlan(const LinearLayout& a, const LinearLayout& b,
                                    const ShufflePlan& plan) {
   uint64_t warps = countOf(a, "warp"), blocks = countOf(a, "block");
   if (std::countr_zero(warps) + std::countr_zero(blocks) > kMaxWarpBits)
-    throw Error("warp simulator: " + std::to_string(warps * blocks) +
-                " warps in all; at most 2^" + std::to_string(kMaxWarpBits) + " are simulated");
+    throw Error("warp simulator: " + std::to_string(warps * blocks) + " warps in all; at most 2^" +
+                std::to_string(kMaxWarpBits) + " are simulated");
   for (const auto* l : {&a, &b})
     if (std::countr_zero(countOf(*l, "lane")) + std::countr_zero(countOf(*l, "register")) >
         kMaxLocationBits)
@@ -121,7 +126,8 @@ WarpSimulation simulateShufflePlan(const LinearLayout& a, const LinearLayout& b,
   if (countOf(b, "lane") != countOf(a, "lane") || countOf(b, "warp") != warps ||
       countOf(b, "block") != blocks)
     throw Error("warp simulator: A and B have other lane, warp or block counts");
-  if (plan.sendOffsets.size() < plan.vectorElements || plan.recvOffsets.size() < plan.vectorElements)
+  if (plan.sendOffsets.size() < plan.vectorElements ||
+      plan.recvOffsets.size() < plan.vectorElements)
     throw Error("warp simulator: the plan has fewer vector offsets than vector elements");
   WarpSimulation report;
   for (uint64_t block = 0; block < blocks; ++block)

@@ -21,8 +21,8 @@
 namespace f2lay::ref::analysis {
 
 struct WarpSimulation {
-  uint64_t warps = 0;      // (warp, block) pairs simulated
-  uint64_t locations = 0;  // (lane, B register) pairs checked, over all warps
+  uint64_t warps = 0;                   // (warp, block) pairs simulated
+  uint64_t locations = 0;               // (lane, B register) pairs checked, over all warps
   std::vector<std::string> mismatches;  // the first few, each one sentence
   bool ok() const { return mismatches.empty(); }
 };

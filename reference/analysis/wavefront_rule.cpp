@@ -52,8 +52,8 @@ void addPhases(const std::vector<Span>& accesses, size_t size, WavefrontCount& c
 // served once"; the H100 does not merge lanes 4q+1 and 4q+2 or 4q and 4q+3:
 // finding W1, device_tests/HARDWARE.md#quad-merge). Lanes [begin, end), in
 // lane order, those not merged kept.
-std::vector<Span> quadDeduplicated(const std::vector<LaneAccess>& lanes, size_t begin,
-                                   size_t end, uint64_t bytes) {
+std::vector<Span> quadDeduplicated(const std::vector<LaneAccess>& lanes, size_t begin, size_t end,
+                                   uint64_t bytes) {
   std::vector<Span> out;
   for (size_t l = begin; l < end && l < lanes.size(); ++l) {
     if (!lanes[l].active) continue;
@@ -113,8 +113,8 @@ WavefrontCount matrixWavefronts(const std::vector<MatrixRows>& matrices) {
     std::vector<Span> rows;
     for (size_t r = 0; r < 8; ++r) {
       if (matrices[i][r] % 16 != 0)
-        throw Error("wavefront rule: row " + std::to_string(r) + " of matrix " +
-                    std::to_string(i) + " starts at address " + std::to_string(matrices[i][r]) +
+        throw Error("wavefront rule: row " + std::to_string(r) + " of matrix " + std::to_string(i) +
+                    " starts at address " + std::to_string(matrices[i][r]) +
                     ", not aligned to 16 bytes");
       rows.push_back({matrices[i][r], 16});
     }

@@ -13,8 +13,8 @@ void checkMfmaParams(const AmdMfmaParams& p) {
   if (p.instrShape.size() != 3)
     throw Error("instr_shape = " + listText(p.instrShape) + ": expected [M, N, K]");
   uint64_t m = p.instrShape[0], n = p.instrShape[1];
-  bool known = (m == 32 && n == 32) || (m == 16 && n == 16) || (m == 64 && n == 4) ||
-               (m == 4 && n == 64);
+  bool known =
+      (m == 32 && n == 32) || (m == 16 && n == 16) || (m == 64 && n == 4) || (m == 4 && n == 64);
   if (!known)
     throw Error("instr_shape = " + listText(p.instrShape) +
                 ": (M, N) must be (32, 32), (16, 16), (64, 4) or (4, 64)");

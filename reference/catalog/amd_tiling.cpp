@@ -38,8 +38,7 @@ LinearLayout amdTileOverCta(const LinearLayout& instrTile, uint64_t n,
   size_t mIndex = rank - 2, nIndex = rank - 1;
   std::vector<std::string> names = standardOutDimNames(rank);
   const std::string &dimM = names[mIndex], &dimN = names[nIndex];
-  LinearLayout cta = instrTile *
-                     LinearLayout::identity1D(tilesPerWarp[nIndex], "register", dimN) *
+  LinearLayout cta = instrTile * LinearLayout::identity1D(tilesPerWarp[nIndex], "register", dimN) *
                      LinearLayout::identity1D(warpsPerCta[nIndex], "warp", dimN);
   // Along N the registers already cover the whole tensor here (Triton divides
   // the global shape, so with a CGA the extra registers end as broadcast

@@ -21,10 +21,10 @@ namespace f2lay::ref::catalog {
 // (height 1, laneSpan 16), wmma v2 (height 8, laneSpan 16), and their
 // transposed forms (the register dim is N instead of M).
 struct AmdInstrTile {
-  uint64_t m, n;          // the instruction's output rows (M) and cols (N)
-  bool registersAlongN;   // the "transposed" layouts
-  uint64_t height;        // consecutive elements per lane along the register dim
-  uint64_t warpSize;      // 64 (MFMA) or 32 (WMMA)
+  uint64_t m, n;         // the instruction's output rows (M) and cols (N)
+  bool registersAlongN;  // the "transposed" layouts
+  uint64_t height;       // consecutive elements per lane along the register dim
+  uint64_t warpSize;     // 64 (MFMA) or 32 (WMMA)
 };
 LinearLayout amdInstrTileLayout(const AmdInstrTile& tile, const std::string& mName,
                                 const std::string& nName);

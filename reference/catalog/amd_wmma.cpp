@@ -21,8 +21,8 @@ void checkWmmaInstrShape(uint64_t version, const std::vector<uint64_t>& instr) {
     valid = {S{16, 16, 16}, S{16, 16, 32}};
     which = "[16, 16, 16] or [16, 16, 32]";
   } else {
-    valid = {S{16, 16, 4}, S{16, 16, 32}, S{16, 16, 64}, S{16, 16, 128}, S{32, 16, 64},
-             S{32, 16, 128}};
+    valid = {S{16, 16, 4},   S{16, 16, 32}, S{16, 16, 64},
+             S{16, 16, 128}, S{32, 16, 64}, S{32, 16, 128}};
     which = "[16, 16, K] with K 4, 32, 64 or 128, or [32, 16, K] with K 64 or 128";
   }
   for (const S& s : valid)
@@ -41,10 +41,12 @@ void checkTileBases(const AmdWmmaParams& p, size_t rank) {
       std::string name = key + "[" + std::to_string(i) + "]";
       const Basis& b = bases[i];
       if (b.size() != rank)
-        throw Error(name + ": has " + std::to_string(b.size()) +
-                    " values, expected one per dim (" + std::to_string(rank) + ")");
-      size_t nonZero = static_cast<size_t>(std::count_if(b.begin(), b.end(), [](uint64_t v) { return v != 0; }));
-      size_t dim = static_cast<size_t>(std::find_if(b.begin(), b.end(), [](uint64_t v) { return v != 0; }) - b.begin());
+        throw Error(name + ": has " + std::to_string(b.size()) + " values, expected one per dim (" +
+                    std::to_string(rank) + ")");
+      size_t nonZero =
+          static_cast<size_t>(std::count_if(b.begin(), b.end(), [](uint64_t v) { return v != 0; }));
+      size_t dim = static_cast<size_t>(
+          std::find_if(b.begin(), b.end(), [](uint64_t v) { return v != 0; }) - b.begin());
       if (nonZero == 0) continue;  // a broadcast
       if (nonZero > 1 || !isPowerOfTwo(b[dim]))
         throw Error(name + " = " + listText(b) +
@@ -52,8 +54,9 @@ void checkTileBases(const AmdWmmaParams& p, size_t rank) {
                     "the layout is a permutation once broadcasts are removed)");
       auto [it, fresh] = moves[dim].emplace(b[dim], name);
       if (!fresh)
-        throw Error(name + " = " + listText(b) + ": moves dim" + std::to_string(dim) +
-                    " as " + it->second + " does (Gluon asserts the layout is a permutation "
+        throw Error(name + " = " + listText(b) + ": moves dim" + std::to_string(dim) + " as " +
+                    it->second +
+                    " does (Gluon asserts the layout is a permutation "
                     "once broadcasts are removed)");
     }
   };
@@ -77,8 +80,8 @@ LinearLayout amdWmma(const AmdWmmaParams& p, const Shape& shape) {
   if (p.version < 1 || p.version > 3)
     throw Error("version = " + std::to_string(p.version) +
                 ": AMDWMMALayout supports 1 (RDNA3), 2 (RDNA4) and 3 (gfx1250)");
-  std::vector<uint64_t> instr = p.instrShape.empty() ? std::vector<uint64_t>{16, 16, 16}
-                                                     : p.instrShape;
+  std::vector<uint64_t> instr =
+      p.instrShape.empty() ? std::vector<uint64_t>{16, 16, 16} : p.instrShape;
   checkWmmaInstrShape(p.version, instr);
   size_t rank = shape.size();
   if (rank != 2 && rank != 3)
@@ -92,8 +95,9 @@ LinearLayout amdWmma(const AmdWmmaParams& p, const Shape& shape) {
   // (height 1); versions 2 and 3: 8 consecutive rows per lane (height 8).
   // Registers run along M (N when transposed) for instr_shape[0] elements.
   uint64_t height = p.version == 1 ? 1 : 8, regExtent = instr[0];
-  AmdInstrTile shapeOfTile = p.transposed ? AmdInstrTile{kTile, regExtent, true, height, kWavefront}
-                                          : AmdInstrTile{regExtent, kTile, false, height, kWavefront};
+  AmdInstrTile shapeOfTile = p.transposed
+                                 ? AmdInstrTile{kTile, regExtent, true, height, kWavefront}
+                                 : AmdInstrTile{regExtent, kTile, false, height, kWavefront};
   // Out dims in standard order, as the grid's (a product needs one order).
   LinearLayout tile = amdInstrTileLayout(shapeOfTile, dimM, dimN).transposeOuts({dimM, dimN});
   // The tile grid in tiles, out-dim sizes inferred as Triton infers them; the
@@ -116,8 +120,8 @@ AmdWmmaBases gluon36WmmaBases(const std::vector<uint64_t>& warpsPerCta,
   // Bounded so that the tiles counted below fit in 64 bits.
   for (size_t d : {m, n})
     if (log2Exact(tiles[d]) + log2Exact(warpsPerCta[d]) > 58)
-      throw Error("warps_per_cta[" + std::to_string(d) + "] * tiles_per_warp[" +
-                  std::to_string(d) + "] tiles of 16 span more than 2^62 elements, more than "
+      throw Error("warps_per_cta[" + std::to_string(d) + "] * tiles_per_warp[" + std::to_string(d) +
+                  "] tiles of 16 span more than 2^62 elements, more than "
                   "one dim of a layout holds");
   for (size_t d : {m, n})
     if (shape[d] != 1 && shape[d] < kTile)

@@ -28,12 +28,12 @@ void checkSwizzle(const CuteSwizzle& sw) {
   if (sw.bits < 0) throw Error(kOp + ": b = " + std::to_string(sw.bits) + " must be at least 0");
   if (sw.base < 0) throw Error(kOp + ": m = " + std::to_string(sw.base) + " must be at least 0");
   if (std::abs(sw.shift) < sw.bits)
-    throw Error(kOp + ": |s| = " + std::to_string(std::abs(sw.shift)) + " must be at least b = " +
-                std::to_string(sw.bits) + " (CuTe: abs(SShift) >= BBits, so that YYY and ZZZ are "
+    throw Error(kOp + ": |s| = " + std::to_string(std::abs(sw.shift)) +
+                " must be at least b = " + std::to_string(sw.bits) +
+                " (CuTe: abs(SShift) >= BBits, so that YYY and ZZZ are "
                 "disjoint)");
   if (sw.bits + sw.base + std::abs(sw.shift) > 62)
-    throw Error(kOp + ": b + m + |s| = " +
-                std::to_string(sw.bits + sw.base + std::abs(sw.shift)) +
+    throw Error(kOp + ": b + m + |s| = " + std::to_string(sw.bits + sw.base + std::abs(sw.shift)) +
                 " puts the swizzle masks beyond 62 bits");
 }
 
@@ -64,11 +64,11 @@ int64_t indexOf1D(const CuteLayout& l, uint64_t x) {
   for (uint64_t y = 1; y < limit; ++y)
     for (uint64_t x = 1; x < y; ++x)
       if ((x ^ y) < size && L(x ^ y) != (L(x) ^ L(y)))
-        throw Error(head + ", so CuTe's 1-D coordinates carry between modes: x = " +
-                    std::to_string(x) + ", y = " + std::to_string(y) + " give L(x xor y) = L(" +
-                    std::to_string(x ^ y) + ") = " + std::to_string(L(x ^ y)) +
-                    " but L(x) xor L(y) = " + std::to_string(L(x)) + " xor " +
-                    std::to_string(L(y)) + " = " + std::to_string(L(x) ^ L(y)));
+        throw Error(
+            head + ", so CuTe's 1-D coordinates carry between modes: x = " + std::to_string(x) +
+            ", y = " + std::to_string(y) + " give L(x xor y) = L(" + std::to_string(x ^ y) +
+            ") = " + std::to_string(L(x ^ y)) + " but L(x) xor L(y) = " + std::to_string(L(x)) +
+            " xor " + std::to_string(L(y)) + " = " + std::to_string(L(x) ^ L(y)));
   throw Error(head + "; linear layouts need power-of-two shapes");
 }
 
@@ -100,7 +100,8 @@ std::vector<InputBit> inputBits(const CuteSwizzle& sw, const CuteLayout& l) {
     if (l.shape[i] == 0) throw Error(kOp + ": shape[" + std::to_string(i) + "] = 0 is empty");
     // |stride| * (shape - 1) must stay below 2^62 so that sums of images fit.
     uint64_t magnitude = static_cast<uint64_t>(std::llabs(l.stride[i]));
-    if (l.stride[i] == INT64_MIN || (magnitude != 0 && magnitude > (uint64_t{1} << 62) / l.shape[i]))
+    if (l.stride[i] == INT64_MIN ||
+        (magnitude != 0 && magnitude > (uint64_t{1} << 62) / l.shape[i]))
       throw Error(kOp + ": stride[" + std::to_string(i) + "] = " + std::to_string(l.stride[i]) +
                   " times shape[" + std::to_string(i) + "] = " + std::to_string(l.shape[i]) +
                   " goes beyond 2^62");
@@ -129,19 +130,19 @@ void checkLinear(const CuteSwizzle& sw, const CuteLayout& l, const std::vector<I
       std::vector<uint64_t> xy(l.shape.size(), 0);
       xy[bits[a].dim] += uint64_t{1} << bits[a].bit;
       xy[bits[b].dim] += uint64_t{1} << bits[b].bit;
-      throw Error(kOp + ": " + cuteToString(sw, l) + " is not linear over F2: x = " +
-                  coordinateText(l.shape.size(), bits[a]) + ", y = " +
-                  coordinateText(l.shape.size(), bits[b]) + " give L(x xor y) = L" +
-                  tupleText(xy) + " = " + std::to_string(lxy) + " but L(x) xor L(y) = " +
-                  std::to_string(lx) + " xor " + std::to_string(ly) + " = " +
-                  std::to_string(lx ^ ly) +
+      throw Error(kOp + ": " + cuteToString(sw, l) +
+                  " is not linear over F2: x = " + coordinateText(l.shape.size(), bits[a]) +
+                  ", y = " + coordinateText(l.shape.size(), bits[b]) + " give L(x xor y) = L" +
+                  tupleText(xy) + " = " + std::to_string(lxy) +
+                  " but L(x) xor L(y) = " + std::to_string(lx) + " xor " + std::to_string(ly) +
+                  " = " + std::to_string(lx ^ ly) +
                   " (strides that are not powers of two, and modes whose offsets overlap, add "
                   "with carries)");
     }
   for (const InputBit& b : bits)
     if (b.image < 0)
-      throw Error(kOp + ": " + cuteToString(sw, l) + ": stride[" + std::to_string(b.dim) + "] = " +
-                  std::to_string(l.stride[b.dim]) + " gives the coordinate " +
+      throw Error(kOp + ": " + cuteToString(sw, l) + ": stride[" + std::to_string(b.dim) +
+                  "] = " + std::to_string(l.stride[b.dim]) + " gives the coordinate " +
                   coordinateText(l.shape.size(), b) + " the offset " + std::to_string(b.image) +
                   "; memory offsets must be non-negative");
 }
@@ -194,7 +195,8 @@ std::optional<CuteLayout> plainLayout(const std::vector<std::vector<uint64_t>>& 
   for (const std::vector<uint64_t>& dim : images) {
     uint64_t stride = dim.empty() ? 0 : dim[0];
     for (size_t j = 0; j < dim.size(); ++j) {
-      bool doubling = stride == 0 ? dim[j] == 0 : (dim[j] >> j) == stride && dim[j] == (stride << j);
+      bool doubling =
+          stride == 0 ? dim[j] == 0 : (dim[j] >> j) == stride && dim[j] == (stride << j);
       if (!doubling) return std::nullopt;
       if (used & dim[j]) return std::nullopt;
       used |= dim[j];
@@ -212,8 +214,9 @@ std::optional<CuteSwizzledLayout> linearToCute(const LinearLayout& layout) {
   std::vector<std::string> ins = layout.getInDimNames(), outs = layout.getOutDimNames();
   if (ins == std::vector<std::string>{"offset"} && outs == standardOutDimNames(outs.size())) {
     if (!layout.isInvertible())
-      throw Error("linear_to_cute: an offset -> dim0.. layout must be invertible to be read as "
-                  "a CuTe layout");
+      throw Error(
+          "linear_to_cute: an offset -> dim0.. layout must be invertible to be read as "
+          "a CuTe layout");
     toOffset = layout.invert();
   } else if (outs != std::vector<std::string>{"offset"} || ins != standardOutDimNames(ins.size()) ||
              ins.empty()) {

@@ -27,8 +27,9 @@ TensorOpMultiplicandParams checked(TensorOpMultiplicandParams p) {
                 " must be a power of two from 1 to 128 (CUTLASS moves 128 bits per access, "
                 "kElementsPerAccess = 128 / element_bits)");
   uint64_t e = 128 / p.elementBits;
-  checkPowerOfTwo("crosswise", p.crosswise, "kFactor = 8 * 128 / element_bits / crosswise "
-                                            "must divide exactly");
+  checkPowerOfTwo("crosswise", p.crosswise,
+                  "kFactor = 8 * 128 / element_bits / crosswise "
+                  "must divide exactly");
   if (p.crosswise > 8 * e)
     throw Error(kOp + ": crosswise = " + std::to_string(p.crosswise) +
                 " is more than one 128-byte cache line (" + std::to_string(8 * e) +
@@ -37,19 +38,22 @@ TensorOpMultiplicandParams checked(TensorOpMultiplicandParams p) {
   if (p.crosswise < e)
     throw Error(kOp + ": crosswise = " + std::to_string(p.crosswise) +
                 " is less than one 128-bit access (" + std::to_string(e) + " elements of " +
-                std::to_string(p.elementBits) + " bits): CUTLASS's kFactor would exceed 8 and "
+                std::to_string(p.elementBits) +
+                " bits): CUTLASS's kFactor would exceed 8 and "
                 "TileShape::kContiguous / kFactor be 0");
   checkPowerOfTwo("extent[0]", p.contiguous, "linear layouts need power-of-two extents");
   checkPowerOfTwo("extent[1]", p.strided, "linear layouts need power-of-two extents");
   if (p.ldm == 0) p.ldm = p.contiguous;
   checkPowerOfTwo("ldm", p.ldm, "the strided dim steps by ldm * kFactor");
   if (p.ldm < p.contiguous)
-    throw Error(kOp + ": ldm = " + std::to_string(p.ldm) + " is less than extent[0] = " +
-                std::to_string(p.contiguous) + ": strided rows overlap, so offsets add with "
+    throw Error(kOp + ": ldm = " + std::to_string(p.ldm) +
+                " is less than extent[0] = " + std::to_string(p.contiguous) +
+                ": strided rows overlap, so offsets add with "
                 "carries");
   if (p.ldm < p.crosswise)
-    throw Error(kOp + ": ldm = " + std::to_string(p.ldm) + " is less than crosswise = " +
-                std::to_string(p.crosswise) + ": the swizzled access slots of a row reach "
+    throw Error(kOp + ": ldm = " + std::to_string(p.ldm) +
+                " is less than crosswise = " + std::to_string(p.crosswise) +
+                ": the swizzled access slots of a row reach "
                 "crosswise elements, so strided rows overlap and offsets add with carries");
   if (log2Of(p.ldm * (8 * e / p.crosswise)) + log2Of(p.strided) > 62 ||
       log2Of(p.contiguous) + log2Of(p.strided) > 62)
@@ -61,12 +65,12 @@ TensorOpMultiplicandParams checked(TensorOpMultiplicandParams p) {
 
 LinearLayout tensorOpMultiplicandToOffset(const TensorOpMultiplicandParams& params) {
   TensorOpMultiplicandParams p = checked(params);
-  int e = log2Of(128 / p.elementBits);              // log2 kElementsPerAccess
+  int e = log2Of(128 / p.elementBits);                      // log2 kElementsPerAccess
   int f = log2Of(8 * (128 / p.elementBits) / p.crosswise);  // log2 kFactor
-  int w = 3 - f;                                    // log2 (8 / kFactor)
-  int t = std::max(w, 2);                           // log2 kTileShapeStride
-  int row = log2Of(p.ldm) + f;                      // log2 (ldm * kFactor)
-  std::vector<Basis> c, s;  // the header comment's bit fields
+  int w = 3 - f;                                            // log2 (8 / kFactor)
+  int t = std::max(w, 2);                                   // log2 kTileShapeStride
+  int row = log2Of(p.ldm) + f;                              // log2 (ldm * kFactor)
+  std::vector<Basis> c, s;                                  // the header comment's bit fields
   for (int j = 0; j < log2Of(p.contiguous); ++j)
     c.push_back({j < e + w ? uint64_t{1} << j : uint64_t{1} << (j + f)});
   for (int j = 0; j < log2Of(p.strided); ++j) {

@@ -8,8 +8,8 @@ namespace {
 // the other matrix dim, then the batch dim. It is both the element order and
 // the order in which the tile repeats.
 std::vector<unsigned> operandOrder(unsigned kDim, size_t rank) {
-  unsigned other = kDim == rank - 1 ? static_cast<unsigned>(rank - 2)
-                                    : static_cast<unsigned>(rank - 1);
+  unsigned other =
+      kDim == rank - 1 ? static_cast<unsigned>(rank - 2) : static_cast<unsigned>(rank - 1);
   std::vector<unsigned> order = {kDim, other};
   if (rank == 3) order.push_back(0);
   return order;
@@ -39,8 +39,9 @@ LinearLayout dotOperand(const DotOperandParams& p, const Shape& shape) {
     throw Error("operand_index = " + std::to_string(p.operandIndex) +
                 " is out of range: 0 (A) or 1 (B)");
   if (major == 3 && p.operandIndex == 1)
-    throw Error("operand_index = 1 with a version 3 parent: wgmma reads B from shared memory, "
-                "only A (0) can be in registers");
+    throw Error(
+        "operand_index = 1 with a version 3 parent: wgmma reads B from shared memory, "
+        "only A (0) can be in registers");
   if (!isPowerOfTwo(p.kWidth) || p.kWidth > 1024)
     throw Error("k_width = " + std::to_string(p.kWidth) + " is not a power of two (at most 1024)");
   bool isA = p.operandIndex == 0;

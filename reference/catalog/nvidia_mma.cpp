@@ -12,8 +12,8 @@ std::string list(const std::vector<uint64_t>& v) {
 
 // PTX mma.sync.m16n8kK: every Ampere accumulator tile is 16 x 8.
 void checkAmpereInstrShape(const std::vector<uint64_t>& instr, size_t rank) {
-  std::vector<uint64_t> want = rank == 2 ? std::vector<uint64_t>{16, 8}
-                                         : std::vector<uint64_t>{1, 16, 8};
+  std::vector<uint64_t> want =
+      rank == 2 ? std::vector<uint64_t>{16, 8} : std::vector<uint64_t>{1, 16, 8};
   if (instr != want)
     throw Error("instr_shape = " + list(instr) + ": version 2 (mma.sync m16n8) needs " +
                 list(want) + " at rank " + std::to_string(rank));
@@ -54,7 +54,8 @@ int checkNvidiaMmaParams(const NvidiaMmaParams& p, size_t rank) {
     throw Error("version = " + list(p.version) +
                 ": unsupported, expected [2, 0] (Ampere mma.sync) or [3, 0] (Hopper wgmma)");
   if (rank != 2 && rank != 3)
-    throw Error("shape: rank " + std::to_string(rank) + " is unsupported, mma layouts have rank 2 "
+    throw Error("shape: rank " + std::to_string(rank) +
+                " is unsupported, mma layouts have rank 2 "
                 "or 3 (a leading batch dim)");
   checkPowersOfTwo("warps_per_cta", p.warpsPerCta, rank);
   int major = static_cast<int>(p.version[0]);
@@ -73,8 +74,8 @@ LinearLayout nvidiaMmaTile(const std::vector<uint64_t>& tileShape, uint64_t kWid
   uint64_t m = tileShape[outer], n = tileShape[inner];
   // Size-1 dims first, only to fix the out-dim order to repOrder: the order in
   // which ensureLayoutNotSmallerThan repeats the tile.
-  LinearLayout tile = identityStandardND("register", std::vector<uint64_t>(repOrder.size(), 1),
-                                         repOrder);
+  LinearLayout tile =
+      identityStandardND("register", std::vector<uint64_t>(repOrder.size(), 1), repOrder);
   return tile * LinearLayout::identity1D(kWidth, "register", names[inner]) *
          LinearLayout::identity1D(4, "lane", names[inner]) *
          LinearLayout::identity1D(8, "lane", names[outer]) *
@@ -92,7 +93,8 @@ LinearLayout nvidiaMma(const NvidiaMmaParams& p, const Shape& shape) {
   if (major == 3) tileShape.pop_back();
   std::vector<unsigned> order = rowMajorOrder(rank);
   LinearLayout cta = nvidiaMmaTile(tileShape, 2, order, order);
-  cta = cta * identityStandardND("warp", p.warpsPerCta, mmaWarpOrder(major, rank)).transposeOuts(cta.getOutDimNames());
+  cta = cta * identityStandardND("warp", p.warpsPerCta, mmaWarpOrder(major, rank))
+                  .transposeOuts(cta.getOutDimNames());
   return combineCtaCgaWithShape(cta, p.cgaLayout ? *p.cgaLayout : singleCtaLayout(rank), shape);
 }
 

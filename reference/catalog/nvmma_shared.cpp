@@ -34,11 +34,11 @@ Shape tmaBlockShape(const NvmmaSharedParams& p, const Shape& cta) {
   if (p.swizzleByteWidth != 0) {
     uint64_t width = 8 * p.swizzleByteWidth / p.elementBitwidth;
     if (box[contig] < width)
-      throw Error(kOp + ": swizzle_byte_width = " + std::to_string(p.swizzleByteWidth) +
-                  " spans " + std::to_string(width) + " elements of " +
-                  std::to_string(p.elementBitwidth) + " bits, wider than the contiguous dim dim" +
-                  std::to_string(contig) + " (" + std::to_string(box[contig]) +
-                  (p.fp4Padded ? " padded" : "") + " elements per CTA)");
+      throw Error(kOp + ": swizzle_byte_width = " + std::to_string(p.swizzleByteWidth) + " spans " +
+                  std::to_string(width) + " elements of " + std::to_string(p.elementBitwidth) +
+                  " bits, wider than the contiguous dim dim" + std::to_string(contig) + " (" +
+                  std::to_string(box[contig]) + (p.fp4Padded ? " padded" : "") +
+                  " elements per CTA)");
     box[contig] = width;
   }
   if (p.fp4Padded) box[contig] /= 2;
@@ -108,7 +108,8 @@ void checkParams(const NvmmaSharedParams& p, const Shape& shape) {
   if (p.swizzleByteWidth == 0 && p.transposed && p.triton == TritonVersion::k3_9 &&
       shape.size() > 2)
     throw Error(kOp + ": swizzle_byte_width = 0 with transposed at rank " +
-                std::to_string(shape.size()) + ": Triton 3.9 builds a layout here that holds "
+                std::to_string(shape.size()) +
+                ": Triton 3.9 builds a layout here that holds "
                 "elements at several offsets (Gluon 3.9.0 gives 4 offsets to shape [2, 1, 1]), "
                 "taken for a Triton bug and not reproduced; \"triton\": \"3.6\" gives 3.6's "
                 "layout, which ignored transposed");

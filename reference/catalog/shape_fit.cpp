@@ -10,8 +10,7 @@ std::vector<std::string> standardOutDimNames(size_t rank) {
   return names;
 }
 
-void checkPowersOfTwo(const std::string& what, const std::vector<uint64_t>& sizes,
-                      size_t rank) {
+void checkPowersOfTwo(const std::string& what, const std::vector<uint64_t>& sizes, size_t rank) {
   if (sizes.size() != rank)
     throw Error(what + ": has " + std::to_string(sizes.size()) + " entries, expected " +
                 std::to_string(rank));
@@ -26,20 +25,20 @@ void checkOrder(const std::string& what, const std::vector<unsigned>& order, siz
   std::sort(sorted.begin(), sorted.end());
   bool ok = sorted.size() == rank;
   for (size_t i = 0; ok && i < rank; ++i) ok = sorted[i] == i;
-  if (!ok)
-    throw Error(what + ": must be a permutation of 0.." + std::to_string(rank - 1));
+  if (!ok) throw Error(what + ": must be a permutation of 0.." + std::to_string(rank - 1));
 }
 
 LinearLayout identityStandardND(const std::string& inDim, const std::vector<uint64_t>& sizes,
                                 const std::vector<unsigned>& order) {
   std::vector<std::string> names = standardOutDimNames(sizes.size());
   LinearLayout result;
-  for (unsigned dim : order) result = result * LinearLayout::identity1D(sizes[dim], inDim, names[dim]);
+  for (unsigned dim : order)
+    result = result * LinearLayout::identity1D(sizes[dim], inDim, names[dim]);
   return result;
 }
 
-LinearLayout ensureLayoutNotSmallerThan(const LinearLayout& layout,
-                                        const std::vector<std::pair<std::string, uint64_t>>& shape) {
+LinearLayout ensureLayoutNotSmallerThan(
+    const LinearLayout& layout, const std::vector<std::pair<std::string, uint64_t>>& shape) {
   if (layout.value().in_dims.empty()) return layout;
   std::string first = layout.value().in_dims[0].name;
   LinearLayout result = layout;
@@ -47,7 +46,8 @@ LinearLayout ensureLayoutNotSmallerThan(const LinearLayout& layout,
     uint64_t desired = 0;
     for (const auto& [name, size] : shape)
       if (name == d.name) desired = size;
-    if (desired > d.size) result = result * LinearLayout::identity1D(desired / d.size, first, d.name);
+    if (desired > d.size)
+      result = result * LinearLayout::identity1D(desired / d.size, first, d.name);
   }
   return result;
 }
@@ -91,8 +91,8 @@ LinearLayout makeCgaLayout(const std::vector<uint64_t>& ctasPerCga,
   for (unsigned dim : ctaOrder) {
     if (ctaSplitNum[dim] > ctasPerCga[dim])
       throw Error("CTASplitNum[" + std::to_string(dim) + "] = " + std::to_string(ctaSplitNum[dim]) +
-                  " is larger than CTAsPerCGA[" + std::to_string(dim) + "] = " +
-                  std::to_string(ctasPerCga[dim]));
+                  " is larger than CTAsPerCGA[" + std::to_string(dim) +
+                  "] = " + std::to_string(ctasPerCga[dim]));
     result = result * LinearLayout::identity1D(ctaSplitNum[dim], "block", names[dim]) *
              LinearLayout::zeros1D(ctasPerCga[dim] / ctaSplitNum[dim], "block", names[dim]);
   }
@@ -111,8 +111,8 @@ LinearLayout combineCtaCgaWithShape(const LinearLayout& ctaLayout, const LinearL
   std::vector<std::string> names = standardOutDimNames(shape.size());
   std::vector<std::pair<std::string, uint64_t>> labeled;
   for (size_t i = 0; i < shape.size(); ++i) labeled.push_back({names[i], shape[i]});
-  LinearLayout cga = ensureLayoutNotLargerThan(cgaLayout, labeled)
-                         .transposeOuts(ctaLayout.getOutDimNames());
+  LinearLayout cga =
+      ensureLayoutNotLargerThan(cgaLayout, labeled).transposeOuts(ctaLayout.getOutDimNames());
   // Each CTA holds shape / (CTAs along the dim) of the tensor, at least 1.
   std::vector<std::pair<std::string, uint64_t>> ctaShape;
   for (const std::string& d : ctaLayout.getOutDimNames()) {

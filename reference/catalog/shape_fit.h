@@ -22,8 +22,7 @@ std::vector<std::string> standardOutDimNames(size_t rank);
 
 // Throws f2lay::Error("<what>: ...") unless every entry is a power of two and
 // there are `rank` of them.
-void checkPowersOfTwo(const std::string& what, const std::vector<uint64_t>& sizes,
-                      size_t rank);
+void checkPowersOfTwo(const std::string& what, const std::vector<uint64_t>& sizes, size_t rank);
 // Throws unless `order` is a permutation of 0..rank-1.
 void checkOrder(const std::string& what, const std::vector<unsigned>& order, size_t rank);
 

@@ -12,8 +12,10 @@ namespace {
 size_t checkedRank(const std::string& op, const LinearLayout& layout) {
   std::vector<std::string> names = layout.getOutDimNames();
   if (names != standardOutDimNames(names.size()))
-    throw Error(op + ": the layout's out dims must be dim0, dim1, ... in order (a catalog "
-                "layout), not " + joinNames(names));
+    throw Error(op +
+                ": the layout's out dims must be dim0, dim1, ... in order (a catalog "
+                "layout), not " +
+                joinNames(names));
   return names.size();
 }
 
@@ -69,9 +71,8 @@ LinearLayout reshapeRowMajor(const LinearLayout& layout, const Shape& shape) {
   std::reverse(reversed.begin(), reversed.end());
   DimSizes newDims;
   for (size_t i = shape.size(); i-- > 0;) newDims.push_back({dimName(i), shape[i]});
-  return layout.transposeOuts(reversed)
-      .reshapeOuts(newDims)
-      .transposeOuts(standardOutDimNames(shape.size()));
+  return layout.transposeOuts(reversed).reshapeOuts(newDims).transposeOuts(
+      standardOutDimNames(shape.size()));
 }
 
 // A 0 coordinate inserted at `axis` in every basis: a new dim of size 1.
@@ -141,8 +142,8 @@ LinearLayout removeRegisterDim(const std::string& op, const LinearLayout& layout
   if (holders != 1 || !inRegister)
     throw Error(op + ": the last dim must be held by exactly one basis, a register basis " +
                 "(0, ..., 0, 1) (Triton: \"SplitOp requires at least 2 elements per thread "
-                "in the last dimension\"); " + std::to_string(holders) +
-                " bases have a non-zero last coordinate" +
+                "in the last dimension\"); " +
+                std::to_string(holders) + " bases have a non-zero last coordinate" +
                 (holders == 1 ? ", and it is not that register basis" : ""));
   v.out_dims.back().size = 1;
   return dropDim(LinearLayout(std::move(v)), static_cast<unsigned>(last));

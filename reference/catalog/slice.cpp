@@ -4,8 +4,10 @@ namespace f2lay::ref::catalog {
 
 Shape sliceParentShape(const Shape& shape, unsigned dim) {
   if (dim > shape.size())
-    throw Error("slice: dim = " + std::to_string(dim) + " must be at most the rank of the sliced "
-                "shape (" + std::to_string(shape.size()) + ")");
+    throw Error("slice: dim = " + std::to_string(dim) +
+                " must be at most the rank of the sliced "
+                "shape (" +
+                std::to_string(shape.size()) + ")");
   Shape parent = shape;
   parent.insert(parent.begin() + dim, 1);
   return parent;
@@ -14,8 +16,9 @@ Shape sliceParentShape(const Shape& shape, unsigned dim) {
 LinearLayout slice(const LinearLayout& parent, unsigned dim) {
   std::vector<std::string> parentDims = parent.getOutDimNames();
   if (parentDims != standardOutDimNames(parentDims.size()))
-    throw Error("slice: the parent's out dims must be dim0, dim1, ... in order (a catalog "
-                "layout)");
+    throw Error(
+        "slice: the parent's out dims must be dim0, dim1, ... in order (a catalog "
+        "layout)");
   if (dim >= parentDims.size())
     throw Error("slice: dim = " + std::to_string(dim) + " must be below the parent's rank (" +
                 std::to_string(parentDims.size()) + ")");

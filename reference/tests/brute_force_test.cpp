@@ -162,7 +162,8 @@ TEST(BruteForce, InvertAndComposeSolvesOtherOfCEqualsSelf) {
     LayoutValue b = randomSurjective(rng, {"r", "l"}, {"dim0", "dim1"}, 3);
     // a maps into the same tensor, no larger, its out dims in the other order.
     LayoutValue a = naive::randomLayout(rng, {"register", "lane"}, {"dim1", "dim0"}, 3);
-    for (OutDim& o : a.out_dims) o.size = std::min(o.size, b.out_dims[o.name == "dim0" ? 0 : 1].size);
+    for (OutDim& o : a.out_dims)
+      o.size = std::min(o.size, b.out_dims[o.name == "dim0" ? 0 : 1].size);
     for (InDim& d : a.in_dims)
       for (Basis& basis : d.bases)
         for (size_t k = 0; k < basis.size(); ++k) basis[k] %= a.out_dims[k].size;
@@ -213,8 +214,9 @@ TEST(BruteForce, InvertAndComposeWithADimMappedAlikeStillSolves) {
       ++solved;
       if (release == TritonVersion::k3_6 || (ownsItsBits(a, 1) && ownsItsBits(b, 0))) {
         ++setAside;
-        EXPECT_EQ(c->sublayout({"warp"}, {"warp"}),
-                  LinearLayout::identity1D(uint64_t{1} << b.in_dims[0].bases.size(), "warp", "warp"));
+        EXPECT_EQ(
+            c->sublayout({"warp"}, {"warp"}),
+            LinearLayout::identity1D(uint64_t{1} << b.in_dims[0].bases.size(), "warp", "warp"));
       }
       for (uint64_t x = 0; x < (uint64_t{1} << naive::inBits(a)); ++x)
         ASSERT_EQ(values(lb.apply(c->apply(splitInput(a, x)))), values(la.apply(splitInput(a, x))));
@@ -266,8 +268,9 @@ TEST(BruteForce, ReshapeAndTransposeKeepTheMap) {
     LinearLayout l(v);
     int in = naive::inBits(v), out = naive::outBits(v);
     int cutIn = static_cast<int>(rng() % (in + 1)), cutOut = static_cast<int>(rng() % (out + 1));
-    LinearLayout r = l.reshapeIns({{"p", uint64_t{1} << cutIn}, {"q", uint64_t{1} << (in - cutIn)}})
-                         .reshapeOuts({{"u", uint64_t{1} << cutOut}, {"w", uint64_t{1} << (out - cutOut)}});
+    LinearLayout r =
+        l.reshapeIns({{"p", uint64_t{1} << cutIn}, {"q", uint64_t{1} << (in - cutIn)}})
+            .reshapeOuts({{"u", uint64_t{1} << cutOut}, {"w", uint64_t{1} << (out - cutOut)}});
     LinearLayout tr = l.transposeOuts({"y", "x"}).transposeIns({"b", "a"});
     for (uint64_t x = 0; x < (uint64_t{1} << in); ++x) {
       uint64_t y = naive::flatOut(v, naive::apply(v, x));

@@ -23,14 +23,25 @@ void expectError(const std::function<void()>& f, const std::string& contains) {
 
 TEST(Errors, ConstructionValidatesTheValue) {
   expectError([] { make({{"in", {{5}}}}, {{"out", 4}}); }, "not below its size 4");
-  expectError([] { make({{"in", {{1, 1}}}}, {{"out", 4}}); }, "has 2 values but there are 1 out dims");
+  expectError(
+      [] {
+        make({{"in", {{1, 1}}}}, {{"out", 4}});
+      },
+      "has 2 values but there are 1 out dims");
   expectError([] { make({{"in", {}}, {"in", {}}}, {}); }, "in dim 'in' appears twice");
   expectError([] { make({}, {{"o", 3}}); }, "not a power of two");
   expectError([] { make({}, {{"a b", 2}}); }, "not an identifier");
   expectError([] { make({{"in", std::vector<Basis>(64, Basis{})}}, {}); }, "at most 63 bits");
-  expectError([] { make({{"a", std::vector<Basis>(40, Basis{})}, {"b", std::vector<Basis>(30, Basis{})}}, {}); },
-              "more than 64 bits");
-  expectError([] { make({}, {{"a", uint64_t{1} << 40}, {"b", uint64_t{1} << 30}}); }, "70 bits in total");
+  expectError(
+      [] {
+        make({{"a", std::vector<Basis>(40, Basis{})}, {"b", std::vector<Basis>(30, Basis{})}}, {});
+      },
+      "more than 64 bits");
+  expectError(
+      [] {
+        make({}, {{"a", uint64_t{1} << 40}, {"b", uint64_t{1} << 30}});
+      },
+      "70 bits in total");
 }
 
 TEST(Errors, ConstructorsCheckTheirSizes) {
@@ -38,7 +49,8 @@ TEST(Errors, ConstructorsCheckTheirSizes) {
   expectError([] { LinearLayout::zeros1D(3, "i", "o"); }, "zeros1D: size 3");
   expectError([] { LinearLayout::zeros1D(4, "i", "o", 6); }, "not a power of two");
   expectError([] { LinearLayout::strided1D(4, 3, "i", "o"); }, "must both be powers of two");
-  expectError([] { LinearLayout::strided1D(uint64_t{1} << 40, uint64_t{1} << 30, "i", "o"); }, "exceeds 2^63");
+  expectError([] { LinearLayout::strided1D(uint64_t{1} << 40, uint64_t{1} << 30, "i", "o"); },
+              "exceeds 2^63");
 }
 
 TEST(Errors, OperationsNameTheirPreconditions) {
@@ -48,7 +60,8 @@ TEST(Errors, OperationsNameTheirPreconditions) {
   expectError([&] { zeros.pseudoinvert(); }, "pseudoinvert: the layout is not surjective");
   expectError([&] { zeros.invert(); }, "invert: the layout is not invertible");
   expectError([&] { id.invertAndCompose(zeros); }, "is not inside the image of other");
-  expectError([&] { id.invertAndCompose(LinearLayout::identity1D(2, "in", "out")); }, "larger than in other");
+  expectError([&] { id.invertAndCompose(LinearLayout::identity1D(2, "in", "out")); },
+              "larger than in other");
   expectError([&] { id.transposeIns({}); }, "transpose_ins:");
   expectError([&] { id.reshapeOuts({{"a", 2}}); }, "reshape_outs:");
   expectError([&] { id.reshapeIns({{"a", 2}, {"a", 2}}); }, "named twice");
@@ -59,13 +72,17 @@ TEST(Errors, OperationsNameTheirPreconditions) {
   expectError([&] { id.apply({{"in", 4}}); }, "value 4 of in dim 'in' is not below its size 2^2");
   expectError([&] { id.apply({}); }, "in dim 'in' is missing");
   expectError([&] { id.getInDimSizeLog2("zz"); }, "in dim 'zz' is not in the layout");
-  expectError([&] {
-    make({{"a", std::vector<Basis>(40, Basis{0})}}, {{"o", 1}}) *
-        make({{"a", std::vector<Basis>(30, Basis{0})}}, {{"o", 1}});
-  }, "product:");
-  expectError([&] {
-    make({}, {{"o", uint64_t{1} << 40}}) * make({}, {{"o", uint64_t{1} << 30}});
-  }, "product: out dim 'o' would have 70 bits");
+  expectError(
+      [&] {
+        make({{"a", std::vector<Basis>(40, Basis{0})}}, {{"o", 1}}) *
+            make({{"a", std::vector<Basis>(30, Basis{0})}}, {{"o", 1}});
+      },
+      "product:");
+  expectError(
+      [&] {
+        make({}, {{"o", uint64_t{1} << 40}}) * make({}, {{"o", uint64_t{1} << 30}});
+      },
+      "product: out dim 'o' would have 70 bits");
 }
 
 TEST(Errors, DivideLeftSaysNotDivisibleInsteadOfAWrongAnswer) {

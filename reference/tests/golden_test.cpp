@@ -51,10 +51,9 @@ TEST(TritonGolden, InvertAndComposeNonInjectiveRoundTrips) {
 }
 
 TEST(TritonGolden, InvertAndComposeMultidim) {
-  LinearLayout l1 = inferred({{"in1", {{1, 0}, {0, 1}, {2, 0}, {3, 2}}}, {"in2", {{2, 2}}}},
-                             {"out1", "out2"});
-  LinearLayout l2 = inferred({{"in3", {{0, 1}, {1, 0}, {0, 0}, {0, 2}, {2, 1}}}},
-                             {"out2", "out1"});
+  LinearLayout l1 =
+      inferred({{"in1", {{1, 0}, {0, 1}, {2, 0}, {3, 2}}}, {"in2", {{2, 2}}}}, {"out1", "out2"});
+  LinearLayout l2 = inferred({{"in3", {{0, 1}, {1, 0}, {0, 0}, {0, 2}, {2, 1}}}}, {"out2", "out1"});
   EXPECT_EQ(l1.invertAndCompose(l2).compose(l2), l1.transposeOuts(l2.getOutDimNames()));
   EXPECT_EQ(l2.invertAndCompose(l1).compose(l1), l2.transposeOuts(l1.getOutDimNames()));
 }
@@ -97,9 +96,22 @@ TEST(TritonGolden, InvertAndComposeLargerAEqualsComposeWithInverse) {
                                {"warp", {{8, 0}, {16, 0}}},
                                {"block", {}}},
                               {"dim0", "dim1"});
-  LinearLayout shared = inferred({{"offset", {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {0, 32},
-                                              {0, 64}, {1, 8}, {2, 16}, {4, 32}, {8, 0}, {16, 0},
-                                              {32, 0}, {64, 0}, {128, 0}}},
+  LinearLayout shared = inferred({{"offset",
+                                   {{0, 1},
+                                    {0, 2},
+                                    {0, 4},
+                                    {0, 8},
+                                    {0, 16},
+                                    {0, 32},
+                                    {0, 64},
+                                    {1, 8},
+                                    {2, 16},
+                                    {4, 32},
+                                    {8, 0},
+                                    {16, 0},
+                                    {32, 0},
+                                    {64, 0},
+                                    {128, 0}}},
                                   {"block", {}}},
                                  {"dim0", "dim1"});
   LinearLayout expected = sized({{"register", {{1, 0}, {2, 0}, {4, 0}, {32, 0}, {4096, 0}}},
@@ -114,7 +126,8 @@ TEST(TritonGolden, InvertAndComposeLargerAEqualsComposeWithInverse) {
 TEST(TritonGolden, DivideLeft2DIsTheInverseOfProduct) {
   LinearLayout l1 = inferred({{"in1", {{1, 1}, {2, 2}, {0, 8}, {0, 4}}}, {"in2", {{0, 2}, {0, 1}}}},
                              {"out1", "out2"});
-  LinearLayout l2 = inferred({{"in1", {{1, 1}, {2, 2}}}, {"in2", {{0, 2}, {0, 1}}}}, {"out1", "out2"});
+  LinearLayout l2 =
+      inferred({{"in1", {{1, 1}, {2, 2}}}, {"in2", {{0, 2}, {0, 1}}}}, {"out1", "out2"});
   LinearLayout l3 = inferred({{"in1", {{0, 2}, {0, 1}}}, {"in2", {}}}, {"out1", "out2"});
   EXPECT_EQ(l2 * l3, l1);  // Triton DivideLeft_2D
   EXPECT_EQ(divideLeft(l1, l2).value(), l3);
@@ -177,7 +190,8 @@ TEST(TritonGolden, SupremumSharedDimComesAfterTheOtherListsEarlierDims) {
 // and warp parts (Def 4.3), and the blocked layout it belongs to.
 TEST(PaperGolden, LayoutAIsTheProductOfItsParts) {
   LinearLayout reg = sized({{"register", {{0, 1}, {1, 0}}}}, {{"dim0", 2}, {"dim1", 2}});
-  LinearLayout thr = sized({{"lane", {{0, 1}, {0, 2}, {0, 4}, {1, 0}, {2, 0}}}}, {{"dim0", 4}, {"dim1", 8}});
+  LinearLayout thr =
+      sized({{"lane", {{0, 1}, {0, 2}, {0, 4}, {1, 0}, {2, 0}}}}, {{"dim0", 4}, {"dim1", 8}});
   LinearLayout wrp = sized({{"warp", {{1, 0}}}}, {{"dim0", 2}, {"dim1", 1}});
   LinearLayout a = sized({{"register", {{0, 1}, {1, 0}}},
                           {"lane", {{0, 2}, {0, 4}, {0, 8}, {2, 0}, {4, 0}}},
@@ -185,9 +199,10 @@ TEST(PaperGolden, LayoutAIsTheProductOfItsParts) {
                          {{"dim0", 16}, {"dim1", 16}});
   EXPECT_EQ(reg * thr * wrp, a);
   // The quotient keeps every in dim of A (Triton's divideLeft), register empty.
-  EXPECT_EQ(divideLeft(a, reg).value(),
-            sized({{"register", {}}, {"lane", {{0, 1}, {0, 2}, {0, 4}, {1, 0}, {2, 0}}}, {"warp", {{4, 0}}}},
-                  {{"dim0", 8}, {"dim1", 8}}));
+  EXPECT_EQ(divideLeft(a, reg).value(), sized({{"register", {}},
+                                               {"lane", {{0, 1}, {0, 2}, {0, 4}, {1, 0}, {2, 0}}},
+                                               {"warp", {{4, 0}}}},
+                                              {{"dim0", 8}, {"dim1", 8}}));
 }
 
 }  // namespace

@@ -57,8 +57,7 @@ inline int outBits(const LayoutValue& l) {
 // The number of distinct outputs, by enumerating every input.
 inline uint64_t imageSize(const LayoutValue& l) {
   std::set<uint64_t> image;
-  for (uint64_t x = 0; x < (uint64_t{1} << inBits(l)); ++x)
-    image.insert(flatOut(l, apply(l, x)));
+  for (uint64_t x = 0; x < (uint64_t{1} << inBits(l)); ++x) image.insert(flatOut(l, apply(l, x)));
   return image.size();
 }
 

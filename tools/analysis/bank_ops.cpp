@@ -54,7 +54,8 @@ ref::analysis::AccessSpec bankAccessSpec(const Args& a) {
       found = true;
     }
   if (!found)
-    throw Error("access: \"" + access + "\" must be load, store, ldmatrix, stmatrix, "
+    throw Error("access: \"" + access +
+                "\" must be load, store, ldmatrix, stmatrix, "
                 "ldmatrix_trans or stmatrix_trans");
   if (a.has("vector_bytes")) s.vectorBytes = a.number("vector_bytes");
   return s;
@@ -68,14 +69,14 @@ std::vector<Op> bankOps() {
          {"element_bytes", "bytes per element: 1, 2, 4, 8 or 16 (2 for ldmatrix/stmatrix)"},
          {"access", "load, store, ldmatrix, stmatrix, ldmatrix_trans or stmatrix_trans"},
          {"vector_bytes",
-          "bytes per lane per ld/st.shared (default: the widest the layouts allow, <= 16)",
-          false}},
+          "bytes per lane per ld/st.shared (default: the widest the layouts allow, <= 16)", false}},
         "{instructions, wavefronts, ideal_wavefronts, conflicts, vector_bytes, lemma_9_4}",
         "shared-memory wavefronts of every warp instruction, summed (one CTA, as ncu's .sum "
         "counters): simulated by the H100 wavefront rule; lemma_9_4 is the closed form's "
         "four numbers, or null where it is not exact (vectors under 4 bytes, ldmatrix, "
         "8/16-byte loads whose quads repeat an address)"},
-       bankConflictsJson<Layout>, bankConflictsJson<opt::LinearLayout>},
+       bankConflictsJson<Layout>,
+       bankConflictsJson<opt::LinearLayout>},
   };
 }
 

@@ -87,7 +87,8 @@ Layout catalogLayout(const char* request) {
 std::vector<CatalogPair> catalogPairs() {
   std::vector<CatalogPair> out;
   for (const PairRequest& p : pairRequests())
-    out.push_back({p.name, catalogLayout(p.a), catalogLayout(p.b), p.elementBytes, p.write, p.read});
+    out.push_back(
+        {p.name, catalogLayout(p.a), catalogLayout(p.b), p.elementBytes, p.write, p.read});
   return out;
 }
 

@@ -76,13 +76,15 @@ std::vector<Op> conversionOps() {
   const OpArg self{"self", "layout A, converted from: register, lane, warp, block -> tensor"};
   const OpArg other{"other", "layout B, converted to: the same in dims' counts and tensor"};
   return {
-      {{"classify_conversion", {self, other},
+      {{"classify_conversion",
+        {self, other},
         "{kind, minimal_kind, reason, b_inv_a, pull}",
         "§5.4: kind is no_op, register_permutation, warp_shuffle or shared_memory, read from "
         "pull = B.invertAndCompose(A) (each location of B -> the location of A it reads); "
         "b_inv_a = A.invertAndCompose(B) (the paper's B^-1 A); minimal_kind is the least "
         "movement any source allows (less than kind only where A broadcasts)"},
-       classifyJson<Layout>, classifyJson<opt::LinearLayout>},
+       classifyJson<Layout>,
+       classifyJson<opt::LinearLayout>},
       {{"shuffle_plan",
         {self, other, {"element_bytes", "bytes per element: 1, 2, 4 or 8"}},
         "{kind, V, I, E, F, G, R, vector_elements, send_offsets, recv_offsets, rounds, copies}",
@@ -91,7 +93,8 @@ std::vector<Op> conversionOps() {
         "element k at first ^ send_offsets[k] / recv_offsets[k]); copies fill B's duplicated "
         "registers after the rounds. For no_op and register_permutation every src_lane is the "
         "lane itself. Errors name broadcasts the construction cannot pair"},
-       shufflePlanJson<Layout>, shufflePlanJson<opt::LinearLayout>},
+       shufflePlanJson<Layout>,
+       shufflePlanJson<opt::LinearLayout>},
       {{"gather_plan",
         {{"layout", "L, the layout of src, index and out"},
          {"axis", "the gather axis: an out dim's position"}},
@@ -102,7 +105,8 @@ std::vector<Op> conversionOps() {
         "paper_rounds); send_registers[r][i]: what every lane sends in round i for index "
         "register r; axis_sources[j]: the register and lane XOR that moves bit j along the "
         "axis"},
-       gatherPlanJson<Layout>, gatherPlanJson<opt::LinearLayout>},
+       gatherPlanJson<Layout>,
+       gatherPlanJson<opt::LinearLayout>},
   };
 }
 

@@ -107,7 +107,8 @@ void checkGather(const Layout& l, Failures& f) {
 
 // f2lay::ref and f2lay::opt give the same answer to every op the pair can be
 // asked (the oracle's --check), so the catalog's layouts go through both.
-void checkImplementationsAgree(const CatalogPair& p, const Layout& a, const Layout& b, Failures& f) {
+void checkImplementationsAgree(const CatalogPair& p, const Layout& a, const Layout& b,
+                               Failures& f) {
   Json la = layoutJson(a), lb = layoutJson(b);
   Json shared = layoutJson(ref::catalog::unswizzledShared({1, 0}, {64, 64}));
   uint64_t w = p.elementBytes;
@@ -117,18 +118,28 @@ void checkImplementationsAgree(const CatalogPair& p, const Layout& a, const Layo
       {{"op", "pseudoinvert"}, {"layout", la}},
       {{"op", "free_variable_masks"}, {"layout", lb}},
       {{"op", "classify_conversion"}, {"self", la}, {"other", lb}},
-      {{"op", "shuffle_plan"}, {"self", la}, {"other", lb}, {"element_bytes", std::min<uint64_t>(w, 8)}},
+      {{"op", "shuffle_plan"},
+       {"self", la},
+       {"other", lb},
+       {"element_bytes", std::min<uint64_t>(w, 8)}},
       {{"op", "optimal_swizzle"}, {"self", la}, {"other", lb}, {"element_bytes", w}},
   };
   for (const Json* l : {&la, &lb}) {
     requests.push_back({{"op", "vectorization"}, {"layout", *l}, {"shared", shared}});
-    requests.push_back({{"op", "divide_by_tile"}, {"layout", *l}, {"shared", shared},
-                        {"tile", "vector"}, {"elements", 4}});
+    requests.push_back({{"op", "divide_by_tile"},
+                        {"layout", *l},
+                        {"shared", shared},
+                        {"tile", "vector"},
+                        {"elements", 4}});
     requests.push_back({{"op", "duplication"}, {"layout", *l}, {"axis", "dim1"}});
-    for (size_t axis : {0, 1}) requests.push_back({{"op", "gather_plan"}, {"layout", *l}, {"axis", axis}});
+    for (size_t axis : {0, 1})
+      requests.push_back({{"op", "gather_plan"}, {"layout", *l}, {"axis", axis}});
     for (const char* access : {"load", "store"})
-      requests.push_back({{"op", "bank_conflicts"}, {"layout", *l}, {"shared", shared},
-                          {"element_bytes", w}, {"access", access}});
+      requests.push_back({{"op", "bank_conflicts"},
+                          {"layout", *l},
+                          {"shared", shared},
+                          {"element_bytes", w},
+                          {"access", access}});
   }
   for (const Json& r : requests) {
     Json answer = tools::answer(r, Impl::kCheck);

@@ -32,33 +32,34 @@ Json optimalSwizzleJson(const Args& a) {
                                   instructionArg(a, "write", "stmatrix")};
   ref::analysis::AccessSpec read{ref::analysis::AccessKind::kLoad, w, std::nullopt,
                                  instructionArg(a, "read", "ldmatrix")};
-  auto store = accessAs<typename A::AccessSpec>(write), load = accessAs<typename A::AccessSpec>(read);
+  auto store = accessAs<typename A::AccessSpec>(write),
+       load = accessAs<typename A::AccessSpec>(read);
   auto s = A::optimalSwizzle(self, other, w, {store.instruction, load.instruction});
   const auto& sets = s.sets;
   const std::vector<OutDim> outs = self.value().out_dims;
   std::vector<uint64_t> pa = sets.V, pb = sets.V;
   pa.insert(pa.end(), sets.ABank.begin(), sets.ABank.end());
   pb.insert(pb.end(), sets.BBank.begin(), sets.BBank.end());
-  return {{"shared", layoutJson(s.shared)},
-          {"vector_bytes", s.vectorBytes},
-          {"bank_bits", s.bankBits},
-          {"idx_bits", s.idxBits},
-          {"sets",
-           {{"V", vectorsJson(outs, sets.V)},
-            {"A_bank", vectorsJson(outs, sets.ABank)},
-            {"B_bank", vectorsJson(outs, sets.BBank)},
-            {"P", {vectorsJson(outs, pa), vectorsJson(outs, pb)}},
-            {"I", vectorsJson(outs, sets.I)},
-            {"E", vectorsJson(outs, sets.E)},
-            {"F", vectorsJson(outs, sets.F)},
-            {"G", vectorsJson(outs, sets.G)},
-            {"C", vectorsJson(outs, sets.C)},
-            {"Idx", vectorsJson(outs, sets.Idx)},
-            {"Bank", vectorsJson(outs, sets.Bank)}}},
-          {"predicted_conflict_bits",
-           {{"store", s.writeConflictBits}, {"load", s.readConflictBits}}},
-          {"store", wavefrontReportJson(A::bankConflicts(self, s.shared, store))},
-          {"load", wavefrontReportJson(A::bankConflicts(other, s.shared, load))}};
+  return {
+      {"shared", layoutJson(s.shared)},
+      {"vector_bytes", s.vectorBytes},
+      {"bank_bits", s.bankBits},
+      {"idx_bits", s.idxBits},
+      {"sets",
+       {{"V", vectorsJson(outs, sets.V)},
+        {"A_bank", vectorsJson(outs, sets.ABank)},
+        {"B_bank", vectorsJson(outs, sets.BBank)},
+        {"P", {vectorsJson(outs, pa), vectorsJson(outs, pb)}},
+        {"I", vectorsJson(outs, sets.I)},
+        {"E", vectorsJson(outs, sets.E)},
+        {"F", vectorsJson(outs, sets.F)},
+        {"G", vectorsJson(outs, sets.G)},
+        {"C", vectorsJson(outs, sets.C)},
+        {"Idx", vectorsJson(outs, sets.Idx)},
+        {"Bank", vectorsJson(outs, sets.Bank)}}},
+      {"predicted_conflict_bits", {{"store", s.writeConflictBits}, {"load", s.readConflictBits}}},
+      {"store", wavefrontReportJson(A::bankConflicts(self, s.shared, store))},
+      {"load", wavefrontReportJson(A::bankConflicts(other, s.shared, load))}};
 }
 
 Json registerOrderJson(const std::vector<int>& order) {
@@ -106,8 +107,7 @@ Json duplicationJson(const Args& a) {
            {"distinct_elements", dup.distinctElements}};
   if (a.has("axis")) {
     auto r = A::reductionStores(l, a.name("axis"));
-    out["reduction"] = {{"distinct_partials", r.distinctPartials},
-                        {"naive_stores", r.naiveStores}};
+    out["reduction"] = {{"distinct_partials", r.distinctPartials}, {"naive_stores", r.naiveStores}};
   }
   return out;
 }
@@ -142,16 +142,19 @@ std::vector<Op> swizzleOps() {
         "the memory layout (offset -> tensor) with maximal vectorization and the fewest bank "
         "conflicts for both accesses (§5.4, §9.2); sets are tensor vectors (one value per out "
         "dim); store and load are the simulated wavefronts (as bank_conflicts)"},
-       optimalSwizzleJson<Layout>, optimalSwizzleJson<opt::LinearLayout>},
+       optimalSwizzleJson<Layout>,
+       optimalSwizzleJson<opt::LinearLayout>},
       {{"vectorization",
         {{"layout", "a distributed layout"},
-         {"shared", "an invertible memory layout of the same tensor (for global memory: the "
-                    "tensor's row-major map, e.g. unswizzled_shared)"}},
+         {"shared",
+          "an invertible memory layout of the same tensor (for global memory: the "
+          "tensor's row-major map, e.g. unswizzled_shared)"}},
         "{contiguous_elements, vector_elements, register_order}",
         "§5.1: registers 0..contiguous_elements-1 are consecutive offsets; §5.3: with the "
         "registers permuted (register_order: register bits landing on offsets 1, 2, 4, ...), "
         "vector_elements are"},
-       vectorizationJson<Layout>, vectorizationJson<opt::LinearLayout>},
+       vectorizationJson<Layout>,
+       vectorizationJson<opt::LinearLayout>},
       {{"divide_by_tile",
         {{"layout", "a distributed layout"},
          {"shared", "an invertible memory layout of the same tensor"},
@@ -161,7 +164,8 @@ std::vector<Op> swizzleOps() {
         "{register_order, quotient} or null",
         "Theorem 5.1: (shared^-1 o layout) / tile, with the registers permuted as Generalized "
         "Vectorization allows (§5.3); null when no register order makes it divisible"},
-       divideByTileJson<Layout>, divideByTileJson<opt::LinearLayout>},
+       divideByTileJson<Layout>,
+       divideByTileJson<opt::LinearLayout>},
       {{"duplication",
         {{"layout", "a distributed layout"},
          {"axis", "an out dim to reduce along (optional)", false}},
@@ -170,7 +174,8 @@ std::vector<Op> swizzleOps() {
         "§5.1 Broadcasting: per in dim, the mask of bits with a zero basis; with axis, the "
         "partial results a cross-warp reduction must store with duplicates skipped, and one per "
         "(warp, lane, register left)"},
-       duplicationJson<Layout>, duplicationJson<opt::LinearLayout>},
+       duplicationJson<Layout>,
+       duplicationJson<opt::LinearLayout>},
   };
 }
 

@@ -29,8 +29,9 @@ ref::catalog::AmdWmmaParams wmmaParams(const Args& a, const ref::catalog::Shape&
     throw Error("amd_wmma: " + keys39 + " (Gluon 3.9) and " + keys36 +
                 " (Gluon 3.6) both describe the warps and tiles: give warp_bases and reg_bases, "
                 "or warps_per_cta and tiles_per_warp");
-  ref::catalog::AmdWmmaParams p{a.number("version"), a.boolean("transposed"), {}, {},
-                                optionalNumbers(a, "instr_shape"), a.cgaLayout(shape.size())};
+  ref::catalog::AmdWmmaParams p{
+      a.number("version"),      a.boolean("transposed"), {}, {}, optionalNumbers(a, "instr_shape"),
+      a.cgaLayout(shape.size())};
   if (!keys36.empty()) {
     if (!a.has("warps_per_cta"))
       throw Error("amd_wmma: missing key \"warps_per_cta\" (tiles_per_warp is Gluon 3.6's)");
@@ -45,11 +46,12 @@ ref::catalog::AmdWmmaParams wmmaParams(const Args& a, const ref::catalog::Shape&
     return p;
   }
   if (!a.has("warp_bases"))
-    throw Error("amd_wmma: missing key \"warp_bases\" (Gluon 3.9) or \"warps_per_cta\" "
-                "(Gluon 3.6)");
+    throw Error(
+        "amd_wmma: missing key \"warp_bases\" (Gluon 3.9) or \"warps_per_cta\" "
+        "(Gluon 3.6)");
   if (a.has("rank") && a.number("rank") != shape.size())
-    throw Error("amd_wmma: rank = " + std::to_string(a.number("rank")) + ", but the shape has rank " +
-                std::to_string(shape.size()));
+    throw Error("amd_wmma: rank = " + std::to_string(a.number("rank")) +
+                ", but the shape has rank " + std::to_string(shape.size()));
   p.warpBases = a.numberLists("warp_bases");
   if (a.has("reg_bases")) p.regBases = a.numberLists("reg_bases");
   return p;
@@ -83,19 +85,25 @@ std::vector<Op> amdOps() {
       {{"amd_wmma",
         {{"version", "1 (RDNA3), 2 (RDNA4) or 3 (gfx1250)"},
          kTransposed,
-         {"warp_bases", "Gluon 3.9: per warp bit, the instruction tiles it moves by, one value "
-                        "per dim (e.g. [[0, 1], [1, 0]]); each 0 or one power of two, distinct, "
-                        "per dim 1, 2, 4, ... Give it or warps_per_cta", false},
+         {"warp_bases",
+          "Gluon 3.9: per warp bit, the instruction tiles it moves by, one value "
+          "per dim (e.g. [[0, 1], [1, 0]]); each 0 or one power of two, distinct, "
+          "per dim 1, 2, 4, ... Give it or warps_per_cta",
+          false},
          {"reg_bases", "Gluon 3.9: the same per register bit above one instruction's (default [])",
           false},
          {"rank", "Gluon 3.9: the bases' rank (default the shape's, which it must equal)", false},
-         {"warps_per_cta", "Gluon 3.6: warps per CTA, per dim (powers of two); instead of "
-                           "warp_bases", false},
+         {"warps_per_cta",
+          "Gluon 3.6: warps per CTA, per dim (powers of two); instead of "
+          "warp_bases",
+          false},
          {"tiles_per_warp", "Gluon 3.6: instruction tiles per warp, per dim (default all 1)",
           false},
-         {"instr_shape", "[M, N, K] (default [16, 16, 16]); version 2 also [16, 16, 32], version 3 "
-                         "[16, 16, K] with K 4, 32, 64 or 128, or [32, 16, K] with K 64 or 128 "
-                         "(Gluon 3.9 keys only)", false},
+         {"instr_shape",
+          "[M, N, K] (default [16, 16, 16]); version 2 also [16, 16, 32], version 3 "
+          "[16, 16, K] with K 4, 32, 64 or 128, or [32, 16, K] with K 64 or 128 "
+          "(Gluon 3.9 keys only)",
+          false},
          kCgaArg,
          kShape},
         "layout",

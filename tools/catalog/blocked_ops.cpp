@@ -17,12 +17,14 @@ std::optional<Layout> cgaArg(const Args& a, size_t rank) {
   for (const char* key : legacy) given += a.has(key) ? 1 : 0;
   if (given == 0) return a.cgaLayout(rank);
   if (a.has("cga_layout"))
-    throw Error("blocked: give either \"cga_layout\" or the legacy \"ctas_per_cga\", "
-                "\"cta_split_num\", \"cta_order\", not both");
+    throw Error(
+        "blocked: give either \"cga_layout\" or the legacy \"ctas_per_cga\", "
+        "\"cta_split_num\", \"cta_order\", not both");
   for (const char* key : legacy)
     if (!a.has(key))
       throw Error(std::string("blocked: \"ctas_per_cga\", \"cta_split_num\" and \"cta_order\" go "
-                              "together; \"") + key + "\" is missing");
+                              "together; \"") +
+                  key + "\" is missing");
   std::vector<uint64_t> ctas = a.numbers("ctas_per_cga");
   std::vector<uint64_t> split = a.numbers("cta_split_num");
   ref::catalog::checkPowersOfTwo("ctas_per_cga", ctas, rank);
@@ -30,8 +32,8 @@ std::optional<Layout> cgaArg(const Args& a, size_t rank) {
   for (size_t d = 0; d < rank; ++d)
     if (split[d] > ctas[d])
       throw Error("cta_split_num[" + std::to_string(d) + "] = " + std::to_string(split[d]) +
-                  " must be at most ctas_per_cga[" + std::to_string(d) + "] = " +
-                  std::to_string(ctas[d]));
+                  " must be at most ctas_per_cga[" + std::to_string(d) +
+                  "] = " + std::to_string(ctas[d]));
   return ref::catalog::makeCgaLayout(ctas, split, a.order("cta_order", rank));
 }
 
@@ -49,16 +51,19 @@ std::vector<Op> blockedOps() {
          {"cta_split_num", "legacy CTASplitNum: distinct CTA tiles per dim", false},
          {"cta_order", "legacy CTAOrder: a permutation of 0..rank-1", false},
          kShapeArg,
-         {"triton", "\"3.9\" (default) or \"3.6\": 3.6 kept the registers past a smaller "
-                    "shape as broadcasts, 3.9 removes them", false}},
-        "layout", "Gluon's BlockedLayout at `shape`: register, lane, warp, block -> dim0.."},
+         {"triton",
+          "\"3.9\" (default) or \"3.6\": 3.6 kept the registers past a smaller "
+          "shape as broadcasts, 3.9 removes them",
+          false}},
+        "layout",
+        "Gluon's BlockedLayout at `shape`: register, lane, warp, block -> dim0.."},
        [](const Args& a) {
          ref::catalog::Shape shape = a.numbers("shape");
-         return layoutJson(ref::catalog::blocked(
-             {a.numbers("size_per_thread"), a.numbers("threads_per_warp"),
-              a.numbers("warps_per_cta"), a.order("order", shape.size()),
-              cgaArg(a, shape.size()), a.triton()},
-             shape));
+         return layoutJson(
+             ref::catalog::blocked({a.numbers("size_per_thread"), a.numbers("threads_per_warp"),
+                                    a.numbers("warps_per_cta"), a.order("order", shape.size()),
+                                    cgaArg(a, shape.size()), a.triton()},
+                                   shape));
        }},
   };
 }

@@ -95,8 +95,10 @@ std::vector<Op> cuteOps() {
          std::optional<ref::catalog::CuteSwizzledLayout> c =
              ref::catalog::linearToCute(a.layout("layout"));
          if (!c) return Json(nullptr);
-         return Json{{"b", c->swizzle.bits},     {"m", c->swizzle.base},
-                     {"s", c->swizzle.shift},    {"shape", c->layout.shape},
+         return Json{{"b", c->swizzle.bits},
+                     {"m", c->swizzle.base},
+                     {"s", c->swizzle.shift},
+                     {"shape", c->layout.shape},
                      {"stride", c->layout.stride}};
        }},
       {{"cutlass_tensorop",
@@ -104,8 +106,9 @@ std::vector<Op> cuteOps() {
          {"crosswise", "CUTLASS's Crosswise, in elements: 128/element_bits to 8x that"},
          {"extent", "[contiguous, strided] (powers of two)"},
          {"ldm", "the stride (default extent[0], CUTLASS's packed(extent))", false},
-         {"row_major", "RowMajorTensorOpMultiplicandCrosswise: dim0 = strided (default false: "
-                       "dim0 = contiguous, pitch-linear and ColumnMajor)",
+         {"row_major",
+          "RowMajorTensorOpMultiplicandCrosswise: dim0 = strided (default false: "
+          "dim0 = contiguous, pitch-linear and ColumnMajor)",
           false},
          kDirectionArg},
         "layout",
@@ -116,9 +119,12 @@ std::vector<Op> cuteOps() {
          if (extent.size() != 2)
            throw Error("extent: expected [contiguous, strided], found " +
                        std::to_string(extent.size()) + " values");
-         ref::catalog::TensorOpMultiplicandParams p{
-             a.number("element_bits"), a.number("crosswise"), extent[0], extent[1],
-             a.has("ldm") ? a.number("ldm") : 0, a.has("row_major") && a.boolean("row_major")};
+         ref::catalog::TensorOpMultiplicandParams p{a.number("element_bits"),
+                                                    a.number("crosswise"),
+                                                    extent[0],
+                                                    extent[1],
+                                                    a.has("ldm") ? a.number("ldm") : 0,
+                                                    a.has("row_major") && a.boolean("row_major")};
          if (a.has("ldm") && p.ldm == 0) throw Error("ldm: 0 is not a stride");
          return layoutJson(coordinateToOffset(a) ? ref::catalog::tensorOpMultiplicandToOffset(p)
                                                  : ref::catalog::tensorOpMultiplicand(p));

@@ -28,8 +28,7 @@ Direction direction(const std::string& op, const Args& a) {
 // could wrap around as unsigned (the exact bound is the op's own check).
 unsigned axisArg(const std::string& op, const Args& a) {
   uint64_t axis = a.number("axis");
-  if (axis > 64)
-    throw Error(op + ": axis = " + std::to_string(axis) + " is larger than any rank");
+  if (axis > 64) throw Error(op + ": axis = " + std::to_string(axis) + " is larger than any rank");
   return static_cast<unsigned>(axis);
 }
 
@@ -50,8 +49,9 @@ std::vector<Op> shapeTransferOps() {
   return {
       {{"trans",
         {kLayout,
-         {"order", "tt.trans's order: result dim i is operand dim order[i] (a permutation of "
-                   "0..rank-1)"},
+         {"order",
+          "tt.trans's order: result dim i is operand dim order[i] (a permutation of "
+          "0..rank-1)"},
          kDirection},
         "layout",
         "tt.trans as a no-op: every basis permuted by order (backward: by its inverse)"},
@@ -61,8 +61,9 @@ std::vector<Op> shapeTransferOps() {
        }},
       {{"reshape",
         {kLayout,
-         {"shape", "the shape of the layout returned: the result's (forward) or the "
-                   "operand's (backward); same number of elements"},
+         {"shape",
+          "the shape of the layout returned: the result's (forward) or the "
+          "operand's (backward); same number of elements"},
          kDirection},
         "layout",
         "tt.reshape as a no-op: every element keeps its row-major index (last dim most "
@@ -71,14 +72,18 @@ std::vector<Op> shapeTransferOps() {
          return layoutJson(ref::catalog::reshape(a.layout("layout"), a.numbers("shape"),
                                                  direction("reshape", a)));
        }},
-      {{"join", {kLayout, kDirection}, "layout",
+      {{"join",
+        {kLayout, kDirection},
+        "layout",
         "tt.join as a no-op: forward adds a last dim of size 2 on a new register bit 0 "
         "(register r holds operand r & 1's register r >> 1); backward removes the register "
         "basis (0, ..., 0, 1)"},
        [](const Args& a) {
          return layoutJson(ref::catalog::join(a.layout("layout"), direction("join", a)));
        }},
-      {{"split", {kLayout, kDirection}, "layout",
+      {{"split",
+        {kLayout, kDirection},
+        "layout",
         "tt.split as a no-op: forward removes the register basis (0, ..., 0, 1) of the size-2 "
         "last dim, which must be its only basis; backward is join forward"},
        [](const Args& a) {
@@ -86,17 +91,21 @@ std::vector<Op> shapeTransferOps() {
        }},
       {{"expand_dims",
         {kLayout,
-         {"axis", "where the size-1 dim is inserted (forward: at most the operand's rank) or "
-                  "removed (backward)"},
+         {"axis",
+          "where the size-1 dim is inserted (forward: at most the operand's rank) or "
+          "removed (backward)"},
          kDirection},
-        "layout", "tt.expand_dims as a no-op: a 0 coordinate inserted at axis (backward: removed)"},
+        "layout",
+        "tt.expand_dims as a no-op: a 0 coordinate inserted at axis (backward: removed)"},
        [](const Args& a) {
          return layoutJson(ref::catalog::expandDims(a.layout("layout"), axisArg("expand_dims", a),
                                                     direction("expand_dims", a)));
        }},
       {{"broadcast",
-        {kLayout, {"axis", "the broadcast dim: size 1 in the operand"},
-         {"size", "its size in the result (a power of two)"}, kDirection},
+        {kLayout,
+         {"axis", "the broadcast dim: size 1 in the operand"},
+         {"size", "its size in the result (a power of two)"},
+         kDirection},
         "layout",
         "tt.broadcast of one dim: forward adds register bits along axis (each thread holds "
         "size copies, Triton's ensureLayoutNotSmallerThan); backward zeroes the axis "

@@ -17,8 +17,8 @@ std::vector<Op> sharedOps() {
         "max_phase = 1) at `shape`: offset, block -> dim0.."},
        [](const Args& a) {
          ref::catalog::Shape shape = a.numbers("shape");
-         return layoutJson(
-             ref::catalog::unswizzledShared(a.order("order", shape.size()), shape, a.cgaLayout(shape.size())));
+         return layoutJson(ref::catalog::unswizzledShared(a.order("order", shape.size()), shape,
+                                                          a.cgaLayout(shape.size())));
        }},
       {{"swizzled_shared",
         {{"vec", "elements per swizzled group (power of two)"},
@@ -33,8 +33,8 @@ std::vector<Op> sharedOps() {
        [](const Args& a) {
          ref::catalog::Shape shape = a.numbers("shape");
          return layoutJson(ref::catalog::swizzledShared(
-             {a.number("vec"), a.number("per_phase"), a.number("max_phase"), a.order("order", shape.size()),
-              a.cgaLayout(shape.size())},
+             {a.number("vec"), a.number("per_phase"), a.number("max_phase"),
+              a.order("order", shape.size()), a.cgaLayout(shape.size())},
              shape));
        }},
       {{"nvmma_shared",

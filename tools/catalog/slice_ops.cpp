@@ -14,11 +14,13 @@ namespace {
 Layout parentLayout(const Args& a, const ref::catalog::Shape& parentShape) {
   const Json& parent = a.raw("parent");
   if (!parent.is_object())
-    throw Error("slice: \"parent\" must be an object: a blocked request's keys without "
-                "\"shape\"");
+    throw Error(
+        "slice: \"parent\" must be an object: a blocked request's keys without "
+        "\"shape\"");
   if (parent.contains("shape"))
-    throw Error("slice: \"parent\" must not have a \"shape\": the parent is laid out at the "
-                "slice's shape with a 1 inserted at dim");
+    throw Error(
+        "slice: \"parent\" must not have a \"shape\": the parent is laid out at the "
+        "slice's shape with a 1 inserted at dim");
   if (parent.contains("id")) throw Error("slice: \"parent\" must not have an \"id\"");
   Json request = parent;
   if (!request.contains("op")) request["op"] = "blocked";
@@ -35,10 +37,12 @@ std::vector<Op> sliceOps() {
   return {
       {{"slice",
         {{"dim", "the dim of the parent's tensor that is removed"},
-         {"parent", "the parent layout: a blocked request's keys without \"shape\" (an \"op\" "
-                    "other than blocked may be named)"},
-         {"shape", "the sliced tensor's shape (powers of two); the parent is laid out at it "
-                   "with a 1 inserted at dim"}},
+         {"parent",
+          "the parent layout: a blocked request's keys without \"shape\" (an \"op\" "
+          "other than blocked may be named)"},
+         {"shape",
+          "the sliced tensor's shape (powers of two); the parent is laid out at it "
+          "with a 1 inserted at dim"}},
         "layout",
         "Gluon's SliceLayout(dim, parent) at `shape`: the parent's layout with out dim `dim` "
         "removed and all-zero register bases dropped"},
@@ -54,11 +58,15 @@ std::vector<Op> sliceOps() {
          return layoutJson(
              ref::catalog::slice(parentLayout(a, ref::catalog::sliceParentShape(shape, d)), d));
        }},
-      {{"is_distributed", {{"layout", "the layout"}}, "bool",
+      {{"is_distributed",
+        {{"layout", "the layout"}},
+        "bool",
         "Def 4.10: surjective, each matrix column at most one non-zero bit, no two non-zero "
         "columns equal"},
        [](const Args& a) { return Json(ref::catalog::isDistributed(a.layout("layout"))); }},
-      {{"is_memory", {{"layout", "the layout"}}, "bool",
+      {{"is_memory",
+        {{"layout", "the layout"}},
+        "bool",
         "Def 4.14: invertible, each matrix column exactly 1 or 2 non-zero bits"},
        [](const Args& a) { return Json(ref::catalog::isMemory(a.layout("layout"))); }},
   };

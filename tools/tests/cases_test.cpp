@@ -1,11 +1,12 @@
 // Tests of the golden-case runner: runCases and verifyAndReport on small
 // in-memory case files, and every built-in case file.
+#include "tools/cases.h"
+
 #include <gtest/gtest.h>
 
 #include <sstream>
 #include <string>
 
-#include "tools/cases.h"
 #include "formats/error.h"
 
 namespace f2lay::tools {
@@ -14,9 +15,8 @@ namespace {
 // identity1D(4, lane, dim0): lane 1 -> 1, lane 2 -> 2.
 const std::string kRequest =
     R"({"op": "identity_1d", "size": 4, "in_dim": "lane", "out_dim": "dim0"})";
-const std::string kResult =
-    R"({"in_dims": [{"name": "lane", "bases": [[1], [2]]}],)"
-    R"( "out_dims": [{"name": "dim0", "size": 4}]})";
+const std::string kResult = R"({"in_dims": [{"name": "lane", "bases": [[1], [2]]}],)"
+                            R"( "out_dims": [{"name": "dim0", "size": 4}]})";
 
 // A request that fails: 3 is not a power of two.
 const std::string kBadRequest =
@@ -33,8 +33,7 @@ std::string okCase(const std::string& name, const std::string& result) {
 }
 
 std::string errorCase(const std::string& name, const std::string& contains) {
-  return caseLine(name, kBadRequest,
-                  R"({"ok": false, "error_contains": ")" + contains + "\"}");
+  return caseLine(name, kBadRequest, R"({"ok": false, "error_contains": ")" + contains + "\"}");
 }
 
 TEST(Cases, PassingCase) {
@@ -49,9 +48,8 @@ TEST(Cases, PassingCase) {
 
 TEST(Cases, WrongExpectedResultFailsWithDetail) {
   // The bases swapped: not what identity1D gives.
-  std::string wrong =
-      R"({"in_dims": [{"name": "lane", "bases": [[2], [1]]}],)"
-      R"( "out_dims": [{"name": "dim0", "size": 4}]})";
+  std::string wrong = R"({"in_dims": [{"name": "lane", "bases": [[2], [1]]}],)"
+                      R"( "out_dims": [{"name": "dim0", "size": 4}]})";
   std::vector<CaseResult> results = runCases({"mem.jsonl", okCase("swapped", wrong)});
   ASSERT_EQ(results.size(), 1u);
   EXPECT_FALSE(results[0].passed);
@@ -61,11 +59,11 @@ TEST(Cases, WrongExpectedResultFailsWithDetail) {
 }
 
 TEST(Cases, ExpectedErrors) {
-  std::string text =
-      errorCase("matched", "not a power of two") + "\n" +
-      errorCase("other message", "is negative") + "\n" +
-      caseLine("succeeds", kRequest, R"({"ok": false, "error_contains": "x"})") + "\n" +
-      caseLine("fails", kBadRequest, R"({"ok": true, "result": null})") + "\n";
+  std::string text = errorCase("matched", "not a power of two") + "\n" +
+                     errorCase("other message", "is negative") + "\n" +
+                     caseLine("succeeds", kRequest, R"({"ok": false, "error_contains": "x"})") +
+                     "\n" + caseLine("fails", kBadRequest, R"({"ok": true, "result": null})") +
+                     "\n";
   std::vector<CaseResult> results = runCases({"mem.jsonl", text});
   ASSERT_EQ(results.size(), 4u);
   EXPECT_TRUE(results[0].passed) << results[0].detail;
@@ -90,14 +88,14 @@ TEST(Cases, BlankLinesAreSkipped) {
 TEST(Cases, MalformedLinesNameFileAndLine) {
   const std::string request = R"("request": )" + kRequest;
   const std::vector<std::string> malformed = {
-      R"({"name": "x", )",                                             // bad JSON
-      R"([1, 2])",                                                     // not an object
-      "{" + request + R"(, "expect": {"ok": true, "result": 1}})",     // no name
+      R"({"name": "x", )",                                          // bad JSON
+      R"([1, 2])",                                                  // not an object
+      "{" + request + R"(, "expect": {"ok": true, "result": 1}})",  // no name
       R"({"name": 5, )" + request + R"(, "expect": {"ok": true, "result": 1}})",
-      R"({"name": "x", "expect": {"ok": true, "result": 1}})",         // no request
-      R"({"name": "x", )" + request + "}",                             // no expect
+      R"({"name": "x", "expect": {"ok": true, "result": 1}})",  // no request
+      R"({"name": "x", )" + request + "}",                      // no expect
       R"({"name": "x", )" + request + R"(, "expect": [true]})",
-      R"({"name": "x", )" + request + R"(, "expect": {"result": 1}})", // no ok
+      R"({"name": "x", )" + request + R"(, "expect": {"result": 1}})",  // no ok
       R"({"name": "x", )" + request + R"(, "expect": {"ok": "true", "result": 1}})",
       R"({"name": "x", )" + request + R"(, "expect": {"ok": true}})",  // no result
       R"({"name": "x", )" + request + R"(, "expect": {"ok": true, "reslt": 1}})",
@@ -105,8 +103,8 @@ TEST(Cases, MalformedLinesNameFileAndLine) {
       R"({"name": "x", )" + request + R"(, "expect": {"ok": false, "error_contain": "a"}})",
       R"({"name": "x", )" + request + R"(, "expect": {"ok": false, "error_contains": 3}})",
       R"({"name": "x", "source": 5, )" + request + R"(, "expect": {"ok": true, "result": 1}})",
-      "{\"name\": \"x\", \"source\": " + std::string(1000, '[') + std::string(1000, ']') +
-          ", " + request + R"(, "expect": {"ok": true, "result": 1}})",  // too deep
+      "{\"name\": \"x\", \"source\": " + std::string(1000, '[') + std::string(1000, ']') + ", " +
+          request + R"(, "expect": {"ok": true, "result": 1}})",  // too deep
   };
   for (const std::string& bad : malformed) {
     CaseFile file{"mem.jsonl", okCase("good", kResult) + "\n\n" + bad + "\n"};

@@ -3,14 +3,14 @@
 // LinearLayout semantics (reference/linear_layout.h): bases[d][i] is the image
 // of bit i of in dim d, apply XORs the bases of the set bits, and flattening
 // puts the first dim in the least significant bits.
+#include "tools/oracle.h"
+
 #include <gtest/gtest.h>
 
 #include <map>
 #include <set>
 #include <sstream>
 #include <string>
-
-#include "tools/oracle.h"
 
 namespace f2lay::tools {
 namespace {
@@ -34,8 +34,7 @@ const char* const kSmall = R"({
   "out_dims": [{"name": "dim0", "size": 2}, {"name": "dim1", "size": 4}]})";
 
 // A 1-D layout with one in dim: name -> bases, into out dim `out` of `size`.
-Json layout1D(const std::string& in, const Json& bases, const std::string& out,
-              uint64_t size) {
+Json layout1D(const std::string& in, const Json& bases, const std::string& out, uint64_t size) {
   return Json{{"in_dims", Json::array({Json{{"name", in}, {"bases", bases}}})},
               {"out_dims", Json::array({Json{{"name", out}, {"size", size}}})}};
 }
@@ -53,21 +52,20 @@ std::map<std::string, OpCase> validRequests() {
 
   c["identity_1d"] = {{{"size", 4}, {"in_dim", "lane"}, {"out_dim", "dim1"}},
                       layout1D("lane", {{1}, {2}}, "dim1", 4)};
-  c["zeros_1d"] = {
-      {{"size", 4}, {"in_dim", "register"}, {"out_dim", "dim0"}, {"out_dim_size", 8}},
-      layout1D("register", {{0}, {0}}, "dim0", 8)};
+  c["zeros_1d"] = {{{"size", 4}, {"in_dim", "register"}, {"out_dim", "dim0"}, {"out_dim_size", 8}},
+                   layout1D("register", {{0}, {0}}, "dim0", 8)};
   // in=2^i -> stride*2^i, out dim of size size*stride.
   c["strided_1d"] = {{{"size", 4}, {"stride", 2}, {"in_dim", "lane"}, {"out_dim", "dim0"}},
                      layout1D("lane", {{2}, {4}}, "dim0", 8)};
   // The paper: register 1 of lane 9 (bits 0 and 3) holds
   // (0,1) ^ (0,2) ^ (2,0) = (2,3). Inputs in any order, outputs in out-dim order.
-  c["apply"] = {{{"layout", a},
-                 {"input", {{"block", 0}, {"lane", 9}, {"register", 1}, {"warp", 0}}}},
-                {{"dim0", 2}, {"dim1", 3}}};
+  c["apply"] = {
+      {{"layout", a}, {"input", {{"block", 0}, {"lane", 9}, {"register", 1}, {"warp", 0}}}},
+      {{"dim0", 2}, {"dim1", 3}}};
   // self: i1 -> x1, i2 -> x3; other: x1 -> y2, x2 -> y1, so x3 -> y3.
-  c["compose"] = {{{"self", layout1D("i", {{1}, {3}}, "x", 4)},
-                   {"other", layout1D("x", {{2}, {1}}, "y", 4)}},
-                  layout1D("i", {{2}, {3}}, "y", 4)};
+  c["compose"] = {
+      {{"self", layout1D("i", {{1}, {3}}, "x", 4)}, {"other", layout1D("x", {{2}, {1}}, "y", 4)}},
+      layout1D("i", {{2}, {3}}, "y", 4)};
   // identity1D(4, register, dim0) * identity1D(8, lane, dim0): the outer
   // layout's bases move above the inner's 2 bits of dim0.
   c["product"] = {{{"self", layout1D("register", {{1}, {2}}, "dim0", 4)},
@@ -101,8 +99,7 @@ std::map<std::string, OpCase> validRequests() {
                                    "out_dims": [{"name": "dim1", "size": 4},
                                                 {"name": "dim0", "size": 2}]})")};
   // Input bits in order: register0, lane0, lane1; a takes two, b one.
-  c["reshape_ins"] = {{{"layout", small},
-                       {"new_in_dims", parse(R"([{"name": "a", "size": 4},
+  c["reshape_ins"] = {{{"layout", small}, {"new_in_dims", parse(R"([{"name": "a", "size": 4},
                                                  {"name": "b", "size": 2}])")}},
                       parse(R"({"in_dims": [{"name": "a", "bases": [[1, 0], [0, 1]]},
                                             {"name": "b", "bases": [[0, 2]]}],
@@ -110,15 +107,13 @@ std::map<std::string, OpCase> validRequests() {
                                              {"name": "dim1", "size": 4}]})")};
   // Output bits in order: dim0 bit 0, dim1 bits 0 and 1 (flat 1, 2, 4); p
   // takes flat bits 0-1, q flat bit 2.
-  c["reshape_outs"] = {{{"layout", small},
-                        {"new_out_dims", parse(R"([{"name": "p", "size": 4},
+  c["reshape_outs"] = {{{"layout", small}, {"new_out_dims", parse(R"([{"name": "p", "size": 4},
                                                    {"name": "q", "size": 2}])")}},
                        parse(R"({"in_dims": [{"name": "register", "bases": [[1, 0]]},
                                              {"name": "lane", "bases": [[2, 0], [0, 1]]}],
                                  "out_dims": [{"name": "p", "size": 4},
                                               {"name": "q", "size": 2}]})")};
-  c["flatten_ins"] = {{{"layout", small}},
-                      parse(R"({"in_dims": [{"name": "register",
+  c["flatten_ins"] = {{{"layout", small}}, parse(R"({"in_dims": [{"name": "register",
                                              "bases": [[1, 0], [0, 1], [0, 2]]}],
                                 "out_dims": [{"name": "dim0", "size": 2},
                                              {"name": "dim1", "size": 4}]})")};
@@ -127,9 +122,9 @@ std::map<std::string, OpCase> validRequests() {
                                              {"name": "lane", "bases": [[2], [4]]}],
                                  "out_dims": [{"name": "dim0", "size": 8}]})")};
   // Kept in the layout's order, whatever order the request names them in.
-  c["sublayout"] = {{{"layout", a}, {"in_dim_names", {"lane", "register"}},
-                     {"out_dim_names", {"dim1"}}},
-                    parse(R"({"in_dims": [{"name": "register", "bases": [[1], [0]]},
+  c["sublayout"] = {
+      {{"layout", a}, {"in_dim_names", {"lane", "register"}}, {"out_dim_names", {"dim1"}}},
+      parse(R"({"in_dims": [{"name": "register", "bases": [[1], [0]]},
                                           {"name": "lane",
                                            "bases": [[2], [4], [8], [0], [0]]}],
                               "out_dims": [{"name": "dim1", "size": 16}]})")};
@@ -155,17 +150,15 @@ std::map<std::string, OpCase> validRequests() {
       {{"register", 2}, {"lane", 3}}};
   // register bases (1,0), (2,0) are unit steps of dim0; (0,1) stops the run;
   // lane's (4,0) touches dim0 no lower than bit 2, so 2^2 consecutive.
-  c["num_consecutive_in_out"] = {
-      {{"layout", parse(R"({"in_dims": [{"name": "register",
+  c["num_consecutive_in_out"] = {{{"layout", parse(R"({"in_dims": [{"name": "register",
                                          "bases": [[1, 0], [2, 0], [0, 1]]},
                                         {"name": "lane", "bases": [[4, 0]]}],
                             "out_dims": [{"name": "dim0", "size": 8},
                                          {"name": "dim1", "size": 2}]})")}},
-      4};
+                                 4};
   // The matrix of layout A from the paper: rows i0..i3, j0..j3; columns
   // reg0, reg1, lane0..lane4, warp0.
-  c["matrix_view"] = {{{"layout", a}},
-                      parse(R"([[0, 1, 0, 0, 0, 0, 0, 0],
+  c["matrix_view"] = {{{"layout", a}}, parse(R"([[0, 1, 0, 0, 0, 0, 0, 0],
                                 [0, 0, 0, 0, 0, 1, 0, 0],
                                 [0, 0, 0, 0, 0, 0, 1, 0],
                                 [0, 0, 0, 0, 0, 0, 0, 1],
@@ -174,23 +167,29 @@ std::map<std::string, OpCase> validRequests() {
                                 [0, 0, 0, 1, 0, 0, 0, 0],
                                 [0, 0, 0, 0, 1, 0, 0, 0]])")};
   // The same map with the in dims in another order is not equal.
-  c["equal"] = {{{"self", small},
-                 {"other", parse(R"({"in_dims": [{"name": "lane", "bases": [[0, 1], [0, 2]]},
+  c["equal"] = {
+      {{"self", small}, {"other", parse(R"({"in_dims": [{"name": "lane", "bases": [[0, 1], [0, 2]]},
                                                  {"name": "register", "bases": [[1, 0]]}],
                                      "out_dims": [{"name": "dim0", "size": 2},
                                                   {"name": "dim1", "size": 4}]})")}},
-                false};
+      false};
   // Paper §4.1: layout A is blocked [2,2] x [4,8] x [2,1], order [1,0].
-  c["blocked"] = {{{"size_per_thread", {2, 2}}, {"threads_per_warp", {4, 8}},
-                   {"warps_per_cta", {2, 1}}, {"order", {1, 0}}, {"shape", {16, 16}}},
+  c["blocked"] = {{{"size_per_thread", {2, 2}},
+                   {"threads_per_warp", {4, 8}},
+                   {"warps_per_cta", {2, 1}},
+                   {"order", {1, 0}},
+                   {"shape", {16, 16}}},
                   a};
   // The parent is laid out at [4, 1]: its tile is 2x4 (register -> dim1 bit 0,
   // lane -> dim1 bit 1, dim0 bit 0), so a register repeat covers dim0 bit 1
   // and dim1's bases become 0. Dropping dim1: register (0), (2) -> the zero
   // one is removed; lane (0), (1) stay.
   c["slice"] = {{{"dim", 1},
-                 {"parent", {{"size_per_thread", {1, 2}}, {"threads_per_warp", {2, 2}},
-                             {"warps_per_cta", {1, 1}}, {"order", {1, 0}}}},
+                 {"parent",
+                  {{"size_per_thread", {1, 2}},
+                   {"threads_per_warp", {2, 2}},
+                   {"warps_per_cta", {1, 1}},
+                   {"order", {1, 0}}}},
                  {"shape", {4}}},
                 parse(R"({"in_dims": [{"name": "register", "bases": [[2]]},
                                       {"name": "lane", "bases": [[0], [1]]},
@@ -203,7 +202,9 @@ std::map<std::string, OpCase> validRequests() {
   c["is_memory"] = {{{"layout", layout1D("offset", {{1}, {3}}, "dim0", 4)}}, true};
   // PTX mma.m16n8k16 accumulator: c_i at row groupID (lane bits 2-4) + 8 (i & 2),
   // col 2 threadID_in_group (lane bits 0-1) + (i & 1).
-  c["nvidia_mma"] = {{{"version", {2, 0}}, {"warps_per_cta", {1, 1}}, {"instr_shape", {16, 8}},
+  c["nvidia_mma"] = {{{"version", {2, 0}},
+                      {"warps_per_cta", {1, 1}},
+                      {"instr_shape", {16, 8}},
                       {"shape", {16, 8}}},
                      parse(R"({"in_dims": [{"name": "register", "bases": [[0, 1], [8, 0]]},
                                            {"name": "lane", "bases": [[0, 2], [0, 4], [1, 0],
@@ -214,10 +215,12 @@ std::map<std::string, OpCase> validRequests() {
                                             {"name": "dim1", "size": 8}]})")};
   // PTX mma.m16n8k16 f16 operand B: b_i at row (K) 2 threadID_in_group + (i & 1)
   // + 8 (i & 2), col groupID.
-  c["dot_operand"] = {{{"operand_index", 1}, {"k_width", 2}, {"shape", {16, 8}},
-                       {"parent", {{"version", {2, 0}}, {"warps_per_cta", {1, 1}},
-                                   {"instr_shape", {16, 8}}}}},
-                      parse(R"({"in_dims": [{"name": "register", "bases": [[1, 0], [8, 0]]},
+  c["dot_operand"] = {
+      {{"operand_index", 1},
+       {"k_width", 2},
+       {"shape", {16, 8}},
+       {"parent", {{"version", {2, 0}}, {"warps_per_cta", {1, 1}}, {"instr_shape", {16, 8}}}}},
+      parse(R"({"in_dims": [{"name": "register", "bases": [[1, 0], [8, 0]]},
                                             {"name": "lane", "bases": [[2, 0], [4, 0], [0, 1],
                                                                        [0, 2], [0, 4]]},
                                             {"name": "warp", "bases": []},
@@ -235,16 +238,17 @@ std::map<std::string, OpCase> validRequests() {
                              "out_dims": [{"name": "row", "size": 8}, {"name": "col", "size": 8},
                                           {"name": "matrix", "size": 1}]})")};
   // Order [0, 1]: offsets walk dim0 (2) first, then dim1 (4).
-  c["unswizzled_shared"] = {{{"order", {0, 1}}, {"shape", {2, 4}}},
-                            parse(R"({"in_dims": [{"name": "offset", "bases": [[1, 0], [0, 1], [0, 2]]},
+  c["unswizzled_shared"] = {
+      {{"order", {0, 1}}, {"shape", {2, 4}}},
+      parse(R"({"in_dims": [{"name": "offset", "bases": [[1, 0], [0, 1], [0, 2]]},
                                                   {"name": "block", "bases": []}],
                                       "out_dims": [{"name": "dim0", "size": 2},
                                                    {"name": "dim1", "size": 4}]})")};
   // Def 4.11 on 4x8: row 2^t also moves the column by c_t = 2 * (2^t mod 4):
   // row 1 -> 2, row 2 -> 4.
-  c["swizzled_shared"] = {{{"vec", 2}, {"per_phase", 1}, {"max_phase", 4}, {"order", {1, 0}},
-                           {"shape", {4, 8}}},
-                          parse(R"({"in_dims": [{"name": "offset", "bases": [[0, 1], [0, 2], [0, 4],
+  c["swizzled_shared"] = {
+      {{"vec", 2}, {"per_phase", 1}, {"max_phase", 4}, {"order", {1, 0}}, {"shape", {4, 8}}},
+      parse(R"({"in_dims": [{"name": "offset", "bases": [[0, 1], [0, 2], [0, 4],
                                                                              [1, 2], [2, 4]]},
                                                 {"name": "block", "bases": []}],
                                     "out_dims": [{"name": "dim0", "size": 4},
@@ -302,8 +306,11 @@ std::map<std::string, OpCase> validRequests() {
                                            {"name": "dim1", "size": 4}]})")};
   // AMD's v_mfma_f32_16x16x16f16 result: item i of lane l at row i + 4 (l / 16),
   // col l % 16.
-  c["amd_mfma"] = {{{"version", 3}, {"instr_shape", {16, 16, 16}}, {"transposed", false},
-                    {"warps_per_cta", {1, 1}}, {"shape", {16, 16}}},
+  c["amd_mfma"] = {{{"version", 3},
+                    {"instr_shape", {16, 16, 16}},
+                    {"transposed", false},
+                    {"warps_per_cta", {1, 1}},
+                    {"shape", {16, 16}}},
                    parse(R"({"in_dims": [{"name": "register", "bases": [[1, 0], [2, 0]]},
                                          {"name": "lane", "bases": [[0, 1], [0, 2], [0, 4],
                                                                     [0, 8], [4, 0], [8, 0]]},
@@ -312,9 +319,9 @@ std::map<std::string, OpCase> validRequests() {
                              "out_dims": [{"name": "dim0", "size": 16},
                                           {"name": "dim1", "size": 16}]})")};
   // RDNA4 WMMA 16x16 f32 result: VGPR i of lane l at row i + 8 (l / 16), col l % 16.
-  c["amd_wmma"] = {{{"version", 2}, {"transposed", false}, {"warps_per_cta", {1, 1}},
-                    {"shape", {16, 16}}},
-                   parse(R"({"in_dims": [{"name": "register", "bases": [[1, 0], [2, 0], [4, 0]]},
+  c["amd_wmma"] = {
+      {{"version", 2}, {"transposed", false}, {"warps_per_cta", {1, 1}}, {"shape", {16, 16}}},
+      parse(R"({"in_dims": [{"name": "register", "bases": [[1, 0], [2, 0], [4, 0]]},
                                          {"name": "lane", "bases": [[0, 1], [0, 2], [0, 4],
                                                                     [0, 8], [8, 0]]},
                                          {"name": "warp", "bases": []},
@@ -336,9 +343,8 @@ std::map<std::string, OpCase> validRequests() {
   // tile), extent 16x8: strided row s starts at 16 s and XORs s into the
   // access slot, so offset 16 holds access 1 of row 1 = (2, 1), 32 -> (4, 2),
   // 64 -> (8, 4).
-  c["cutlass_tensorop"] = {
-      {{"element_bits", 64}, {"crosswise", 16}, {"extent", {16, 8}}},
-      parse(R"({"in_dims": [{"name": "offset",
+  c["cutlass_tensorop"] = {{{"element_bits", 64}, {"crosswise", 16}, {"extent", {16, 8}}},
+                           parse(R"({"in_dims": [{"name": "offset",
                              "bases": [[1, 0], [2, 0], [4, 0], [8, 0], [2, 1], [4, 2], [8, 4]]}],
                 "out_dims": [{"name": "dim0", "size": 16}, {"name": "dim1", "size": 8}]})")};
   // The seed transpose's read (lane bits 0-3 -> m, lane bit 4 -> n0,
@@ -362,18 +368,25 @@ std::map<std::string, OpCase> validRequests() {
   // The seed's walkthrough (seeds/one-bit-off-swizzle.txt §04-§05): every
   // set, the map offset = 32m + (n xor 2m), and 16 + 16 wavefronts.
   c["optimal_swizzle"] = {
-      {{"self", parse(R"({"in_dims": [{"name": "register", "bases": [[0, 1], [0, 2], [0, 4], [0, 8]]}, {"name": "lane", "bases": [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]]}, {"name": "warp", "bases": []}], "out_dims": [{"name": "n", "size": 32}, {"name": "m", "size": 16}]})")},
-       {"other", parse(R"({"in_dims": [{"name": "register", "bases": [[2, 0], [4, 0], [8, 0], [16, 0]]}, {"name": "lane", "bases": [[0, 1], [0, 2], [0, 4], [0, 8], [1, 0]]}, {"name": "warp", "bases": []}], "out_dims": [{"name": "n", "size": 32}, {"name": "m", "size": 16}]})")},
+      {{"self",
+        parse(
+            R"({"in_dims": [{"name": "register", "bases": [[0, 1], [0, 2], [0, 4], [0, 8]]}, {"name": "lane", "bases": [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]]}, {"name": "warp", "bases": []}], "out_dims": [{"name": "n", "size": 32}, {"name": "m", "size": 16}]})")},
+       {"other",
+        parse(
+            R"({"in_dims": [{"name": "register", "bases": [[2, 0], [4, 0], [8, 0], [16, 0]]}, {"name": "lane", "bases": [[0, 1], [0, 2], [0, 4], [0, 8], [1, 0]]}, {"name": "warp", "bases": []}], "out_dims": [{"name": "n", "size": 32}, {"name": "m", "size": 16}]})")},
        {"element_bytes", 4}},
-      parse(R"({"shared": {"in_dims": [{"name": "offset", "bases": [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [2, 1], [4, 2], [8, 4], [16, 8]]}], "out_dims": [{"name": "n", "size": 32}, {"name": "m", "size": 16}]}, "vector_bytes": 4, "bank_bits": 5, "idx_bits": 4, "sets": {"V": [], "A_bank": [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], "B_bank": [[0, 1], [0, 2], [0, 4], [0, 8], [1, 0]], "P": [[[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], [[0, 1], [0, 2], [0, 4], [0, 8], [1, 0]]], "I": [[1, 0]], "E": [[2, 0], [4, 0], [8, 0], [16, 0]], "F": [[0, 1], [0, 2], [0, 4], [0, 8]], "G": [[2, 1], [4, 2], [8, 4], [16, 8]], "C": [], "Idx": [[2, 1], [4, 2], [8, 4], [16, 8]], "Bank": [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]]}, "predicted_conflict_bits": {"store": 0, "load": 0}, "store": {"instructions": 16, "wavefronts": 16, "ideal_wavefronts": 16, "conflicts": 0}, "load": {"instructions": 16, "wavefronts": 16, "ideal_wavefronts": 16, "conflicts": 0}})")};
+      parse(
+          R"({"shared": {"in_dims": [{"name": "offset", "bases": [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [2, 1], [4, 2], [8, 4], [16, 8]]}], "out_dims": [{"name": "n", "size": 32}, {"name": "m", "size": 16}]}, "vector_bytes": 4, "bank_bits": 5, "idx_bits": 4, "sets": {"V": [], "A_bank": [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], "B_bank": [[0, 1], [0, 2], [0, 4], [0, 8], [1, 0]], "P": [[[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], [[0, 1], [0, 2], [0, 4], [0, 8], [1, 0]]], "I": [[1, 0]], "E": [[2, 0], [4, 0], [8, 0], [16, 0]], "F": [[0, 1], [0, 2], [0, 4], [0, 8]], "G": [[2, 1], [4, 2], [8, 4], [16, 8]], "C": [], "Idx": [[2, 1], [4, 2], [8, 4], [16, 8]], "Bank": [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]]}, "predicted_conflict_bits": {"store": 0, "load": 0}, "store": {"instructions": 16, "wavefronts": 16, "ideal_wavefronts": 16, "conflicts": 0}, "load": {"instructions": 16, "wavefronts": 16, "ideal_wavefronts": 16, "conflicts": 0}})")};
   // The BlockedLayout([1,4],[4,8],[4,1],[1,0]) at 64x64 of
   // device_tests/HARDWARE.md#triton-calibration over the row-major tile:
   // registers 0, 1 hold columns +1, +2, register 2 column +32.
-  const Json blocked64 = parse(R"({"in_dims": [{"name": "register", "bases": [[0,1],[0,2],[0,32],[16,0],[32,0]]},
+  const Json blocked64 =
+      parse(R"({"in_dims": [{"name": "register", "bases": [[0,1],[0,2],[0,32],[16,0],[32,0]]},
                          {"name": "lane", "bases": [[0,4],[0,8],[0,16],[1,0],[2,0]]},
                          {"name": "warp", "bases": [[4,0],[8,0]]}],
             "out_dims": [{"name": "dim0", "size": 64}, {"name": "dim1", "size": 64}]})");
-  const Json rowMajor64 = parse(R"({"in_dims": [{"name": "offset", "bases": [[0,1],[0,2],[0,4],[0,8],[0,16],[0,32],
+  const Json rowMajor64 =
+      parse(R"({"in_dims": [{"name": "offset", "bases": [[0,1],[0,2],[0,4],[0,8],[0,16],[0,32],
                                                  [1,0],[2,0],[4,0],[8,0],[16,0],[32,0]]}],
             "out_dims": [{"name": "dim0", "size": 64}, {"name": "dim1", "size": 64}]})");
   c["vectorization"] = {{{"layout", blocked64}, {"shared", rowMajor64}},
@@ -417,8 +430,9 @@ std::map<std::string, OpCase> validRequests() {
       {{"self", regSwapA}, {"other", regSwapB}},
       {{"kind", "register_permutation"},
        {"minimal_kind", "register_permutation"},
-       {"reason", "register bit 0 of B reads from register 2 of A instead of register 1: data "
-                  "moves between registers of a lane"},
+       {"reason",
+        "register bit 0 of B reads from register 2 of A instead of register 1: data "
+        "moves between registers of a lane"},
        {"b_inv_a", swap},
        {"pull", swap}}};
   // Figure 3, reconstructed (see reference/analysis/tests/shuffle_plan_test):
@@ -492,8 +506,7 @@ TEST(Oracle, EveryOpAnswersItsValidRequest) {
   for (const auto& [name, c] : validRequests()) {
     Json response = ask(withOp(name, c.request));
     ASSERT_EQ(response["ok"], true) << name << ": " << dumpLine(response);
-    EXPECT_EQ(response["result"], c.result)
-        << name << ": got " << dumpLine(response["result"]);
+    EXPECT_EQ(response["result"], c.result) << name << ": got " << dumpLine(response["result"]);
     EXPECT_FALSE(response.contains("id")) << name;
   }
 }
@@ -501,20 +514,19 @@ TEST(Oracle, EveryOpAnswersItsValidRequest) {
 TEST(Oracle, MoreResults) {
   Json a = parse(kLayoutA);
   // Warp 1 adds (8, 0).
-  EXPECT_EQ(ask({{"op", "apply"}, {"layout", a},
-                    {"input", {{"register", 0}, {"lane", 0}, {"warp", 1}, {"block", 0}}}})
-                ["result"],
+  EXPECT_EQ(ask({{"op", "apply"},
+                 {"layout", a},
+                 {"input", {{"register", 0}, {"lane", 0}, {"warp", 1}, {"block", 0}}}})["result"],
             Json({{"dim0", 8}, {"dim1", 0}}));
   // out_dim_size is optional and defaults to 1.
-  EXPECT_EQ(ask({{"op", "zeros_1d"}, {"size", 2}, {"in_dim", "r"}, {"out_dim", "o"}})
-                ["result"],
+  EXPECT_EQ(ask({{"op", "zeros_1d"}, {"size", 2}, {"in_dim", "r"}, {"out_dim", "o"}})["result"],
             layout1D("r", {{0}}, "o", 1));
   // A layout equals itself.
   EXPECT_EQ(ask({{"op", "equal"}, {"self", a}, {"other", a}})["result"], true);
   // (1) then (2) is not identity1D(2) times anything: the first basis must be 1.
   Json notDivisible = ask({{"op", "divide_left"},
-                              {"self", layout1D("register", {{2}, {1}}, "dim0", 4)},
-                              {"other", layout1D("register", {{1}}, "dim0", 2)}});
+                           {"self", layout1D("register", {{2}, {1}}, "dim0", 4)},
+                           {"other", layout1D("register", {{1}}, "dim0", 2)}});
   EXPECT_EQ(notDivisible["ok"], true);
   EXPECT_EQ(notDivisible["result"], nullptr);
 }
@@ -547,8 +559,8 @@ TEST(Oracle, InvertAndComposeChecksOutputBitsApartInOtherToo) {
 
 TEST(Oracle, IdIsEchoed) {
   for (Json id : {Json(7), Json("req-1"), Json(12345678901234567890ull), Json(nullptr)}) {
-    Json good = ask({{"op", "identity_1d"}, {"size", 1}, {"in_dim", "a"},
-                        {"out_dim", "b"}, {"id", id}});
+    Json good =
+        ask({{"op", "identity_1d"}, {"size", 1}, {"in_dim", "a"}, {"out_dim", "b"}, {"id", id}});
     EXPECT_EQ(good["id"], id);
     EXPECT_EQ(good["ok"], true);
     Json bad = ask({{"op", "nonsense"}, {"id", id}});
@@ -587,8 +599,7 @@ TEST(Oracle, BadRequestsNameTheProblem) {
   EXPECT_NE(errorOf(Json(42)).find("must be a JSON object"), std::string::npos);
   EXPECT_NE(errorOf(Json::object()).find("no \"op\""), std::string::npos);
   EXPECT_NE(errorOf({{"op", 3}}).find("\"op\" must be a string"), std::string::npos);
-  EXPECT_NE(errorOf({{"op", "frobnicate"}}).find("unknown op \"frobnicate\""),
-            std::string::npos);
+  EXPECT_NE(errorOf({{"op", "frobnicate"}}).find("unknown op \"frobnicate\""), std::string::npos);
 }
 
 // Wrong types fail with the path of the offending value in the message.
@@ -614,12 +625,13 @@ TEST(Oracle, WrongTypesNameTheKeyPath) {
        "in_dim: expected a string"},
       {{{"op", "identity_1d"}, {"size", 4}, {"in_dim", "a"}, {"out_dim", "not a name"}},
        "out_dim: \"not a name\" is not an identifier"},
-      {{{"op", "apply"}, {"layout", a}, {"input", Json::array()}},
-       "input: expected an object"},
-      {{{"op", "apply"}, {"layout", a},
+      {{{"op", "apply"}, {"layout", a}, {"input", Json::array()}}, "input: expected an object"},
+      {{{"op", "apply"},
+        {"layout", a},
         {"input", {{"register", "1"}, {"lane", 0}, {"warp", 0}, {"block", 0}}}},
        "input.register: expected a non-negative integer"},
-      {{{"op", "apply"}, {"layout", a},
+      {{{"op", "apply"},
+        {"layout", a},
         {"input", {{"register", 0}, {"lane", -2}, {"warp", 0}, {"block", 0}}}},
        "input.lane: -2 is negative"},
       {{{"op", "is_injective"}, {"layout", Json::array()}}, "layout: expected a JSON object"},
@@ -631,12 +643,15 @@ TEST(Oracle, WrongTypesNameTheKeyPath) {
        "new_in_dims[1]: expected a string"},
       {{{"op", "transpose_outs"}, {"layout", a}, {"new_out_dims", Json::object()}},
        "new_out_dims: expected an array"},
-      {{{"op", "reshape_ins"}, {"layout", a},
+      {{{"op", "reshape_ins"},
+        {"layout", a},
         {"new_in_dims", parse(R"([{"name": "x", "size": 16}, {"name": "y", "size": 2.5}])")}},
        "new_in_dims[1].size: expected a non-negative integer"},
       {{{"op", "reshape_outs"}, {"layout", a}, {"new_out_dims", Json::array({"flat"})}},
        "new_out_dims[0]: expected {\"name\": ..., \"size\": ...}"},
-      {{{"op", "sublayout"}, {"layout", a}, {"in_dim_names", Json::array({3})},
+      {{{"op", "sublayout"},
+        {"layout", a},
+        {"in_dim_names", Json::array({3})},
         {"out_dim_names", Json::array()}},
        "in_dim_names[0]: expected a string"},
   };
@@ -652,8 +667,7 @@ TEST(Oracle, BadJsonLine) {
   EXPECT_EQ(response["ok"], false);
   EXPECT_EQ(response["error"].get<std::string>().rfind("bad JSON", 0), 0u);
   EXPECT_EQ(answerLine("")["ok"], false);
-  EXPECT_EQ(answerLine(R"({"op": "identity_1d", "size": 2, "in_dim": "a", "out_dim": "b"})")
-                ["ok"],
+  EXPECT_EQ(answerLine(R"({"op": "identity_1d", "size": 2, "in_dim": "a", "out_dim": "b"})")["ok"],
             true);
 }
 
@@ -693,7 +707,8 @@ TEST(Oracle, DeepAndHugeJsonIsAnErrorNotACrash) {
   EXPECT_NO_THROW(line = dumpLine(deepId));
 
   // Nesting up to the limit is accepted: the object and 63 arrays.
-  std::string atLimit = std::string(f2lay::kMaxJsonDepth - 1, '[') + std::string(f2lay::kMaxJsonDepth - 1, ']');
+  std::string atLimit =
+      std::string(f2lay::kMaxJsonDepth - 1, '[') + std::string(f2lay::kMaxJsonDepth - 1, ']');
   Json limited = answerLine(R"({"op": "frobnicate", "id": )" + atLimit + "}");
   EXPECT_NE(limited["error"].get<std::string>().find("unknown op"), std::string::npos);
   EXPECT_EQ(limited["id"], Json::parse(atLimit));

@@ -4,6 +4,8 @@
 // LinearLayout.from_bases(bases, out_dim_names, out_dim_sizes, False) from the
 // same bases as the JSON next to it), for f2lay::ref and f2lay::opt alike;
 // and the layouts on which Triton 3.9.0 aborts, refused with f2lay::Error.
+#include "tools/triton_views.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
@@ -12,7 +14,6 @@
 #include "formats/json_format.h"
 #include "optimized/opt_linear_layout.h"
 #include "reference/linear_layout.h"
-#include "tools/triton_views.h"
 
 namespace f2lay::tools {
 namespace {
@@ -64,7 +65,8 @@ const char* kZ = R"({"in_dims": [
 // (kXDistributed), get_distributed_view(True) (kXDistributedHw),
 // get_shared_view(False) (kXShared) or get_shared_view(True) (kXSharedHw) of
 // layout kX above.
-const char* kADistributed = R"([[ T0:0,  T0:1,  T1:0,  T1:1,  T2:0,  T2:1,  T3:0,  T3:1,  T4:0,  T4:1,  T5:0,  T5:1,  T6:0,  T6:1,  T7:0,  T7:1]
+const char* kADistributed =
+    R"([[ T0:0,  T0:1,  T1:0,  T1:1,  T2:0,  T2:1,  T3:0,  T3:1,  T4:0,  T4:1,  T5:0,  T5:1,  T6:0,  T6:1,  T7:0,  T7:1]
 [  T0:2,  T0:3,  T1:2,  T1:3,  T2:2,  T2:3,  T3:2,  T3:3,  T4:2,  T4:3,  T5:2,  T5:3,  T6:2,  T6:3,  T7:2,  T7:3]
 [  T8:0,  T8:1,  T9:0,  T9:1, T10:0, T10:1, T11:0, T11:1, T12:0, T12:1, T13:0, T13:1, T14:0, T14:1, T15:0, T15:1]
 [  T8:2,  T8:3,  T9:2,  T9:3, T10:2, T10:3, T11:2, T11:3, T12:2, T12:3, T13:2, T13:3, T14:2, T14:3, T15:2, T15:3]
@@ -92,7 +94,8 @@ Warp1:
 ( 9, 0), ( 9, 2), ( 9, 4), ( 9, 6), ( 9, 8), ( 9,10), ( 9,12), ( 9,14), (11, 0), (11, 2), (11, 4), (11, 6), (11, 8), (11,10), (11,12), (11,14), (13, 0), (13, 2), (13, 4), (13, 6), (13, 8), (13,10), (13,12), (13,14), (15, 0), (15, 2), (15, 4), (15, 6), (15, 8), (15,10), (15,12), (15,14)
 ( 9, 1), ( 9, 3), ( 9, 5), ( 9, 7), ( 9, 9), ( 9,11), ( 9,13), ( 9,15), (11, 1), (11, 3), (11, 5), (11, 7), (11, 9), (11,11), (11,13), (11,15), (13, 1), (13, 3), (13, 5), (13, 7), (13, 9), (13,11), (13,13), (13,15), (15, 1), (15, 3), (15, 5), (15, 7), (15, 9), (15,11), (15,13), (15,15)
 )";
-const char* kDDistributed = R"([[[ B0:T0:0| B0:T0:2| B0:T4:0| B0:T4:2,  B0:T0:1| B0:T0:3| B0:T4:1| B0:T4:3,  B0:T8:0| B0:T8:2|B0:T12:0|B0:T12:2,  B0:T8:1| B0:T8:3|B0:T12:1|B0:T12:3]
+const char* kDDistributed =
+    R"([[[ B0:T0:0| B0:T0:2| B0:T4:0| B0:T4:2,  B0:T0:1| B0:T0:3| B0:T4:1| B0:T4:3,  B0:T8:0| B0:T8:2|B0:T12:0|B0:T12:2,  B0:T8:1| B0:T8:3|B0:T12:1|B0:T12:3]
 [   B0:T1:0| B0:T1:2| B0:T5:0| B0:T5:2,  B0:T1:1| B0:T1:3| B0:T5:1| B0:T5:3,  B0:T9:0| B0:T9:2|B0:T13:0|B0:T13:2,  B0:T9:1| B0:T9:3|B0:T13:1|B0:T13:3]
 [   B1:T0:0| B1:T0:2| B1:T4:0| B1:T4:2,  B1:T0:1| B1:T0:3| B1:T4:1| B1:T4:3,  B1:T8:0| B1:T8:2|B1:T12:0|B1:T12:2,  B1:T8:1| B1:T8:3|B1:T12:1|B1:T12:3]
 [   B1:T1:0| B1:T1:2| B1:T5:0| B1:T5:2,  B1:T1:1| B1:T1:3| B1:T5:1| B1:T5:3,  B1:T9:0| B1:T9:2|B1:T13:0|B1:T13:2,  B1:T9:1| B1:T9:3|B1:T13:1|B1:T13:3]]
@@ -124,7 +127,8 @@ Warp1:
 (0,2,2), (0,3,2), (1,2,2), (1,3,2), (0,2,2), (0,3,2), (1,2,2), (1,3,2)
 (0,2,3), (0,3,3), (1,2,3), (1,3,3), (0,2,3), (0,3,3), (1,2,3), (1,3,3)
 )";
-const char* kEDistributed = R"([ B0:T0:0| B8:T0:0,  B0:T1:0| B8:T1:0,  B1:T0:0| B9:T0:0,  B1:T1:0| B9:T1:0,  B2:T0:0|B10:T0:0,  B2:T1:0|B10:T1:0,  B3:T0:0|B11:T0:0,  B3:T1:0|B11:T1:0,  B4:T0:0|B12:T0:0,  B4:T1:0|B12:T1:0,  B5:T0:0|B13:T0:0,  B5:T1:0|B13:T1:0,  B6:T0:0|B14:T0:0,  B6:T1:0|B14:T1:0,  B7:T0:0|B15:T0:0,  B7:T1:0|B15:T1:0, , , , , , , , , , , , , , , , ]
+const char* kEDistributed =
+    R"([ B0:T0:0| B8:T0:0,  B0:T1:0| B8:T1:0,  B1:T0:0| B9:T0:0,  B1:T1:0| B9:T1:0,  B2:T0:0|B10:T0:0,  B2:T1:0|B10:T1:0,  B3:T0:0|B11:T0:0,  B3:T1:0|B11:T1:0,  B4:T0:0|B12:T0:0,  B4:T1:0|B12:T1:0,  B5:T0:0|B13:T0:0,  B5:T1:0|B13:T1:0,  B6:T0:0|B14:T0:0,  B6:T1:0|B14:T1:0,  B7:T0:0|B15:T0:0,  B7:T1:0|B15:T1:0, , , , , , , , , , , , , , , , ]
 )";
 const char* kSShared = R"([[(0:0),(1:0),(0:1),(1:1)]
 [ (0:2),(1:2),(0:3),(1:3)]]

@@ -17,7 +17,9 @@ int pick(int lo, int hi) { return *rc::gen::inRange(lo, hi + 1); }  // [lo, hi]
 
 Json spread(int bits, int rank) { return properties::genSpread(bits, static_cast<size_t>(rank)); }
 Json permutation(int rank) { return properties::genOrder(static_cast<size_t>(rank)); }
-Json shape(int rank, int maxBits) { return properties::genShape(static_cast<size_t>(rank), 0, maxBits); }
+Json shape(int rank, int maxBits) {
+  return properties::genShape(static_cast<size_t>(rank), 0, maxBits);
+}
 
 // Block bases: each CTA bit doubles one dim's split, or copies (zero).
 Json cgaLayout(int rank) {
@@ -38,8 +40,10 @@ Json cgaLayout(int rank) {
 Json blockedKeys(int rank) {
   Json spt = Json::array();
   for (int k = 0; k < rank; ++k) spt.push_back(pow2(pick(0, 2)));
-  return {{"size_per_thread", spt}, {"threads_per_warp", spread(5, rank)},
-          {"warps_per_cta", spread(pick(0, 3), rank)}, {"order", permutation(rank)}};
+  return {{"size_per_thread", spt},
+          {"threads_per_warp", spread(5, rank)},
+          {"warps_per_cta", spread(pick(0, 3), rank)},
+          {"order", permutation(rank)}};
 }
 
 Json blocked() {
@@ -60,10 +64,12 @@ Json slice() {
 Json mmaKeys() {
   if (pick(0, 1)) {
     int rank = pick(0, 2) ? 2 : 3;
-    return {{"version", {2, 0}}, {"warps_per_cta", spread(pick(0, 3), rank)},
+    return {{"version", {2, 0}},
+            {"warps_per_cta", spread(pick(0, 3), rank)},
             {"instr_shape", rank == 2 ? Json{16, 8} : Json{1, 16, 8}}};
   }
-  return {{"version", {3, 0}}, {"warps_per_cta", spread(pick(2, 4), 2)},
+  return {{"version", {3, 0}},
+          {"warps_per_cta", spread(pick(2, 4), 2)},
           {"instr_shape", {16, pow2(pick(3, 8)), pow2(pick(3, 5))}}};
 }
 
@@ -83,8 +89,11 @@ Json nvidiaMma() {
 Json dotOperand() {
   Json parent = mmaKeys();
   int index = parent["version"][0] == 3 ? 0 : pick(0, 1);
-  return {{"op", "dot_operand"}, {"operand_index", index}, {"k_width", pow2(pick(0, 3))},
-          {"parent", parent}, {"shape", mmaShape(parent)}};
+  return {{"op", "dot_operand"},
+          {"operand_index", index},
+          {"k_width", pow2(pick(0, 3))},
+          {"parent", parent},
+          {"shape", mmaShape(parent)}};
 }
 
 Json amdMfma() {
@@ -94,27 +103,38 @@ Json amdMfma() {
   for (int d = 0; d < 2; ++d) s.push_back(pow2(pick(2, 8)));
   Json tiles = Json::array();
   for (int d = 0; d < rank; ++d) tiles.push_back(pow2(pick(0, 1)));
-  return {{"op", "amd_mfma"}, {"version", pick(1, 4)},
+  return {{"op", "amd_mfma"},
+          {"version", pick(1, 4)},
           {"instr_shape", {mn[k][0], mn[k][1], pow2(pick(2, 5))}},
-          {"transposed", k == 3 || pick(0, 1) == 1}, {"warps_per_cta", spread(pick(0, 3), rank)},
-          {"element_bitwidth", pick(0, 1) ? 32 : 64}, {"tiles_per_warp", tiles}, {"shape", s}};
+          {"transposed", k == 3 || pick(0, 1) == 1},
+          {"warps_per_cta", spread(pick(0, 3), rank)},
+          {"element_bitwidth", pick(0, 1) ? 32 : 64},
+          {"tiles_per_warp", tiles},
+          {"shape", s}};
 }
 
 Json amdWmma() {
   int version = pick(1, 3), rank = pick(0, 2) ? 2 : 3;
-  uint64_t k = version == 1 ? 16 : version == 2 ? pow2(pick(4, 5)) : pow2(pick(0, 3) ? pick(5, 7) : 2);
+  uint64_t k = version == 1   ? 16
+               : version == 2 ? pow2(pick(4, 5))
+                              : pow2(pick(0, 3) ? pick(5, 7) : 2);
   Json s = rank == 3 ? Json{pow2(pick(0, 2))} : Json::array();
   for (int d = 0; d < 2; ++d) s.push_back(pick(0, 5) ? pow2(pick(4, 8)) : 1);
   Json tiles = Json::array();
   for (int d = 0; d < rank; ++d) tiles.push_back(pow2(pick(0, 1)));
-  return {{"op", "amd_wmma"}, {"version", version}, {"transposed", pick(0, 1) == 1},
-          {"warps_per_cta", spread(pick(0, 3), rank)}, {"instr_shape", {16, 16, k}},
-          {"tiles_per_warp", tiles}, {"shape", s}};
+  return {{"op", "amd_wmma"},
+          {"version", version},
+          {"transposed", pick(0, 1) == 1},
+          {"warps_per_cta", spread(pick(0, 3), rank)},
+          {"instr_shape", {16, 16, k}},
+          {"tiles_per_warp", tiles},
+          {"shape", s}};
 }
 
 Json unswizzledShared() {
   int rank = pick(1, 3);
-  return {{"op", "unswizzled_shared"}, {"order", permutation(rank)},
+  return {{"op", "unswizzled_shared"},
+          {"order", permutation(rank)},
           {"shape", shape(rank, rank < 3 ? 7 : 4)}};
 }
 
@@ -124,16 +144,19 @@ Json cutlassTensorop() {
   int bits = static_cast<int>(pow2(pick(2, 6)));
   uint64_t perAccess = 128 / static_cast<uint64_t>(bits);
   uint64_t crosswise = perAccess << pick(0, 3);
-  return {{"op", "cutlass_tensorop"}, {"element_bits", bits}, {"crosswise", crosswise},
-          {"extent", {crosswise << pick(0, 2), pow2(pick(3, 6))}}, {"row_major", pick(0, 1) == 1},
+  return {{"op", "cutlass_tensorop"},
+          {"element_bits", bits},
+          {"crosswise", crosswise},
+          {"extent", {crosswise << pick(0, 2), pow2(pick(3, 6))}},
+          {"row_major", pick(0, 1) == 1},
           {"direction", pick(0, 1) ? "coordinate_to_offset" : "offset_to_coordinate"}};
 }
 
 Json swizzledShared() {
   int rank = pick(1, 3);
-  return {{"op", "swizzled_shared"}, {"vec", pow2(pick(0, 3))}, {"per_phase", pow2(pick(0, 2))},
-          {"max_phase", pow2(pick(0, 3))}, {"order", permutation(rank)},
-          {"shape", shape(rank, rank < 3 ? 7 : 4)}};
+  return {{"op", "swizzled_shared"},       {"vec", pow2(pick(0, 3))},
+          {"per_phase", pow2(pick(0, 2))}, {"max_phase", pow2(pick(0, 3))},
+          {"order", permutation(rank)},    {"shape", shape(rank, rank < 3 ? 7 : 4)}};
 }
 
 // NVMMA: the box's contiguous rows must hold the swizzle's 8-row pattern.
@@ -144,8 +167,11 @@ Json nvmmaShared() {
   uint64_t contig = std::max<uint64_t>(minContig, pow2(pick(0, 7)));
   uint64_t rows = pow2(pick(width ? 3 : 0, 7));
   Json s = transposed ? Json{contig, rows} : Json{rows, contig};
-  return {{"op", "nvmma_shared"}, {"swizzle_byte_width", width}, {"element_bitwidth", bits},
-          {"transposed", transposed}, {"shape", s}};
+  return {{"op", "nvmma_shared"},
+          {"swizzle_byte_width", width},
+          {"element_bitwidth", bits},
+          {"transposed", transposed},
+          {"shape", s}};
 }
 
 // CuTe: Sw<B,M,S> o shape:stride with a compact stride order (a permutation
@@ -162,7 +188,11 @@ Json cuteSwizzle() {
   for (uint64_t v = next; v > 1; v /= 2) ++total;
   int b = pick(0, 3), m = pick(0, 3), shift = pick(b, b + 2);
   if (b + m + shift > total) b = 0;
-  return {{"op", "cute_swizzle"}, {"b", b}, {"m", m}, {"s", b ? shift : 0}, {"shape", s},
+  return {{"op", "cute_swizzle"},
+          {"b", b},
+          {"m", m},
+          {"s", b ? shift : 0},
+          {"shape", s},
           {"stride", stride},
           {"direction", pick(0, 1) ? "coordinate_to_offset" : "offset_to_coordinate"}};
 }
@@ -171,18 +201,23 @@ Json cuteSwizzle() {
 
 std::vector<DrawnRequest> catalogRequests() {
   using Drawer = Json (*)();
-  const std::pair<const char*, Drawer> families[] = {
-      {"blocked", blocked},       {"slice", slice},
-      {"nvidia_mma", nvidiaMma},  {"dot_operand", dotOperand},
-      {"amd_mfma", amdMfma},      {"amd_wmma", amdWmma},
-      {"unswizzled_shared", unswizzledShared}, {"swizzled_shared", swizzledShared},
-      {"cutlass_tensorop", cutlassTensorop},
-      {"nvmma_shared", nvmmaShared}, {"cute_swizzle", cuteSwizzle}};
+  const std::pair<const char*, Drawer> families[] = {{"blocked", blocked},
+                                                     {"slice", slice},
+                                                     {"nvidia_mma", nvidiaMma},
+                                                     {"dot_operand", dotOperand},
+                                                     {"amd_mfma", amdMfma},
+                                                     {"amd_wmma", amdWmma},
+                                                     {"unswizzled_shared", unswizzledShared},
+                                                     {"swizzled_shared", swizzledShared},
+                                                     {"cutlass_tensorop", cutlassTensorop},
+                                                     {"nvmma_shared", nvmmaShared},
+                                                     {"cute_swizzle", cuteSwizzle}};
   std::vector<DrawnRequest> out;
   uint64_t seed = 20000;
   for (const auto& [name, drawer] : families) {
     for (int i = 0; i < kDraws; ++i)
-      out.push_back({std::string(name) + " #" + std::to_string(i), draw(rc::gen::exec(drawer), seed, i)});
+      out.push_back(
+          {std::string(name) + " #" + std::to_string(i), draw(rc::gen::exec(drawer), seed, i)});
     seed += kDraws;
   }
   // Answers read back: the CuTe parameters of drawn CuTe layouts, and the
@@ -193,11 +228,12 @@ std::vector<DrawnRequest> catalogRequests() {
     if (!response["ok"].get<bool>() || !response["result"].is_object()) continue;
     const Json& layout = response["result"];
     if (op == "cute_swizzle" || op == "cutlass_tensorop")
-      out.push_back({"linear_to_cute of " + d.name, {{"op", "linear_to_cute"}, {"layout", layout}}});
+      out.push_back(
+          {"linear_to_cute of " + d.name, {{"op", "linear_to_cute"}, {"layout", layout}}});
     if (op == "blocked" || op == "nvmma_shared" || op == "amd_wmma")
       for (const char* predicate : {"is_distributed", "is_memory"})
-        out.push_back({std::string(predicate) + " of " + d.name,
-                       {{"op", predicate}, {"layout", layout}}});
+        out.push_back(
+            {std::string(predicate) + " of " + d.name, {{"op", predicate}, {"layout", layout}}});
   }
   for (int count : {1, 2, 4})
     for (bool trans : {false, true})

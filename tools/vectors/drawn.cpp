@@ -25,13 +25,14 @@ std::vector<std::pair<std::string, int>> outDimBits(const LayoutValue& l) {
 std::vector<DrawnRequest> algebra() {
   std::vector<DrawnRequest> out;
   auto add = [&](int i, Json request) {
-    out.push_back({request["op"].get<std::string>() + " #" + std::to_string(i), std::move(request)});
+    out.push_back(
+        {request["op"].get<std::string>() + " #" + std::to_string(i), std::move(request)});
   };
   for (int i = 0; i < kDraws; ++i) {
     LayoutValue l = draw(properties::genLayout(RankKind::kAny), 9100, i);
-    for (const char* op : {"matrix_view", "is_injective", "is_surjective", "is_invertible",
-                           "free_variable_masks", "num_consecutive_in_out", "flatten_ins",
-                           "flatten_outs"})
+    for (const char* op :
+         {"matrix_view", "is_injective", "is_surjective", "is_invertible", "free_variable_masks",
+          "num_consecutive_in_out", "flatten_ins", "flatten_outs"})
       add(i, {{"op", op}, {"layout", lj(l)}});
     Json input = Json::object();
     uint64_t salt = 0x9e3779b97f4a7c15ull * static_cast<uint64_t>(i + 1);
@@ -43,8 +44,10 @@ std::vector<DrawnRequest> algebra() {
     Json reversed = Json::array();
     for (auto d = l.out_dims.rbegin(); d != l.out_dims.rend(); ++d) reversed.push_back(d->name);
     add(i, {{"op", "transpose_outs"}, {"layout", lj(l)}, {"new_out_dims", reversed}});
-    add(i, {{"op", "sublayout"}, {"layout", lj(l)},
-            {"in_dim_names", Json::array({l.in_dims[0].name})}, {"out_dim_names", reversed}});
+    add(i, {{"op", "sublayout"},
+            {"layout", lj(l)},
+            {"in_dim_names", Json::array({l.in_dims[0].name})},
+            {"out_dim_names", reversed}});
 
     LayoutValue m = draw(properties::genLayoutFrom(outDimBits(l)), 9200, i);
     add(i, {{"op", "compose"}, {"self", lj(l)}, {"other", lj(m)}});
@@ -60,7 +63,8 @@ std::vector<DrawnRequest> algebra() {
     LayoutValue extra = draw(properties::genLayoutOnto({{"extra", 2}}, outDimBits(l)), 9350, i);
     add(i, {{"op", "concat_ins"}, {"self", lj(l)}, {"other", lj(extra)}});
     uint64_t inSize = uint64_t{1} << properties::columnsOf(l).size();
-    add(i, {{"op", "reshape_ins"}, {"layout", lj(l)},
+    add(i, {{"op", "reshape_ins"},
+            {"layout", lj(l)},
             {"new_in_dims", Json::array({{{"name", "flat"}, {"size", inSize}}})}});
     Json ins = Json::array();
     for (auto d = l.in_dims.rbegin(); d != l.in_dims.rend(); ++d) ins.push_back(d->name);
@@ -68,10 +72,16 @@ std::vector<DrawnRequest> algebra() {
     if (i < 8) {
       uint64_t size = uint64_t{1} << (i % 4);
       add(i, {{"op", "identity_1d"}, {"size", size}, {"in_dim", "lane"}, {"out_dim", "dim0"}});
-      add(i, {{"op", "zeros_1d"}, {"size", size}, {"in_dim", "register"}, {"out_dim", "dim1"},
+      add(i, {{"op", "zeros_1d"},
+              {"size", size},
+              {"in_dim", "register"},
+              {"out_dim", "dim1"},
               {"out_dim_size", uint64_t{1} << (i / 4)}});
-      add(i, {{"op", "strided_1d"}, {"size", size}, {"stride", uint64_t{1} << (i / 2)},
-              {"in_dim", "offset"}, {"out_dim", "dim0"}});
+      add(i, {{"op", "strided_1d"},
+              {"size", size},
+              {"stride", uint64_t{1} << (i / 2)},
+              {"in_dim", "offset"},
+              {"out_dim", "dim0"}});
     }
 
     LayoutValue s = draw(properties::genLayout(RankKind::kSurjective), 9400, i);
@@ -81,8 +91,9 @@ std::vector<DrawnRequest> algebra() {
     // invert_and_compose: a source onto the surjective layout's out dims;
     // every other draw copies s's first in dim, which Triton's heuristic
     // sets aside (dims mapped alike).
-    LayoutValue a = draw(properties::genLayoutOnto({{"register", 2}, {"lane", 3}, {"warp", 1}}, outDimBits(s)),
-                         9600, i);
+    LayoutValue a =
+        draw(properties::genLayoutOnto({{"register", 2}, {"lane", 3}, {"warp", 1}}, outDimBits(s)),
+             9600, i);
     if (i % 2 == 0) a.in_dims[0] = s.in_dims[0];
     add(i, {{"op", "invert_and_compose"}, {"self", lj(a)}, {"other", lj(s)}});
   }
@@ -102,8 +113,8 @@ std::vector<DrawnRequest> shapeOperations() {
       Json request = c.params["ops"][k];
       request["layout"] = layout;
       request["direction"] = "forward";
-      std::string name = request["op"].get<std::string>() + " #" + std::to_string(i) + "." +
-                         std::to_string(k);
+      std::string name =
+          request["op"].get<std::string>() + " #" + std::to_string(i) + "." + std::to_string(k);
       out.push_back({name, request});
       Json response = answer(request, Impl::kRef);
       if (!response["ok"].get<bool>()) break;
@@ -132,9 +143,12 @@ struct Pair {
 
 std::string instructionName(ref::analysis::Instruction in, const char* matrix) {
   switch (in) {
-    case ref::analysis::Instruction::kVector: return "vector";
-    case ref::analysis::Instruction::kMatrix: return matrix;
-    case ref::analysis::Instruction::kMatrixTrans: return std::string(matrix) + "_trans";
+    case ref::analysis::Instruction::kVector:
+      return "vector";
+    case ref::analysis::Instruction::kMatrix:
+      return matrix;
+    case ref::analysis::Instruction::kMatrixTrans:
+      return std::string(matrix) + "_trans";
   }
   throw Error("vectors: unknown instruction");
 }
@@ -148,7 +162,8 @@ std::vector<Pair> pairs(uint64_t seed) {
   }
   for (const CatalogPair& p : catalogPairs())
     out.push_back({p.name, p.a.value(), p.b.value(), p.elementBytes,
-                   instructionName(p.write, "stmatrix"), instructionName(p.read, "ldmatrix"), true});
+                   instructionName(p.write, "stmatrix"), instructionName(p.read, "ldmatrix"),
+                   true});
   return out;
 }
 
@@ -165,17 +180,22 @@ std::vector<DrawnRequest> conversions() {
     out.push_back({"classify_conversion " + p.name,
                    {{"op", "classify_conversion"}, {"self", lj(p.a)}, {"other", lj(p.b)}}});
     out.push_back({"shuffle_plan " + p.name,
-                   {{"op", "shuffle_plan"}, {"self", lj(p.a)}, {"other", lj(p.b)},
+                   {{"op", "shuffle_plan"},
+                    {"self", lj(p.a)},
+                    {"other", lj(p.b)},
                     {"element_bytes", p.elementBytes}}});
     out.push_back({"duplication " + p.name, {{"op", "duplication"}, {"layout", lj(p.b)}}});
-    out.push_back({"gather_plan " + p.name,
-                   {{"op", "gather_plan"}, {"layout", lj(p.a)}, {"axis", i % 2}}});
+    out.push_back(
+        {"gather_plan " + p.name, {{"op", "gather_plan"}, {"layout", lj(p.a)}, {"axis", i % 2}}});
     LayoutValue shared = draw(properties::genMemory(tensorBitsOf(p.a)), 9850, i++);
     out.push_back({"vectorization " + p.name,
                    {{"op", "vectorization"}, {"layout", lj(p.a)}, {"shared", lj(shared)}}});
     out.push_back({"divide_by_tile " + p.name,
-                   {{"op", "divide_by_tile"}, {"layout", lj(p.a)}, {"shared", lj(shared)},
-                    {"tile", "vector"}, {"elements", uint64_t{16} / p.elementBytes}}});
+                   {{"op", "divide_by_tile"},
+                    {"layout", lj(p.a)},
+                    {"shared", lj(shared)},
+                    {"tile", "vector"},
+                    {"elements", uint64_t{16} / p.elementBytes}}});
   }
   return out;
 }
@@ -184,8 +204,12 @@ std::vector<DrawnRequest> swizzles() {
   std::vector<DrawnRequest> out;
   for (const Pair& p : pairs(9900))
     out.push_back({"optimal_swizzle " + p.name,
-                   {{"op", "optimal_swizzle"}, {"self", lj(p.a)}, {"other", lj(p.b)},
-                    {"element_bytes", p.elementBytes}, {"write", p.write}, {"read", p.read}}});
+                   {{"op", "optimal_swizzle"},
+                    {"self", lj(p.a)},
+                    {"other", lj(p.b)},
+                    {"element_bytes", p.elementBytes},
+                    {"write", p.write},
+                    {"read", p.read}}});
   return out;
 }
 
@@ -198,8 +222,11 @@ std::vector<DrawnRequest> bankConflicts() {
     // where it names them), as a compiler would convert it.
     Json shared = lj(draw(properties::genMemory(tensorBitsOf(p.a)), 10100, i++));
     if (p.catalog) {
-      Json swizzle = answer({{"op", "optimal_swizzle"}, {"self", lj(p.a)}, {"other", lj(p.b)},
-                             {"element_bytes", p.elementBytes}, {"write", p.write},
+      Json swizzle = answer({{"op", "optimal_swizzle"},
+                             {"self", lj(p.a)},
+                             {"other", lj(p.b)},
+                             {"element_bytes", p.elementBytes},
+                             {"write", p.write},
                              {"read", p.read}},
                             Impl::kRef);
       if (!swizzle["ok"].get<bool>()) throw Error("vectors: " + p.name + ": " + swizzle.dump());
@@ -209,8 +236,11 @@ std::vector<DrawnRequest> bankConflicts() {
     const std::string load = p.read == "vector" ? "load" : p.read;
     for (const auto& [access, layout] : {std::pair{store, p.a}, std::pair{load, p.b}})
       out.push_back({"bank_conflicts " + access + " " + p.name,
-                     {{"op", "bank_conflicts"}, {"layout", lj(layout)}, {"shared", shared},
-                      {"element_bytes", p.elementBytes}, {"access", access}}});
+                     {{"op", "bank_conflicts"},
+                      {"layout", lj(layout)},
+                      {"shared", shared},
+                      {"element_bytes", p.elementBytes},
+                      {"access", access}}});
   }
   return out;
 }
@@ -218,8 +248,8 @@ std::vector<DrawnRequest> bankConflicts() {
 }  // namespace
 
 const std::vector<std::string>& vectorFamilies() {
-  static const std::vector<std::string> families = {
-      "algebra", "catalog", "shape_operations", "conversions", "swizzles", "bank_conflicts"};
+  static const std::vector<std::string> families = {"algebra",     "catalog",  "shape_operations",
+                                                    "conversions", "swizzles", "bank_conflicts"};
   return families;
 }
 

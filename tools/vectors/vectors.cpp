@@ -26,16 +26,36 @@ const std::map<std::string, std::string>& familyOfOp() {
     auto put = [&](const char* family, std::initializer_list<const char*> ops) {
       for (const char* op : ops) t[op] = family;
     };
-    put("algebra", {"identity_1d", "zeros_1d", "strided_1d", "apply", "compose", "product",
-                    "invert_and_compose", "concat_ins", "concat_outs", "divide_left", "invert",
-                    "pseudoinvert", "flatten_ins", "flatten_outs", "transpose_ins",
-                    "transpose_outs", "reshape_ins", "reshape_outs", "sublayout", "is_injective",
-                    "is_surjective", "is_invertible", "free_variable_masks",
-                    "num_consecutive_in_out", "matrix_view", "equal"});
-    put("catalog", {"blocked", "slice", "nvidia_mma", "dot_operand", "amd_mfma", "amd_wmma",
-                    "ldmatrix", "unswizzled_shared", "swizzled_shared", "nvmma_shared",
-                    "cute_swizzle", "linear_to_cute", "cutlass_tensorop", "is_distributed",
-                    "is_memory"});
+    put("algebra", {"identity_1d",
+                    "zeros_1d",
+                    "strided_1d",
+                    "apply",
+                    "compose",
+                    "product",
+                    "invert_and_compose",
+                    "concat_ins",
+                    "concat_outs",
+                    "divide_left",
+                    "invert",
+                    "pseudoinvert",
+                    "flatten_ins",
+                    "flatten_outs",
+                    "transpose_ins",
+                    "transpose_outs",
+                    "reshape_ins",
+                    "reshape_outs",
+                    "sublayout",
+                    "is_injective",
+                    "is_surjective",
+                    "is_invertible",
+                    "free_variable_masks",
+                    "num_consecutive_in_out",
+                    "matrix_view",
+                    "equal"});
+    put("catalog",
+        {"blocked", "slice", "nvidia_mma", "dot_operand", "amd_mfma", "amd_wmma", "ldmatrix",
+         "unswizzled_shared", "swizzled_shared", "nvmma_shared", "cute_swizzle", "linear_to_cute",
+         "cutlass_tensorop", "is_distributed", "is_memory"});
     put("shape_operations", {"trans", "reshape", "join", "split", "expand_dims", "broadcast"});
     put("conversions", {"classify_conversion", "shuffle_plan", "gather_plan", "duplication",
                         "vectorization", "divide_by_tile"});
@@ -51,7 +71,8 @@ const std::map<std::string, std::string>& familyOfOp() {
 std::string releaseOf(const Json& request) {
   TritonVersion release = kCurrentTriton;
   try {
-    if (request.contains("triton")) release = parseTritonVersion(request["triton"].get<std::string>());
+    if (request.contains("triton"))
+      release = parseTritonVersion(request["triton"].get<std::string>());
   } catch (const std::exception&) {
     // A case that tests the key's refusal follows the default.
   }
@@ -68,16 +89,23 @@ Json provenanceOf(const std::string& source, const Json& request) {
     const char* kind;
     const char* version;  // Triton's, where the source names it
   };
-  static const Rule rules[] = {
-      {"HARDWARE.md", "h100", nullptr},       {"measured on H100", "h100", nullptr},
-      {"Triton 3.9", "triton", "3.9.0"},      {"Gluon 3.9", "triton", "3.9.0"},
-      {"Triton 3.6", "triton", "3.6.0"},      {"Gluon", "triton", "3.6.0"},
-      {"Triton", "triton", nullptr},          {"paper", "paper", nullptr},
-      {"seed", "seed", nullptr},              {"CuTe", "cute", nullptr},
-      {"CUTLASS", "cute", nullptr},           {"f2lay", "reference", nullptr},
-      {"hand-worked", "reference", nullptr},  {"issue 4", "reference", nullptr},
-      {"catalog layouts", "reference", nullptr}, {"tt.", "triton", nullptr},
-      {"PTX", "ptx", nullptr}};
+  static const Rule rules[] = {{"HARDWARE.md", "h100", nullptr},
+                               {"measured on H100", "h100", nullptr},
+                               {"Triton 3.9", "triton", "3.9.0"},
+                               {"Gluon 3.9", "triton", "3.9.0"},
+                               {"Triton 3.6", "triton", "3.6.0"},
+                               {"Gluon", "triton", "3.6.0"},
+                               {"Triton", "triton", nullptr},
+                               {"paper", "paper", nullptr},
+                               {"seed", "seed", nullptr},
+                               {"CuTe", "cute", nullptr},
+                               {"CUTLASS", "cute", nullptr},
+                               {"f2lay", "reference", nullptr},
+                               {"hand-worked", "reference", nullptr},
+                               {"issue 4", "reference", nullptr},
+                               {"catalog layouts", "reference", nullptr},
+                               {"tt.", "triton", nullptr},
+                               {"PTX", "ptx", nullptr}};
   for (const Rule& r : rules) {
     if (source.find(r.text) == std::string::npos) continue;
     Json p = {{"kind", r.kind}};
@@ -102,7 +130,8 @@ Json flagsOf(bool golden, const Json& request, const Json& expect, const std::st
   Json flags = Json::array({golden ? "golden" : "drawn"});
   if (!expect["ok"].get<bool>()) flags.push_back("error");
   // Where the case's source, or f2lay's refusal, says Triton stops there.
-  std::string says = source + (expect["ok"].get<bool>() ? "" : expect["error_contains"].get<std::string>());
+  std::string says =
+      source + (expect["ok"].get<bool>() ? "" : expect["error_contains"].get<std::string>());
   if (says.find("Triton asserts") != std::string::npos ||
       says.find("Triton 3.6 asserts") != std::string::npos ||
       says.find("Triton aborts") != std::string::npos)
@@ -130,7 +159,8 @@ std::string familyOf(const Json& request) {
 void addGolden(std::map<std::string, Family>& families) {
   for (const CaseFile& file : builtinCaseFiles()) {
     for (const CaseResult& r : runCases(file, Impl::kCheck))
-      if (!r.passed) throw Error("vectors: golden case " + r.file + ": " + r.name + ": " + r.detail);
+      if (!r.passed)
+        throw Error("vectors: golden case " + r.file + ": " + r.name + ": " + r.detail);
     std::istringstream lines(file.text);
     std::string line;
     while (std::getline(lines, line)) {
@@ -161,34 +191,32 @@ void addDrawn(Family& family) {
     Json expect = response["ok"].get<bool>()
                       ? Json{{"ok", true}, {"result", response["result"]}}
                       : Json{{"ok", false}, {"error_contains", response["error"]}};
-    family.cases.push_back({{"name", d.name},
-                            {"request", d.request},
-                            {"expect", expect},
-                            {"provenance",
-                             {{"kind", "reference"},
-                              {"triton", releaseOf(d.request)},
-                              {"source", source}}},
-                            {"flags", flagsOf(false, d.request, expect, "")}});
+    family.cases.push_back(
+        {{"name", d.name},
+         {"request", d.request},
+         {"expect", expect},
+         {"provenance",
+          {{"kind", "reference"}, {"triton", releaseOf(d.request)}, {"source", source}}},
+         {"flags", flagsOf(false, d.request, expect, "")}});
   }
 }
 
 const char* describe(const std::string& family) {
   if (family == "algebra") return "LinearLayout's operations (Triton's names and semantics)";
   if (family == "catalog") return "layout families built from their parameters at a shape";
-  if (family == "shape_operations") return "Triton's shape operations as layout transfers (paper 4.4)";
-  if (family == "conversions") return "layout conversions: classification, shuffle plans, duplication (paper 5.4)";
+  if (family == "shape_operations")
+    return "Triton's shape operations as layout transfers (paper 4.4)";
+  if (family == "conversions")
+    return "layout conversions: classification, shuffle plans, duplication (paper 5.4)";
   if (family == "swizzles") return "optimal shared-memory swizzles (paper 5.4, Def 4.11)";
   return "shared-memory bank conflicts, in H100 wavefronts (paper 5.2, Lemma 9.4)";
 }
 
 // One case per line, so that a change shows as a change of its lines.
 std::string fileText(const Family& family) {
-  Json head = {{"format", "f2lay-vectors"},
-               {"version", kFormatVersion},
-               {"family", family.name},
-               {"description", describe(family.name)},
-               {"generated_by", "f2lay vectors"},
-               {"schema", "schema.json"}};
+  Json head = {{"format", "f2lay-vectors"},       {"version", kFormatVersion},
+               {"family", family.name},           {"description", describe(family.name)},
+               {"generated_by", "f2lay vectors"}, {"schema", "schema.json"}};
   std::string text = head.dump();
   text.pop_back();  // the closing brace: the cases follow
   text += ",\n\"cases\": [\n";
@@ -222,7 +250,8 @@ void writeVectors(const std::vector<VectorFile>& files, const std::string& dir) 
   std::error_code error;
   std::filesystem::create_directories(dir, error);
   if (error || !std::filesystem::is_directory(dir))
-    throw Error(dir + ": cannot make the folder (" + (error ? error.message() : "not a folder") + ")");
+    throw Error(dir + ": cannot make the folder (" + (error ? error.message() : "not a folder") +
+                ")");
   for (const VectorFile& f : files) {
     std::string path = (std::filesystem::path(dir) / f.name).string();
     std::ofstream out(path, std::ios::binary);
@@ -252,9 +281,9 @@ size_t compareVectors(const std::vector<VectorFile>& files, const std::string& d
     for (size_t line = 1;; ++line) {
       bool ga = static_cast<bool>(std::getline(a, la)), gb = static_cast<bool>(std::getline(b, lb));
       if (ga && gb && la == lb) continue;
-      out << path << ": line " << line << " differs\n  stored:      "
-          << (ga ? la.substr(0, 300) : "(end of file)") << "\n  regenerated: "
-          << (gb ? lb.substr(0, 300) : "(end of file)") << "\n";
+      out << path << ": line " << line
+          << " differs\n  stored:      " << (ga ? la.substr(0, 300) : "(end of file)")
+          << "\n  regenerated: " << (gb ? lb.substr(0, 300) : "(end of file)") << "\n";
       break;
     }
   }

@@ -90,10 +90,10 @@ LinearLayout tileMemory(std::vector<Basis> offset) {
 // word 16 r, bank 16 r mod 32, so rows 0, 2, 4, 6 share 4 banks: 4 distinct
 // words a bank, 4 wavefronts per matrix, 16 in all.
 TEST(BankConflictsGolden, LdmatrixTile) {
-  LinearLayout pitch16 = tileMemory({{0, 1, 0}, {0, 2, 0}, {0, 4, 0}, {1, 0, 0}, {2, 0, 0},
-                                     {4, 0, 0}, {0, 0, 1}, {0, 0, 2}});
-  LinearLayout pitch64 = tileMemory({{0, 1, 0}, {0, 2, 0}, {0, 4, 0}, {0, 0, 1}, {0, 0, 2},
-                                     {1, 0, 0}, {2, 0, 0}, {4, 0, 0}});
+  LinearLayout pitch16 = tileMemory(
+      {{0, 1, 0}, {0, 2, 0}, {0, 4, 0}, {1, 0, 0}, {2, 0, 0}, {4, 0, 0}, {0, 0, 1}, {0, 0, 2}});
+  LinearLayout pitch64 = tileMemory(
+      {{0, 1, 0}, {0, 2, 0}, {0, 4, 0}, {0, 0, 1}, {0, 0, 2}, {1, 0, 0}, {2, 0, 0}, {4, 0, 0}});
   for (bool trans : {false, true}) {
     LinearLayout tile = catalog::ldmatrix({4, trans});
     Instruction kind = trans ? Instruction::kMatrixTrans : Instruction::kMatrix;
@@ -106,15 +106,14 @@ TEST(BankConflictsGolden, LdmatrixTile) {
   // .x1 (no register bit left for a matrix) with rows of pitch 16:
   // device_tests/HARDWARE.md#strided-accesses, "LDSM.x1 row pitch 16 B": 1.
   LinearLayout x1 = catalog::ldmatrix({1, false});
-  LinearLayout x1Memory(LayoutValue{{{"offset", {{0, 1, 0}, {0, 2, 0}, {0, 4, 0}, {1, 0, 0},
-                                                 {2, 0, 0}, {4, 0, 0}}}},
-                                    {{"row", 8}, {"col", 8}, {"matrix", 1}}});
+  LinearLayout x1Memory(
+      LayoutValue{{{"offset", {{0, 1, 0}, {0, 2, 0}, {0, 4, 0}, {1, 0, 0}, {2, 0, 0}, {4, 0, 0}}}},
+                  {{"row", 8}, {"col", 8}, {"matrix", 1}}});
   EXPECT_EQ(simulateBankConflicts(x1, x1Memory, spec(AccessKind::kLoad, 2, Instruction::kMatrix)),
             report(1, 1, 1, 16));
   // The non-transposed tile read with .trans: its lane bits 2-4 are rows, not
   // the contiguous columns .trans needs.
-  EXPECT_PRED2(contains,
-               errorMessage([&] {
+  EXPECT_PRED2(contains, errorMessage([&] {
                  simulateBankConflicts(catalog::ldmatrix({4, false}), pitch16,
                                        spec(AccessKind::kLoad, 2, Instruction::kMatrixTrans));
                }),
@@ -126,8 +125,8 @@ TEST(BankConflictsGolden, LdmatrixTile) {
 // 0-15 (banks 2m = 0, 2, ..., 30) and column 1 with lanes 16-31 (banks
 // 1 xor 2m = 1, 3, ..., 31): one wavefront.
 TEST(BankConflictsGolden, WarpAccesses) {
-  std::vector<InstructionAccess> in = warpAccesses(
-      seed::readColumnPairs(), seed::rowMajorXor(2), spec(AccessKind::kLoad, 4), 0);
+  std::vector<InstructionAccess> in =
+      warpAccesses(seed::readColumnPairs(), seed::rowMajorXor(2), spec(AccessKind::kLoad, 4), 0);
   ASSERT_EQ(in.size(), 16u);
   ASSERT_EQ(in[0].lanes.size(), 32u);
   for (uint64_t l = 0; l < 32; ++l)
@@ -159,25 +158,24 @@ TEST(BankConflictsGolden, Errors) {
   bad = spec(AccessKind::kLoad, 4, Instruction::kMatrix);
   EXPECT_PRED2(contains, both(read, shared, bad), "b16");
   // A memory layout sending two offsets to one element.
-  LinearLayout twice(LayoutValue{{{"offset", {{1, 0}, {1, 0}, {4, 0}, {8, 0}, {16, 0},
-                                              {0, 1}, {0, 2}, {0, 4}, {0, 8}}}},
-                                 {{"n", 32}, {"m", 16}}});
+  LinearLayout twice(LayoutValue{
+      {{"offset", {{1, 0}, {1, 0}, {4, 0}, {8, 0}, {16, 0}, {0, 1}, {0, 2}, {0, 4}, {0, 8}}}},
+      {{"n", 32}, {"m", 16}}});
   EXPECT_PRED2(contains, both(read, twice, load), "not invertible");
   // Out dims of other names, or sizes.
   LinearLayout renamed = catalog::unswizzledShared({1, 0}, {16, 32});
   EXPECT_PRED2(contains, both(read, renamed, load), "same out dims");
   // Two CTAs.
-  LinearLayout blocks = catalog::testing::distributed(
-      {{0, 1}, {0, 2}, {0, 4}, {0, 8}}, {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {0, 0}}, {}, {{16, 0}},
-      {32, 16});
+  LinearLayout blocks = catalog::testing::distributed({{0, 1}, {0, 2}, {0, 4}, {0, 8}},
+                                                      {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {0, 0}}, {},
+                                                      {{16, 0}}, {32, 16});
   EXPECT_PRED2(contains, both(blocks, catalog::unswizzledShared({0, 1}, {32, 16}), load),
                "'block' of size 2");
   // A lane dim of 16 lanes.
-  LinearLayout half = catalog::testing::distributed(
-      {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {16, 0}}, {{1, 0}, {2, 0}, {4, 0}, {8, 0}}, {}, {},
-      {32, 16});
-  EXPECT_PRED2(contains, both(half, catalog::unswizzledShared({0, 1}, {32, 16}), load),
-               "16 lanes");
+  LinearLayout half =
+      catalog::testing::distributed({{0, 1}, {0, 2}, {0, 4}, {0, 8}, {16, 0}},
+                                    {{1, 0}, {2, 0}, {4, 0}, {8, 0}}, {}, {}, {32, 16});
+  EXPECT_PRED2(contains, both(half, catalog::unswizzledShared({0, 1}, {32, 16}), load), "16 lanes");
   // An unknown in dim.
   LinearLayout odd(LayoutValue{{{"thread", {{1}}}}, {{"n", 2}}});
   EXPECT_PRED2(contains, errorMessage([&] { simulateBankConflicts(odd, shared, load); }),

@@ -22,21 +22,20 @@ LinearLayout figure1A() {
 }
 
 LinearLayout oneD(std::vector<Basis> reg, std::vector<Basis> lane, uint64_t size) {
-  return LinearLayout(LayoutValue{{{"register", reg}, {"lane", lane}, {"warp", {}}},
-                                  {{"dim0", size}}});
+  return LinearLayout(
+      LayoutValue{{{"register", reg}, {"lane", lane}, {"warp", {}}}, {{"dim0", size}}});
 }
 
 TEST(ClassifyConversion, Figure1AIsBlocked) {
   // blocked [2,2] per thread, [4,8] threads, [2,1] warps, order [1,0].
-  EXPECT_EQ(catalog::blocked({{2, 2}, {4, 8}, {2, 1}, {1, 0}, std::nullopt}, {16, 16}),
-            figure1A());
+  EXPECT_EQ(catalog::blocked({{2, 2}, {4, 8}, {2, 1}, {1, 0}, std::nullopt}, {16, 16}), figure1A());
 }
 
 TEST(ClassifyConversion, RegisterTransposeIsARegisterPermutation) {
   // B swaps the two register bits: B's register 1 holds (1,0), which A holds
   // in its register 2 of the same lane.
-  LinearLayout b = distributed({{1, 0}, {0, 1}}, {{0, 2}, {0, 4}, {0, 8}, {2, 0}, {4, 0}},
-                               {{8, 0}}, {}, {16, 16});
+  LinearLayout b = distributed({{1, 0}, {0, 1}}, {{0, 2}, {0, 4}, {0, 8}, {2, 0}, {4, 0}}, {{8, 0}},
+                               {}, {16, 16});
   Classification c = classifyConversion(figure1A(), b);
   EXPECT_EQ(c.kind, ConversionKind::kRegisterPermutation);
   EXPECT_EQ(c.minimalKind, ConversionKind::kRegisterPermutation);
@@ -54,10 +53,10 @@ TEST(ClassifyConversion, BlockedThreadShapesAreAShuffle) {
   // [8,4] threads leave (0,16) to a register, which A holds in lane 4.
   LinearLayout a = catalog::blocked({{1, 4}, {4, 8}, {1, 1}, {1, 0}, std::nullopt}, {8, 32});
   LinearLayout b = catalog::blocked({{1, 4}, {8, 4}, {1, 1}, {1, 0}, std::nullopt}, {8, 32});
-  ASSERT_EQ(a, distributed({{0, 1}, {0, 2}, {4, 0}}, {{0, 4}, {0, 8}, {0, 16}, {1, 0}, {2, 0}},
-                           {}, {}, {8, 32}));
-  ASSERT_EQ(b, distributed({{0, 1}, {0, 2}, {0, 16}}, {{0, 4}, {0, 8}, {1, 0}, {2, 0}, {4, 0}},
-                           {}, {}, {8, 32}));
+  ASSERT_EQ(a, distributed({{0, 1}, {0, 2}, {4, 0}}, {{0, 4}, {0, 8}, {0, 16}, {1, 0}, {2, 0}}, {},
+                           {}, {8, 32}));
+  ASSERT_EQ(b, distributed({{0, 1}, {0, 2}, {0, 16}}, {{0, 4}, {0, 8}, {1, 0}, {2, 0}, {4, 0}}, {},
+                           {}, {8, 32}));
   Classification c = classifyConversion(a, b);
   EXPECT_EQ(c.kind, ConversionKind::kWarpShuffle);
   EXPECT_EQ(c.reason,
@@ -68,8 +67,8 @@ TEST(ClassifyConversion, BlockedThreadShapesAreAShuffle) {
 
 TEST(ClassifyConversion, DifferentWarpsGoThroughSharedMemory) {
   // B swaps A's lane bit 4 (4,0) with its warp bit (8,0).
-  LinearLayout b = distributed({{0, 1}, {1, 0}}, {{0, 2}, {0, 4}, {0, 8}, {2, 0}, {8, 0}},
-                               {{4, 0}}, {}, {16, 16});
+  LinearLayout b = distributed({{0, 1}, {1, 0}}, {{0, 2}, {0, 4}, {0, 8}, {2, 0}, {8, 0}}, {{4, 0}},
+                               {}, {16, 16});
   Classification c = classifyConversion(figure1A(), b);
   EXPECT_EQ(c.kind, ConversionKind::kSharedMemory);
   EXPECT_EQ(c.reason,
@@ -82,12 +81,11 @@ TEST(ClassifyConversion, DifferentWarpsGoThroughSharedMemory) {
 TEST(ClassifyConversion, MmaV2AndTheSameMapWrittenLiterallyIsANoOp) {
   LinearLayout mma = catalog::nvidiaMma({{2, 0}, {1, 1}, {16, 8}, std::nullopt}, {16, 16});
   // Triton's MMAv2_16x16, with the in dims listed in another order.
-  LinearLayout literal(LayoutValue{
-      {{"lane", {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}}},
-       {"register", {{0, 1}, {8, 0}, {0, 8}}},
-       {"warp", {}},
-       {"block", {}}},
-      {{"dim0", 16}, {"dim1", 16}}});
+  LinearLayout literal(LayoutValue{{{"lane", {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}}},
+                                    {"register", {{0, 1}, {8, 0}, {0, 8}}},
+                                    {"warp", {}},
+                                    {"block", {}}},
+                                   {{"dim0", 16}, {"dim1", 16}}});
   Classification c = classifyConversion(mma, literal);
   EXPECT_EQ(c.kind, ConversionKind::kNoOp);
   EXPECT_EQ(c.minimalKind, ConversionKind::kNoOp);
@@ -131,9 +129,9 @@ TEST(ClassifyConversion, ABroadcastingALaneBitMakesPullConservative) {
 TEST(ClassifyConversion, RefusesWhatIsNotAConversion) {
   LinearLayout a = figure1A();
   EXPECT_PRED2(contains, errorMessage([&] {
-                 classifyConversion(a, distributed({{0, 1}, {1, 0}},
-                                                   {{0, 2}, {0, 4}, {0, 8}, {2, 0}, {4, 0}},
-                                                   {{8, 0}}, {}, {16, 32}));
+                 classifyConversion(
+                     a, distributed({{0, 1}, {1, 0}}, {{0, 2}, {0, 4}, {0, 8}, {2, 0}, {4, 0}},
+                                    {{8, 0}}, {}, {16, 32}));
                }),
                "differ from B's");
   LinearLayout offsets(LayoutValue{{{"offset", {{1}, {2}}}}, {{"dim0", 4}}});
@@ -143,9 +141,9 @@ TEST(ClassifyConversion, RefusesWhatIsNotAConversion) {
   EXPECT_PRED2(contains, errorMessage([&] { classifyConversion(notOnto, notOnto); }),
                "not surjective");
   LinearLayout fewerLanes = oneD({{1}, {16}}, {{2}, {4}, {8}}, 32);
-  EXPECT_PRED2(contains,
-               errorMessage([&] { classifyConversion(oneD({}, {{1}, {2}, {4}, {8}, {16}}, 32),
-                                                     fewerLanes); }),
+  EXPECT_PRED2(contains, errorMessage([&] {
+                 classifyConversion(oneD({}, {{1}, {2}, {4}, {8}, {16}}, 32), fewerLanes);
+               }),
                "A has 32 lanes and B 8");
 }
 

@@ -1,12 +1,13 @@
 // The §5.5 gather plan: golden cases by hand, and a simulation of the rounds
 // on random layouts and random index tensors against the gather's definition.
+#include "reference/analysis/gather.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <iostream>
 #include <random>
 
-#include "reference/analysis/gather.h"
 #include "reference/analysis/gather_simulator.h"
 #include "reference/analysis/tests/random_layouts.h"
 #include "reference/catalog/tests/layout_literals.h"
@@ -21,9 +22,9 @@ using catalog::testing::distributed;
 
 TEST(GatherPlan, OneRegisterBitAlongTheAxis) {
   // Triton's #trivial_layout_wider_reg_stride_1: register 1, lanes 2..32.
-  LinearLayout l(LayoutValue{{{"register", {{1}}}, {"lane", {{2}, {4}, {8}, {16}, {32}}},
-                              {"warp", {}}, {"block", {}}},
-                             {{"dim0", 64}}});
+  LinearLayout l(LayoutValue{
+      {{"register", {{1}}}, {"lane", {{2}, {4}, {8}, {16}, {32}}}, {"warp", {}}, {"block", {}}},
+      {{"dim0", 64}}});
   GatherPlan p = gatherPlan(l, 0);
   EXPECT_EQ(p.laneBitsAlongAxis, 5);
   EXPECT_EQ(p.registerBitsAlongAxis, 1);
@@ -44,7 +45,8 @@ TEST(GatherPlan, AxisReachedByARegisterCombination) {
   // register (0, 1, 3, 2). Each index register's rounds send all four.
   LinearLayout l(LayoutValue{{{"register", {{1, 0}, {3, 0}}},
                               {"lane", {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}}},
-                              {"warp", {}}, {"block", {}}},
+                              {"warp", {}},
+                              {"block", {}}},
                              {{"dim0", 4}, {"dim1", 32}}});
   GatherPlan p = gatherPlan(l, 0);
   EXPECT_EQ(p.rounds, 4u);
@@ -66,8 +68,8 @@ TEST(GatherPlan, AxisReachedByARegisterCombination) {
 TEST(GatherPlan, AlongLanesOnlyOneRound) {
   // 32x4: register (0,1), lanes along dim0, warp (0,2). Along dim0 every
   // column lies in one register of 32 lanes: one shuffle per index register.
-  LinearLayout l = distributed({{0, 1}}, {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}}, {{0, 2}}, {},
-                               {32, 4});
+  LinearLayout l =
+      distributed({{0, 1}}, {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}}, {{0, 2}}, {}, {32, 4});
   GatherPlan p = gatherPlan(l, 0);
   EXPECT_EQ(p.laneBitsAlongAxis, 5);
   EXPECT_EQ(p.registerBitsAlongAxis, 0);
@@ -87,8 +89,8 @@ TEST(GatherPlan, AlongLanesOnlyOneRound) {
 TEST(GatherPlan, Span2dCols) {
   // Triton's #span_2d_cols: register (1,0), lanes (2,0) (4,0) (8,0) (16,0)
   // (0,1); along dim0 one register bit and four lane bits.
-  LinearLayout l = distributed({{1, 0}}, {{2, 0}, {4, 0}, {8, 0}, {16, 0}, {0, 1}}, {}, {},
-                               {32, 2});
+  LinearLayout l =
+      distributed({{1, 0}}, {{2, 0}, {4, 0}, {8, 0}, {16, 0}, {0, 1}}, {}, {}, {32, 2});
   GatherPlan p = gatherPlan(l, 0);
   EXPECT_EQ(p.laneBitsAlongAxis, 4);
   EXPECT_EQ(p.paperRounds, 16u);
@@ -98,8 +100,8 @@ TEST(GatherPlan, Span2dCols) {
 TEST(GatherPlan, ZeroAxisPartIsNotEnoughBeyondDef410) {
   // The warp basis (0,1) has no dim0 part, but (1,0) = lane (1,1) ^ warp
   // (0,1): moving one step along dim0 changes the warp.
-  LinearLayout l = distributed({}, {{1, 1}, {2, 0}, {4, 0}, {8, 0}, {16, 0}}, {{0, 1}}, {},
-                               {32, 2});
+  LinearLayout l =
+      distributed({}, {{1, 1}, {2, 0}, {4, 0}, {8, 0}, {16, 0}}, {{0, 1}}, {}, {32, 2});
   GatherLocality g = gatherLocality(l, 0);
   EXPECT_FALSE(g.warpLocal);
   EXPECT_EQ(g.reason,

@@ -45,13 +45,12 @@ LinearLayout registerFirstMemory(std::mt19937_64& rng, const TensorShape& t,
     }
     offset.push_back(b);
   }
-  return LinearLayout(LayoutValue{
-      {{"offset", offset}},
-      {{"dim0", uint64_t{1} << t.rowBits}, {"dim1", uint64_t{1} << t.colBits}}});
+  return LinearLayout(
+      LayoutValue{{{"offset", offset}},
+                  {{"dim0", uint64_t{1} << t.rowBits}, {"dim1", uint64_t{1} << t.colBits}}});
 }
 
-LinearLayout randomMemoryFor(std::mt19937_64& rng, const TensorShape& t,
-                             const LinearLayout& dist) {
+LinearLayout randomMemoryFor(std::mt19937_64& rng, const TensorShape& t, const LinearLayout& dist) {
   switch (rng() % 3) {
     case 0:
       return testing::randomMemory(rng, t);
@@ -84,8 +83,8 @@ TEST(Lemma94Random, AgreesWithTheSimulatorWhereItAnswers) {
                       std::nullopt, Instruction::kVector};
     uint64_t widest = widestVectorBytes(dist, shared, access.elementBytes);
     if (rng() % 2)  // any legal width up to the widest
-      access.vectorBytes =
-          access.elementBytes << rng() % (std::countr_zero(widest / access.elementBytes) + 1);
+      access.vectorBytes = access.elementBytes
+                           << rng() % (std::countr_zero(widest / access.elementBytes) + 1);
     WavefrontReport sim = simulateBankConflicts(dist, shared, access);
     std::optional<WavefrontReport> lemma = lemma94(dist, shared, access);
     ++cases;

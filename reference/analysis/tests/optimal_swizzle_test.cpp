@@ -2,6 +2,8 @@
 // which share no code with it: the conversion is correct, the wavefronts are
 // what Lemma 9.4 predicts from the construction, and (for tensors of at most
 // 10 bits) no memory layout with the same Vec does better.
+#include "reference/analysis/optimal_swizzle.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,15 +11,14 @@
 #include <random>
 
 #include "reference/analysis/bank_conflicts.h"
+#include "reference/analysis/shared_roundtrip.h"
+#include "reference/analysis/tests/random_layouts.h"
+#include "reference/analysis/tests/seed_transpose.h"
+#include "reference/analysis/tests/subspaces.h"
+#include "reference/analysis/vectorization.h"
 #include "reference/catalog/blocked.h"
 #include "reference/catalog/dot_operand.h"
 #include "reference/catalog/shared.h"
-#include "reference/analysis/vectorization.h"
-#include "reference/analysis/optimal_swizzle.h"
-#include "reference/analysis/tests/random_layouts.h"
-#include "reference/analysis/tests/seed_transpose.h"
-#include "reference/analysis/shared_roundtrip.h"
-#include "reference/analysis/tests/subspaces.h"
 #include "reference/catalog/tests/test_support.h"
 
 namespace f2lay::ref::analysis {
@@ -48,8 +49,9 @@ TEST(OptimalSwizzle, SeedTransposeReachesSixteenPlusSixteen) {
   OptimalSwizzle s = optimalSwizzle(seed::storeRowWise(), seed::readColumnPairs(), 4);
   EXPECT_EQ(simulate(seed::storeRowWise(), s.shared, 4, AccessKind::kStore).wavefronts, 16u);
   EXPECT_EQ(simulate(seed::readColumnPairs(), s.shared, 4, AccessKind::kLoad).wavefronts, 16u);
-  EXPECT_EQ(simulate(seed::readColumnPairs(), seed::rowMajorXor(1), 4, AccessKind::kLoad).wavefronts,
-            32u);
+  EXPECT_EQ(
+      simulate(seed::readColumnPairs(), seed::rowMajorXor(1), 4, AccessKind::kLoad).wavefronts,
+      32u);
 }
 
 // A random pair over the same tensor, with random broadcast lanes/registers.
@@ -169,17 +171,18 @@ TEST(OptimalSwizzle, SixteenByteLoadPhasesStayInAHalfWarp) {
 TEST(OptimalSwizzle, RefusesWhatItCannotModel) {
   LinearLayout a = seed::storeRowWise();
   EXPECT_PRED2(contains, errorMessage([&] { optimalSwizzle(a, a, 3); }), "element_bytes");
-  LinearLayout other(LayoutValue{{{"register", {{1}}}, {"lane", {{2}, {4}, {8}, {16}, {32}}}},
-                                 {{"x", 64}}});
+  LinearLayout other(
+      LayoutValue{{{"register", {{1}}}, {"lane", {{2}, {4}, {8}, {16}, {32}}}}, {{"x", 64}}});
   EXPECT_PRED2(contains, errorMessage([&] { optimalSwizzle(a, other, 4); }), "different out dims");
-  LinearLayout holes(LayoutValue{{{"register", {{0, 1}}}, {"lane", {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}}}},
-                                 {{"n", 32}, {"m", 16}}});
+  LinearLayout holes(
+      LayoutValue{{{"register", {{0, 1}}}, {"lane", {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}}}},
+                  {{"n", 32}, {"m", 16}}});
   EXPECT_PRED2(contains, errorMessage([&] { optimalSwizzle(holes, a, 4); }), "not surjective");
-  EXPECT_PRED2(contains,
-               errorMessage([&] {
-                 optimalSwizzle(a, seed::readColumnPairs(), 4, {Instruction::kVector, Instruction::kMatrix});
-               }),
-               "2-byte");
+  EXPECT_PRED2(
+      contains, errorMessage([&] {
+        optimalSwizzle(a, seed::readColumnPairs(), 4, {Instruction::kVector, Instruction::kMatrix});
+      }),
+      "2-byte");
 }
 
 }  // namespace
@@ -207,19 +210,19 @@ TEST(OptimalSwizzleLdmatrix, BlockedToDotOperandIsConflictFreeBothWays) {
   EXPECT_EQ(trip.wrongElements, 0u) << trip.firstWrong;
   EXPECT_EQ(trip.storeVectorElements, 8u);
 
-  WavefrontReport store =
-      simulateBankConflicts(a, s.shared, {AccessKind::kStore, 2, std::nullopt, Instruction::kVector});
-  WavefrontReport load =
-      simulateBankConflicts(b, s.shared, {AccessKind::kLoad, 2, std::nullopt, Instruction::kMatrix});
+  WavefrontReport store = simulateBankConflicts(
+      a, s.shared, {AccessKind::kStore, 2, std::nullopt, Instruction::kVector});
+  WavefrontReport load = simulateBankConflicts(
+      b, s.shared, {AccessKind::kLoad, 2, std::nullopt, Instruction::kMatrix});
   EXPECT_EQ(store.conflicts, 0u);
   EXPECT_EQ(load.conflicts, 0u);
   EXPECT_EQ(load.wavefronts, 4 * load.instructions);  // .x4: 4 phases, HARDWARE.md#matrix-phases
 
   // Unswizzled row-major, a row is 128 bytes: "LDSM.x4 row pitch 128 B" of
   // device_tests/HARDWARE.md#strided-accesses, 32 wavefronts per instruction.
-  WavefrontReport unswizzled = simulateBankConflicts(
-      b, catalog::unswizzledShared({1, 0}, shape),
-      {AccessKind::kLoad, 2, std::nullopt, Instruction::kMatrix});
+  WavefrontReport unswizzled =
+      simulateBankConflicts(b, catalog::unswizzledShared({1, 0}, shape),
+                            {AccessKind::kLoad, 2, std::nullopt, Instruction::kMatrix});
   EXPECT_EQ(unswizzled.wavefronts, 32 * unswizzled.instructions);
 }
 
@@ -232,10 +235,10 @@ TEST(OptimalSwizzleLdmatrix, MmaAccumulatorThroughStmatrixToBlocked) {
   EXPECT_TRUE(divideByTile(offsetsOf(a, s.shared), matrixTile(2)).has_value());
   RoundTrip trip = simulateSharedRoundTrip(a, b, s.shared, 2);
   EXPECT_EQ(trip.wrongElements, 0u) << trip.firstWrong;
-  WavefrontReport store =
-      simulateBankConflicts(a, s.shared, {AccessKind::kStore, 2, std::nullopt, Instruction::kMatrix});
-  WavefrontReport load =
-      simulateBankConflicts(b, s.shared, {AccessKind::kLoad, 2, std::nullopt, Instruction::kVector});
+  WavefrontReport store = simulateBankConflicts(
+      a, s.shared, {AccessKind::kStore, 2, std::nullopt, Instruction::kMatrix});
+  WavefrontReport load = simulateBankConflicts(
+      b, s.shared, {AccessKind::kLoad, 2, std::nullopt, Instruction::kVector});
   EXPECT_EQ(store.wavefronts, 4 * store.instructions);
   EXPECT_EQ(store.conflicts, 0u);
   EXPECT_EQ(load.conflicts, 0u);
@@ -246,8 +249,7 @@ TEST(OptimalSwizzleLdmatrix, RefusesTilesThatDoNotMatch) {
   // blocked tile (columns vs rows).
   catalog::Shape shape{64, 64};
   LinearLayout a = catalog::blocked({{1, 8}, {8, 4}, {4, 1}, {1, 0}, std::nullopt}, shape);
-  EXPECT_PRED2(contains,
-               errorMessage([&] {
+  EXPECT_PRED2(contains, errorMessage([&] {
                  optimalSwizzle(a, a, 2, {Instruction::kMatrix, Instruction::kMatrixTrans});
                }),
                "different rows");

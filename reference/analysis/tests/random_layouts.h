@@ -40,9 +40,9 @@ inline LinearLayout randomDistributed(std::mt19937_64& rng, const TensorShape& t
   std::vector<Basis> lane = take(5 - zeroLanes, zeroLanes);
   std::vector<Basis> warp = take(warpBits, 0);
   std::vector<Basis> reg = take(t.bits() - static_cast<int>(next), zeroRegisters);
-  return LinearLayout(LayoutValue{{{"register", reg}, {"lane", lane}, {"warp", warp}},
-                                  {{"dim0", uint64_t{1} << t.rowBits},
-                                   {"dim1", uint64_t{1} << t.colBits}}});
+  return LinearLayout(
+      LayoutValue{{{"register", reg}, {"lane", lane}, {"warp", warp}},
+                  {{"dim0", uint64_t{1} << t.rowBits}, {"dim1", uint64_t{1} << t.colBits}}});
 }
 
 // offset -> the tensor: a random invertible map whose columns are unit
@@ -60,9 +60,9 @@ inline LinearLayout randomMemory(std::mt19937_64& rng, const TensorShape& t) {
     }
     offset.push_back(b);
   }
-  return LinearLayout(LayoutValue{
-      {{"offset", offset}},
-      {{"dim0", uint64_t{1} << t.rowBits}, {"dim1", uint64_t{1} << t.colBits}}});
+  return LinearLayout(
+      LayoutValue{{{"offset", offset}},
+                  {{"dim0", uint64_t{1} << t.rowBits}, {"dim1", uint64_t{1} << t.colBits}}});
 }
 
 }  // namespace f2lay::ref::analysis::testing

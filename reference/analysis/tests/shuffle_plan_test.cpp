@@ -17,8 +17,8 @@ using catalog::testing::distributed;
 
 LinearLayout oneD(std::vector<Basis> reg, std::vector<Basis> lane, std::vector<Basis> warp,
                   uint64_t size) {
-  return LinearLayout(LayoutValue{{{"register", reg}, {"lane", lane}, {"warp", warp}},
-                                  {{"dim0", size}}});
+  return LinearLayout(
+      LayoutValue{{{"register", reg}, {"lane", lane}, {"warp", warp}}, {{"dim0", size}}});
 }
 
 bool sameStep(const ShuffleStep& s, uint32_t lane, uint64_t send, uint32_t src, uint64_t recv) {
@@ -147,14 +147,12 @@ TEST(ShufflePlan, RefusesBroadcastsItCannotPair) {
             "hold the same data while A's hold different data (|E| = 1, |F| = 0): the §5.4 "
             "construction pairs E with F one to one and cannot");
   // A broadcasts lane bit 0, which B uses.
-  EXPECT_PRED2(contains,
-               errorMessage([&] {
+  EXPECT_PRED2(contains, errorMessage([&] {
                  shufflePlan(oneD({{1}}, {{0}, {2}, {4}, {8}, {16}}, {}, 32), a, 4);
                }),
                "lane bit 0 is a broadcast in A but not in B");
   // A duplicate that is not a zero basis.
-  EXPECT_PRED2(contains,
-               errorMessage([&] {
+  EXPECT_PRED2(contains, errorMessage([&] {
                  shufflePlan(oneD({{1}, {2}, {3}}, {{4}, {8}, {16}, {32}, {64}}, {}, 128),
                              oneD({{1}, {2}}, {{4}, {8}, {16}, {32}, {64}}, {}, 128), 4);
                }),
@@ -187,7 +185,8 @@ TEST(WarpSimulator, CatchesAWrongPlan) {
   EXPECT_FALSE(sim.ok());
   EXPECT_EQ(sim.warps, 2u);
   ASSERT_FALSE(sim.mismatches.empty());
-  EXPECT_EQ(sim.mismatches[0], "warp 0 block 0: lane 0 register 1 holds element 2, B says element 1");
+  EXPECT_EQ(sim.mismatches[0],
+            "warp 0 block 0: lane 0 register 1 holds element 2, B says element 1");
   p.rounds.pop_back();  // no round fills lane 0's register 1
   sim = simulateShufflePlan(a, b, p);
   EXPECT_PRED2(contains, sim.mismatches.at(0), "holds nothing");

@@ -5,8 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <map>
 #include <iostream>
+#include <map>
 #include <random>
 
 #include "reference/analysis/conversion.h"
@@ -39,9 +39,9 @@ LinearLayout side(std::mt19937_64& rng, const Shape& s, std::vector<int> rest,
     (static_cast<int>(i) < 5 - s.zeroLanes ? lane : reg).push_back(unit(s.tensor, rest[i]));
   insertZeros(lane, s.zeroLanes);
   insertZeros(reg, zeroRegs);
-  return LinearLayout(LayoutValue{{{"register", reg}, {"lane", lane}, {"warp", warp}},
-                                  {{"dim0", uint64_t{1} << s.tensor.rowBits},
-                                   {"dim1", uint64_t{1} << s.tensor.colBits}}});
+  return LinearLayout(LayoutValue{
+      {{"register", reg}, {"lane", lane}, {"warp", warp}},
+      {{"dim0", uint64_t{1} << s.tensor.rowBits}, {"dim1", uint64_t{1} << s.tensor.colBits}}});
 }
 
 std::pair<LinearLayout, LinearLayout> randomPair(std::mt19937_64& rng, const Shape& s) {
@@ -103,7 +103,10 @@ TEST(ShuffleRandom, EveryPlanReachesB) {
   int simulated = 0, shuffles = 0, permutations = 0, noOps = 0, refused = 0;
   for (int trial = 0; trial < 400; ++trial) {
     Shape s{{3 + static_cast<int>(rng() % 3), 2 + static_cast<int>(rng() % 3)},
-            static_cast<int>(rng() % 3), 0, 0, 0};
+            static_cast<int>(rng() % 3),
+            0,
+            0,
+            0};
     if (trial % 4 == 1) s.zeroRegsA = 1;
     if (trial % 4 == 2) s.zeroRegsB = 1 + static_cast<int>(rng() % 2);
     if (trial % 4 == 3) s.zeroLanes = 1;  // in both, at bits chosen independently
@@ -144,9 +147,9 @@ TEST(ShuffleRandom, EveryPlanReachesB) {
   EXPECT_GT(permutations + noOps, 30);
   EXPECT_EQ(refused, 50);
   RecordProperty("simulated", simulated);
-  std::cout << "simulated " << simulated << " plans: " << shuffles << " shuffles, "
-            << permutations << " register permutations, " << noOps << " no-ops; refused "
-            << refused << " one-sided lane broadcasts\n";
+  std::cout << "simulated " << simulated << " plans: " << shuffles << " shuffles, " << permutations
+            << " register permutations, " << noOps << " no-ops; refused " << refused
+            << " one-sided lane broadcasts\n";
 }
 
 }  // namespace

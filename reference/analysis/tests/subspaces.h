@@ -13,7 +13,8 @@ namespace f2lay::ref::analysis::testing {
 
 // Every subspace of dimension `dim` of span(basis), as bases (reduced row
 // echelon form over the given basis).
-inline void forEachSubspace(const Vecs& basis, int dim, const std::function<void(const Vecs&)>& visit) {
+inline void forEachSubspace(const Vecs& basis, int dim,
+                            const std::function<void(const Vecs&)>& visit) {
   int m = static_cast<int>(basis.size());
   std::vector<int> pivots;
   std::function<void(int)> choosePivots = [&](int from) {

@@ -43,9 +43,9 @@ TEST(Vectorization, ColumnMajorMemoryGivesNoVector) {
 TEST(Vectorization, PermutedRegistersVectorizeOnlyWithThePermutation) {
   // Register 0 holds column +2 and register 1 column +1: §5.1's identity
   // block is empty, §5.3's permutation [1, 0] gives a vector of 4.
-  LinearLayout swapped = distributed({{0, 2}, {0, 1}, {0, 32}, {16, 0}, {32, 0}},
-                                     {{0, 4}, {0, 8}, {0, 16}, {1, 0}, {2, 0}},
-                                     {{4, 0}, {8, 0}}, {}, {64, 64});
+  LinearLayout swapped =
+      distributed({{0, 2}, {0, 1}, {0, 32}, {16, 0}, {32, 0}},
+                  {{0, 4}, {0, 8}, {0, 16}, {1, 0}, {2, 0}}, {{4, 0}, {8, 0}}, {}, {64, 64});
   LinearLayout offsets = offsetsOf(swapped, rowMajor64());
   EXPECT_EQ(contiguousRegisterBits(offsets), 0);
   EXPECT_EQ(vectorRegisterBits(offsets), (std::vector<int>{1, 0}));
@@ -70,18 +70,17 @@ TEST(Vectorization, MmaAccumulatorDividesByTheLdmatrixTile) {
   // -> column 1, lanes 0, 1 -> columns 2, 4, lanes 2, 3, 4 -> rows 1, 2, 4,
   // register bit 1 -> row 8. In a row-major 16x8 tile (offset = 8 row + col)
   // the first three are offsets 1, 2, 4: one 16-byte ldmatrix row.
-  LinearLayout acc = distributed({{0, 1}, {8, 0}}, {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}}, {},
-                                 {}, {16, 8});
+  LinearLayout acc =
+      distributed({{0, 1}, {8, 0}}, {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}}, {}, {}, {16, 8});
   LinearLayout offsets = offsetsOf(acc, catalog::unswizzledShared({1, 0}, {16, 8}));
   std::optional<TileDivision> m = divideByTile(offsets, matrixTile(2));
   ASSERT_TRUE(m.has_value());
   EXPECT_EQ(m->registerOrder, (std::vector<int>{0, 1}));
   // What is left: lanes 2..4 pick the 8 rows (offsets 8, 16, 32 -> 1, 2, 4),
   // register 1 the second matrix (offset 64 -> 8).
-  LinearLayout quotient(LayoutValue{{{"register", {{8, 0}}},
-                                     {"lane", {{1, 0}, {2, 0}, {4, 0}}},
-                                     {"warp", {}}, {"block", {}}},
-                                    {{"offset", 16}, {"block", 1}}});
+  LinearLayout quotient(LayoutValue{
+      {{"register", {{8, 0}}}, {"lane", {{1, 0}, {2, 0}, {4, 0}}}, {"warp", {}}, {"block", {}}},
+      {{"offset", 16}, {"block", 1}}});
   EXPECT_EQ(m->quotient, quotient);
   // Column-major rows are not 16 contiguous bytes.
   LinearLayout transposed = offsetsOf(acc, catalog::unswizzledShared({0, 1}, {16, 8}));
@@ -118,7 +117,8 @@ TEST(Duplication, ReductionStoresSkipDuplicates) {
 
 TEST(Vectorization, Errors) {
   EXPECT_PRED2(contains, errorMessage([] { matrixTile(8); }), "element_bytes");
-  LinearLayout notInvertible(LayoutValue{{{"offset", {{1, 0}, {1, 0}}}}, {{"dim0", 64}, {"dim1", 64}}});
+  LinearLayout notInvertible(
+      LayoutValue{{{"offset", {{1, 0}, {1, 0}}}}, {{"dim0", 64}, {"dim1", 64}}});
   EXPECT_PRED2(contains, errorMessage([&] { offsetsOf(blocked64(), notInvertible); }),
                "not invertible");
   EXPECT_PRED2(contains, errorMessage([&] { reductionStores(blocked64(), "dim7"); }), "dim7");

@@ -1,9 +1,10 @@
 // The wavefront rule against device_tests/HARDWARE.md, literally: the table of
 // single instructions (#strided-accesses; quoted below as the lent machine's
 // notes wrote it) and the examples of #load-phases and #quad-merge.
+#include "reference/analysis/wavefront_rule.h"
+
 #include <gtest/gtest.h>
 
-#include "reference/analysis/wavefront_rule.h"
 #include "reference/catalog/tests/test_support.h"
 
 namespace f2lay::ref::analysis {

@@ -56,12 +56,12 @@ inline RowCol wmmaResult(uint64_t version, uint64_t lane, uint64_t item) {
 //   row = m * (tm + tpwM * (wm + warpsM * rm)),  batch = wb + warpsB * rb.
 // Coordinates past a smaller shape wrap (the data is broadcast).
 struct Accumulator {
-  bool wmma;                     // else mfma
-  uint64_t version;              // wmma's version
-  bool f64;                      // mfma's element_bitwidth 64
+  bool wmma;         // else mfma
+  uint64_t version;  // wmma's version
+  bool f64;          // mfma's element_bitwidth 64
   bool transposed;
-  uint64_t m, n;                 // the instruction's output tile
-  uint64_t warpSize;             // 64 (mfma) or 32 (wmma)
+  uint64_t m, n;                                           // the instruction's output tile
+  uint64_t warpSize;                                       // 64 (mfma) or 32 (wmma)
   std::vector<uint64_t> warpsPerCta, tilesPerWarp, shape;  // rank 2 or 3
 
   size_t rank() const { return shape.size(); }

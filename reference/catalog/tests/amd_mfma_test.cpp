@@ -1,9 +1,10 @@
 // amd_mfma accumulators: Triton's published LinearLayoutConversionsTest cases,
 // Gluon's values, AMD's instruction tables element by element, and the
 // parameter errors.
+#include "reference/catalog/amd_mfma.h"
+
 #include <gtest/gtest.h>
 
-#include "reference/catalog/amd_mfma.h"
 #include "reference/catalog/tests/amd_fragments.h"
 #include "reference/catalog/tests/layout_literals.h"
 #include "reference/catalog/tests/test_support.h"
@@ -76,8 +77,8 @@ TEST(AmdMfma, TritonMFMA32_2x4Warps_tpw_2_2) {
       r.insert(r.end(), more.begin(), more.end());
       return r;
     };
-    EXPECT_EQ(amdMfma(p, {32, 32}), distributed(regs({{0, 0}, {0, 0}}), lanes,
-                                                {{0, 0}, {0, 0}, {0, 0}}, {}, {32, 32}));
+    EXPECT_EQ(amdMfma(p, {32, 32}),
+              distributed(regs({{0, 0}, {0, 0}}), lanes, {{0, 0}, {0, 0}, {0, 0}}, {}, {32, 32}));
     EXPECT_EQ(amdMfma(p, {128, 128}), distributed(regs({{0, 32}, {32, 0}}), lanes,
                                                   {{0, 64}, {0, 0}, {64, 0}}, {}, {128, 128}));
     EXPECT_EQ(amdMfma(p, {256, 256}), distributed(regs({{0, 32}, {32, 0}, {128, 0}}), lanes,
@@ -153,10 +154,10 @@ TEST(AmdMfma, GluonCgaCountsNRepeatsFromTheGlobalShape) {
 }
 
 amd::Accumulator model(const AmdMfmaParams& p, const Shape& shape) {
-  std::vector<uint64_t> tiles = p.tilesPerWarp.empty() ? std::vector<uint64_t>(shape.size(), 1)
-                                                       : p.tilesPerWarp;
-  return {false, 0, p.elementBitwidth == 64, p.transposed, p.instrShape[0], p.instrShape[1],
-          64, p.warpsPerCta, tiles, shape};
+  std::vector<uint64_t> tiles =
+      p.tilesPerWarp.empty() ? std::vector<uint64_t>(shape.size(), 1) : p.tilesPerWarp;
+  return {false,           0,  p.elementBitwidth == 64, p.transposed, p.instrShape[0],
+          p.instrShape[1], 64, p.warpsPerCta,           tiles,        shape};
 }
 
 // AMD's MFMA tables (amd_fragments.h), tiled as Triton tiles them, at every
@@ -167,20 +168,19 @@ TEST(AmdMfma, MatchesAmdInstructionTables) {
     bool transposed;
     uint64_t bits;
   };
-  std::vector<Instr> instrs = {{{32, 32, 8}, false, 32},  {{32, 32, 8}, true, 32},
-                               {{16, 16, 16}, false, 32}, {{16, 16, 16}, true, 32},
-                               {{4, 64, 4}, false, 32},   {{4, 64, 4}, true, 32},
-                               {{64, 4, 4}, true, 32},    {{16, 16, 4}, false, 64},
-                               {{16, 16, 4}, true, 64},   {{32, 32, 4}, false, 64},
-                               {{4, 64, 4}, false, 64}};
+  std::vector<Instr> instrs = {
+      {{32, 32, 8}, false, 32}, {{32, 32, 8}, true, 32},  {{16, 16, 16}, false, 32},
+      {{16, 16, 16}, true, 32}, {{4, 64, 4}, false, 32},  {{4, 64, 4}, true, 32},
+      {{64, 4, 4}, true, 32},   {{16, 16, 4}, false, 64}, {{16, 16, 4}, true, 64},
+      {{32, 32, 4}, false, 64}, {{4, 64, 4}, false, 64}};
   struct Grid {
     std::vector<uint64_t> warps, tiles, shape;
   };
-  std::vector<Grid> grids = {{{1, 1}, {1, 1}, {64, 64}},      {{2, 4}, {1, 1}, {128, 128}},
-                             {{2, 2}, {2, 2}, {128, 64}},    {{4, 1}, {1, 2}, {32, 128}},
-                             {{2, 2}, {2, 1}, {16, 8}},       {{1, 8}, {1, 1}, {1, 64}},
-                             {{2, 1, 2}, {1, 2, 2}, {2, 64, 32}},
-                             {{1, 2, 1}, {1, 1, 1}, {2, 8, 128}}};
+  std::vector<Grid> grids = {
+      {{1, 1}, {1, 1}, {64, 64}},          {{2, 4}, {1, 1}, {128, 128}},
+      {{2, 2}, {2, 2}, {128, 64}},         {{4, 1}, {1, 2}, {32, 128}},
+      {{2, 2}, {2, 1}, {16, 8}},           {{1, 8}, {1, 1}, {1, 64}},
+      {{2, 1, 2}, {1, 2, 2}, {2, 64, 32}}, {{1, 2, 1}, {1, 1, 1}, {2, 8, 128}}};
   for (const Instr& in : instrs)
     for (const Grid& g : grids) {
       SCOPED_TRACE(::testing::PrintToString(in.shape) + (in.transposed ? " T " : " ") +

@@ -2,9 +2,10 @@
 // (Triton 3.6's warps_per_cta), Gluon's values (3.6 and 3.9.0), AMD's WMMA
 // result tables element by element under both ways of placing the tiles
 // (amd_fragments.h), and the parameter errors.
+#include "reference/catalog/amd_wmma.h"
+
 #include <gtest/gtest.h>
 
-#include "reference/catalog/amd_wmma.h"
 #include "reference/catalog/tests/amd_fragments.h"
 #include "reference/catalog/tests/layout_literals.h"
 #include "reference/catalog/tests/test_support.h"
@@ -38,8 +39,8 @@ Wmma36 wmma(uint64_t version, std::vector<uint64_t> warps, bool transposed,
 // instr_shape).
 AmdWmmaParams wmma39(uint64_t version, bool transposed, std::vector<Basis> warpBases,
                      std::vector<Basis> regBases = {}, std::vector<uint64_t> instr = {}) {
-  return {version, transposed, std::move(warpBases), std::move(regBases), std::move(instr),
-          std::nullopt};
+  return {version,          transposed,  std::move(warpBases), std::move(regBases),
+          std::move(instr), std::nullopt};
 }
 
 // Triton LinearLayoutConversionsTest WMMA_v1_2x4Warps.
@@ -50,9 +51,8 @@ TEST(AmdWmma, TritonWMMA_v1_2x4Warps) {
   EXPECT_EQ(p.at({16, 16}), distributed(reg, lane, {{0, 0}, {0, 0}, {0, 0}}, {}, {16, 16}));
   EXPECT_EQ(p.at({32, 16}), distributed(reg, lane, {{0, 0}, {0, 0}, {16, 0}}, {}, {32, 16}));
   EXPECT_EQ(p.at({16, 32}), distributed(reg, lane, {{0, 16}, {0, 0}, {0, 0}}, {}, {16, 32}));
-  EXPECT_EQ(p.at({128, 128}),
-            distributed({{2, 0}, {4, 0}, {8, 0}, {0, 64}, {32, 0}, {64, 0}}, lane,
-                        {{0, 16}, {0, 32}, {16, 0}}, {}, {128, 128}));
+  EXPECT_EQ(p.at({128, 128}), distributed({{2, 0}, {4, 0}, {8, 0}, {0, 64}, {32, 0}, {64, 0}}, lane,
+                                          {{0, 16}, {0, 32}, {16, 0}}, {}, {128, 128}));
 }
 
 // Triton LinearLayoutConversionsTest WMMA_v1_2x4x1Warps: rank 3, warps
@@ -83,10 +83,8 @@ TEST(AmdWmma, TritonWMMA_v2_2x4Warps) {
                                   ? std::vector<Basis>{{1, 0}, {2, 0}, {4, 0}, {8, 0}, {0, 8}}
                                   : std::vector<Basis>{{0, 1}, {0, 2}, {0, 4}, {0, 8}, {8, 0}};
     EXPECT_EQ(p.at({16, 16}), distributed(reg, lane, {{0, 0}, {0, 0}, {0, 0}}, {}, {16, 16}));
-    EXPECT_EQ(p.at({32, 16}),
-              distributed(reg, lane, {{0, 0}, {0, 0}, {16, 0}}, {}, {32, 16}));
-    EXPECT_EQ(p.at({16, 32}),
-              distributed(reg, lane, {{0, 16}, {0, 0}, {0, 0}}, {}, {16, 32}));
+    EXPECT_EQ(p.at({32, 16}), distributed(reg, lane, {{0, 0}, {0, 0}, {16, 0}}, {}, {32, 16}));
+    EXPECT_EQ(p.at({16, 32}), distributed(reg, lane, {{0, 16}, {0, 0}, {0, 0}}, {}, {16, 32}));
     std::vector<Basis> reg64 = reg;
     reg64.insert(reg64.end(), {{0, 64}, {32, 0}});
     EXPECT_EQ(p.at({64, 128}),
@@ -119,15 +117,15 @@ TEST(AmdWmma, GluonTilesPerWarpAndVersion3) {
             distributed({{1, 0}, {2, 0}, {4, 0}, {0, 16}, {0, 64}, {16, 0}, {64, 0}}, lane,
                         {{0, 32}, {32, 0}}, {}, {128, 128}));
   EXPECT_EQ(p.at({16, 16}), distributed({{1, 0}, {2, 0}, {4, 0}, {0, 0}, {0, 0}}, lane,
-                                              {{0, 0}, {0, 0}}, {}, {16, 16}));
+                                        {{0, 0}, {0, 0}}, {}, {16, 16}));
   EXPECT_EQ(wmma(3, {2, 2}, false, {}, {16, 16, 32}).at({64, 64}),
             distributed({{1, 0}, {2, 0}, {4, 0}, {0, 32}, {32, 0}}, lane, {{0, 16}, {16, 0}}, {},
                         {64, 64}));
 }
 
 amd::Accumulator model(const Wmma36& p, const Shape& shape) {
-  std::vector<uint64_t> tiles = p.tilesPerWarp.empty() ? std::vector<uint64_t>(shape.size(), 1)
-                                                       : p.tilesPerWarp;
+  std::vector<uint64_t> tiles =
+      p.tilesPerWarp.empty() ? std::vector<uint64_t>(shape.size(), 1) : p.tilesPerWarp;
   return {true, p.version, false, p.transposed, 16, 16, 32, p.warps, tiles, shape};
 }
 
@@ -137,21 +135,20 @@ TEST(AmdWmma, MatchesAmdResultTables) {
   struct Grid {
     std::vector<uint64_t> warps, tiles, shape;
   };
-  std::vector<Grid> grids = {{{1, 1}, {1, 1}, {16, 16}},       {{2, 4}, {1, 1}, {64, 128}},
-                             {{2, 2}, {2, 2}, {256, 64}},      {{4, 1}, {1, 2}, {16, 256}},
-                             {{2, 2}, {2, 1}, {16, 16}},       {{1, 8}, {1, 1}, {1, 64}},
-                             {{2, 1, 2}, {1, 2, 2}, {4, 32, 64}},
-                             {{1, 2, 1}, {1, 1, 1}, {2, 16, 1}}};
+  std::vector<Grid> grids = {
+      {{1, 1}, {1, 1}, {16, 16}},          {{2, 4}, {1, 1}, {64, 128}},
+      {{2, 2}, {2, 2}, {256, 64}},         {{4, 1}, {1, 2}, {16, 256}},
+      {{2, 2}, {2, 1}, {16, 16}},          {{1, 8}, {1, 1}, {1, 64}},
+      {{2, 1, 2}, {1, 2, 2}, {4, 32, 64}}, {{1, 2, 1}, {1, 1, 1}, {2, 16, 1}}};
   for (uint64_t version : {1, 2, 3})
     for (bool transposed : {false, true})
       for (const Grid& g : grids) {
-        SCOPED_TRACE(::testing::Message()
-                     << "v" << version << (transposed ? " T" : "") << " warps "
-                     << ::testing::PrintToString(g.warps) << " tiles "
-                     << ::testing::PrintToString(g.tiles) << " shape "
-                     << ::testing::PrintToString(g.shape));
-        std::vector<uint64_t> instr = version == 3 ? std::vector<uint64_t>{16, 16, 32}
-                                                   : std::vector<uint64_t>{16, 16, 16};
+        SCOPED_TRACE(::testing::Message() << "v" << version << (transposed ? " T" : "") << " warps "
+                                          << ::testing::PrintToString(g.warps) << " tiles "
+                                          << ::testing::PrintToString(g.tiles) << " shape "
+                                          << ::testing::PrintToString(g.shape));
+        std::vector<uint64_t> instr =
+            version == 3 ? std::vector<uint64_t>{16, 16, 32} : std::vector<uint64_t>{16, 16, 16};
         Wmma36 p = wmma(version, g.warps, transposed, g.tiles, instr);
         expectMatchesElementwise(p.at(g.shape), model(p, g.shape));
       }
@@ -174,13 +171,19 @@ TEST(AmdWmma, Gluon39RegBases) {
   std::vector<Basis> lane = {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {8, 0}};
   // AMDWMMALayout(2, False, [[0, 0], [0, 1]], reg_bases=[[0, 0]]) at 32x64.
   EXPECT_EQ(amdWmma(wmma39(2, false, {{0, 0}, {0, 1}}, {{0, 0}}), {32, 64}),
-            distributed({{1, 0}, {2, 0}, {4, 0}, {0, 0}, {0, 32}, {16, 0}}, lane,
-                        {{0, 0}, {0, 16}}, {}, {32, 64}));
+            distributed({{1, 0}, {2, 0}, {4, 0}, {0, 0}, {0, 32}, {16, 0}}, lane, {{0, 0}, {0, 16}},
+                        {}, {32, 64}));
   // AMDWMMALayout(2, False, [[1, 0, 0], [0, 0, 1]], [[2, 0, 0], [0, 1, 0]],
   // rank=3) at 8x64x64.
   EXPECT_EQ(amdWmma(wmma39(2, false, {{1, 0, 0}, {0, 0, 1}}, {{2, 0, 0}, {0, 1, 0}}), {8, 64, 64}),
-            distributed({{0, 1, 0}, {0, 2, 0}, {0, 4, 0}, {2, 0, 0}, {0, 16, 0}, {0, 0, 32},
-                         {0, 32, 0}, {4, 0, 0}},
+            distributed({{0, 1, 0},
+                         {0, 2, 0},
+                         {0, 4, 0},
+                         {2, 0, 0},
+                         {0, 16, 0},
+                         {0, 0, 32},
+                         {0, 32, 0},
+                         {4, 0, 0}},
                         {{0, 0, 1}, {0, 0, 2}, {0, 0, 4}, {0, 0, 8}, {0, 8, 0}},
                         {{1, 0, 0}, {0, 0, 16}}, {}, {8, 64, 64}));
   // AMDWMMALayout(1, True, [[1, 0]], [[0, 1], [2, 0]]) at 64x64.
@@ -192,14 +195,14 @@ TEST(AmdWmma, Gluon39RegBases) {
 // Gluon 3.9.0: version 3's 32x16 instruction, and transposed (16 rows, 32
 // columns).
 TEST(AmdWmma, Gluon39Instr32x16) {
-  EXPECT_EQ(amdWmma(wmma39(3, false, {{0, 1}, {1, 0}}, {}, {32, 16, 128}), {128, 128}),
-            distributed({{1, 0}, {2, 0}, {4, 0}, {16, 0}, {0, 32}, {0, 64}, {64, 0}},
-                        {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {8, 0}}, {{0, 16}, {32, 0}}, {},
-                        {128, 128}));
-  EXPECT_EQ(amdWmma(wmma39(3, true, {{0, 1}, {1, 0}}, {}, {32, 16, 64}), {64, 64}),
-            distributed({{0, 1}, {0, 2}, {0, 4}, {0, 16}, {32, 0}},
-                        {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {0, 8}}, {{0, 32}, {16, 0}}, {},
-                        {64, 64}));
+  EXPECT_EQ(
+      amdWmma(wmma39(3, false, {{0, 1}, {1, 0}}, {}, {32, 16, 128}), {128, 128}),
+      distributed({{1, 0}, {2, 0}, {4, 0}, {16, 0}, {0, 32}, {0, 64}, {64, 0}},
+                  {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {8, 0}}, {{0, 16}, {32, 0}}, {}, {128, 128}));
+  EXPECT_EQ(
+      amdWmma(wmma39(3, true, {{0, 1}, {1, 0}}, {}, {32, 16, 64}), {64, 64}),
+      distributed({{0, 1}, {0, 2}, {0, 4}, {0, 16}, {32, 0}},
+                  {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {0, 8}}, {{0, 32}, {16, 0}}, {}, {64, 64}));
 }
 
 // Gluon 3.9.0, AMDWMMALayout(2, False, [[0, 1]], [[1, 0]],
@@ -208,10 +211,9 @@ TEST(AmdWmma, Gluon39Instr32x16) {
 TEST(AmdWmma, Gluon39Cga) {
   AmdWmmaParams p = wmma39(2, false, {{0, 1}}, {{1, 0}});
   p.cgaLayout = testing::cgaFromBases({{0, 1}, {1, 0}}, 2);
-  EXPECT_EQ(amdWmma(p, {128, 128}),
-            distributed({{1, 0}, {2, 0}, {4, 0}, {16, 0}, {0, 32}, {32, 0}},
-                        {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {8, 0}}, {{0, 16}},
-                        {{0, 64}, {64, 0}}, {128, 128}));
+  EXPECT_EQ(amdWmma(p, {128, 128}), distributed({{1, 0}, {2, 0}, {4, 0}, {16, 0}, {0, 32}, {32, 0}},
+                                                {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {8, 0}}, {{0, 16}},
+                                                {{0, 64}, {64, 0}}, {128, 128}));
 }
 
 // Gluon 3.6's warps [2, 2], tiles_per_warp [2, 2] at 128x128 are Gluon 3.9's
@@ -222,10 +224,10 @@ TEST(AmdWmma, Gluon36KeysAsBases) {
   AmdWmmaBases b = gluon36WmmaBases({2, 2}, {2, 2}, {128, 128});
   EXPECT_EQ(b.warpBases, (std::vector<Basis>{{0, 2}, {2, 0}}));
   EXPECT_EQ(b.regBases, (std::vector<Basis>{{0, 1}, {0, 4}, {1, 0}}));
-  EXPECT_EQ(amdWmma(wmma39(2, false, {{0, 2}, {2, 0}}, {{0, 1}, {0, 4}, {1, 0}}), {128, 128}),
-            distributed({{1, 0}, {2, 0}, {4, 0}, {0, 16}, {0, 64}, {16, 0}, {64, 0}},
-                        {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {8, 0}}, {{0, 32}, {32, 0}}, {},
-                        {128, 128}));
+  EXPECT_EQ(
+      amdWmma(wmma39(2, false, {{0, 2}, {2, 0}}, {{0, 1}, {0, 4}, {1, 0}}), {128, 128}),
+      distributed({{1, 0}, {2, 0}, {4, 0}, {0, 16}, {0, 64}, {16, 0}, {64, 0}},
+                  {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {8, 0}}, {{0, 32}, {32, 0}}, {}, {128, 128}));
   // Rank 3: warps along N, M, then batch; tiles_per_warp's batch entry ignored.
   b = gluon36WmmaBases({2, 2, 2}, {2, 1, 2}, {4, 64, 64});
   EXPECT_EQ(b.warpBases, (std::vector<Basis>{{0, 0, 2}, {0, 1, 0}, {1, 0, 0}}));
@@ -250,8 +252,8 @@ TEST(AmdWmma, BasesMatchAmdResultTables) {
       {{{1, 0, 0}, {0, 0, 1}}, {{2, 0, 0}, {0, 1, 0}}, {8, 64, 64}},
       {{{0, 1, 0}}, {{1, 0, 0}}, {2, 16, 1}},
   };
-  const std::vector<std::vector<uint64_t>> instrs = {{16, 16, 16}, {16, 16, 32}, {16, 16, 4},
-                                                     {32, 16, 64}};
+  const std::vector<std::vector<uint64_t>> instrs = {
+      {16, 16, 16}, {16, 16, 32}, {16, 16, 4}, {32, 16, 64}};
   const uint64_t versions[] = {1, 2, 3, 3};
   for (size_t i = 0; i < instrs.size(); ++i)
     for (bool transposed : {false, true})
@@ -263,9 +265,9 @@ TEST(AmdWmma, BasesMatchAmdResultTables) {
                      << ::testing::PrintToString(g.reg) << " shape "
                      << ::testing::PrintToString(g.shape));
         AmdWmmaParams p = wmma39(versions[i], transposed, g.warp, g.reg, instrs[i]);
-        expectMatchesElementwise(amdWmma(p, g.shape),
-                                 amd::WmmaByBases{versions[i], transposed, instrs[i][0], g.warp,
-                                                  g.reg, g.shape});
+        expectMatchesElementwise(
+            amdWmma(p, g.shape),
+            amd::WmmaByBases{versions[i], transposed, instrs[i][0], g.warp, g.reg, g.shape});
       }
 }
 

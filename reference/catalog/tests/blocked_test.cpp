@@ -1,8 +1,9 @@
 // Blocked layouts: Gluon's to_linear_layout (Triton 3.6) and an element-wise
 // definition written independently of the constructor.
+#include "reference/catalog/blocked.h"
+
 #include <gtest/gtest.h>
 
-#include "reference/catalog/blocked.h"
 #include "reference/catalog/tests/layout_literals.h"
 
 namespace f2lay::ref::catalog {

@@ -4,12 +4,13 @@
 // index = sum c_i * stride_i), at every coordinate; the F2-linearity rule
 // against brute force over all pairs; linearToCute as the inverse of
 // cuteToLinear.
+#include "reference/catalog/cute.h"
+
 #include <gtest/gtest.h>
 
 #include <functional>
 #include <random>
 
-#include "reference/catalog/cute.h"
 #include "reference/catalog/cutlass.h"
 #include "reference/catalog/shared.h"
 #include "reference/catalog/tests/cute_formula.h"
@@ -43,17 +44,18 @@ std::vector<uint64_t> colex(const std::vector<uint64_t>& shape, uint64_t x) {
 }
 
 LinearLayout toLinear(const Case& c) { return cuteToLinear({c.b, c.m, c.s}, {c.shape, c.stride}); }
-LinearLayout memory(const Case& c) { return cuteMemoryLayout({c.b, c.m, c.s}, {c.shape, c.stride}); }
-
-
+LinearLayout memory(const Case& c) {
+  return cuteMemoryLayout({c.b, c.m, c.s}, {c.shape, c.stride});
+}
 
 std::vector<Case> linearCases() {
-  std::vector<std::vector<int>> swizzles = {{0, 0, 0}, {1, 0, 1}, {2, 3, 3}, {3, 3, 3}, {3, 4, 3},
-                                            {2, 1, 3}, {1, 2, -1}, {2, 0, -3}, {3, 0, 4}, {2, 4, 2}};
+  std::vector<std::vector<int>> swizzles = {{0, 0, 0}, {1, 0, 1}, {2, 3, 3},  {3, 3, 3},
+                                            {3, 4, 3}, {2, 1, 3}, {1, 2, -1}, {2, 0, -3},
+                                            {3, 0, 4}, {2, 4, 2}};
   std::vector<std::pair<std::vector<uint64_t>, std::vector<int64_t>>> layouts = {
-      {{8, 64}, {64, 1}},  {{64, 8}, {1, 64}},        {{32, 32}, {1, 32}},
+      {{8, 64}, {64, 1}},       {{64, 8}, {1, 64}},       {{32, 32}, {1, 32}},
       {{4, 8, 16}, {1, 4, 32}}, {{16, 4, 8}, {32, 1, 4}}, {{16, 16}, {16, 1}},
-      {{4, 4}, {1, 8}},    {{2, 8}, {0, 1}},          {{1, 64}, {7, 2}}};
+      {{4, 4}, {1, 8}},         {{2, 8}, {0, 1}},         {{1, 64}, {7, 2}}};
   std::vector<Case> cases;
   for (const std::vector<int>& sw : swizzles)
     for (const auto& l : layouts) cases.push_back({sw[0], sw[1], sw[2], l.first, l.second});
@@ -87,7 +89,9 @@ TEST(CuteSwizzle, OffsetSizeAndGaps) {
   EXPECT_EQ(toLinear({0, 0, 0, {2, 8}, {0, 1}}).getOutDimSize("offset"), 8u);
   // Sw<1,2,-1> moves bit 2 into bit 3: (4):(1) reaches offset 8 and up.
   EXPECT_EQ(toLinear({1, 2, -1, {8}, {1}}).getOutDimSize("offset"), 16u);
-  EXPECT_PRED2(contains, errorMessage([] { memory({0, 0, 0, {4, 4}, {1, 8}}); }),
+  EXPECT_PRED2(contains, errorMessage([] {
+                 memory({0, 0, 0, {4, 4}, {1, 8}});
+               }),
                "cute_swizzle: Sw<0,0,0> o (4,4):(1,8) is not invertible");
 }
 
@@ -108,7 +112,8 @@ TEST(CuteSwizzle, RejectsExactlyTheNonLinearLayouts) {
       c.shape.push_back(uint64_t{1} << k);
       c.stride.push_back(strides[rng() % strides.size()]);
     }
-    if (rng() % 2) c = {2, static_cast<int>(rng() % 3), 2 + static_cast<int>(rng() % 2), c.shape, c.stride};
+    if (rng() % 2)
+      c = {2, static_cast<int>(rng() % 3), 2 + static_cast<int>(rng() % 2), c.shape, c.stride};
     bool linear = true;
     for (uint64_t x = 0; x < sizeOf(c.shape); ++x) {
       linear = linear && cuteOffset(c, x) >= 0;
@@ -142,13 +147,17 @@ TEST(CuteSwizzle, NonLinearErrorsNameAWitness) {
 
   // The swizzle keeps the witness: Sw<1,0,1> maps 4 = 0b100 to itself and
   // 2 to 2 ^ 1 = 3.
-  EXPECT_PRED2(contains, errorMessage([] { toLinear({1, 0, 1, {4, 4}, {1, 2}}); }),
+  EXPECT_PRED2(contains, errorMessage([] {
+                 toLinear({1, 0, 1, {4, 4}, {1, 2}});
+               }),
                "L(2,1) = 4 but L(x) xor L(y) = 3 xor 3 = 0");
 
   Case negative{0, 0, 0, {4}, {-1}};
   EXPECT_PRED2(contains, errorMessage([&] { toLinear(negative); }),
                "x = (1), y = (2) give L(x xor y) = L(3) = -3 but L(x) xor L(y) = -1 xor -2 = 1");
-  EXPECT_EQ(errorMessage([] { toLinear({0, 0, 0, {2}, {-1}}); }),
+  EXPECT_EQ(errorMessage([] {
+              toLinear({0, 0, 0, {2}, {-1}});
+            }),
             "cute_swizzle: Sw<0,0,0> o (2):(-1): stride[0] = -1 gives the coordinate (1) the "
             "offset -1; memory offsets must be non-negative");
 
@@ -159,27 +168,48 @@ TEST(CuteSwizzle, NonLinearErrorsNameAWitness) {
             "power of two, so CuTe's 1-D coordinates carry between modes: x = 1, y = 2 give "
             "L(x xor y) = L(3) = 4 but L(x) xor L(y) = 1 xor 2 = 3");
   EXPECT_EQ(cuteOffset(carry, 3), 4);
-  EXPECT_EQ(errorMessage([] { toLinear({0, 0, 0, {3}, {1}}); }),
+  EXPECT_EQ(errorMessage([] {
+              toLinear({0, 0, 0, {3}, {1}});
+            }),
             "cute_swizzle: Sw<0,0,0> o (3):(1) is not linear over F2: shape[0] = 3 is not a power "
             "of two; linear layouts need power-of-two shapes");
 }
 
 TEST(CuteSwizzle, ParameterErrors) {
-  EXPECT_PRED2(contains, errorMessage([] { toLinear({2, 3, 1, {8}, {1}}); }),
+  EXPECT_PRED2(contains, errorMessage([] {
+                 toLinear({2, 3, 1, {8}, {1}});
+               }),
                "cute_swizzle: |s| = 1 must be at least b = 2");
-  EXPECT_PRED2(contains, errorMessage([] { toLinear({-1, 3, 1, {8}, {1}}); }), "b = -1 must be at least 0");
-  EXPECT_PRED2(contains, errorMessage([] { toLinear({0, -2, 1, {8}, {1}}); }), "m = -2 must be at least 0");
-  EXPECT_PRED2(contains, errorMessage([] { toLinear({20, 20, 30, {8}, {1}}); }),
+  EXPECT_PRED2(contains, errorMessage([] {
+                 toLinear({-1, 3, 1, {8}, {1}});
+               }),
+               "b = -1 must be at least 0");
+  EXPECT_PRED2(contains, errorMessage([] {
+                 toLinear({0, -2, 1, {8}, {1}});
+               }),
+               "m = -2 must be at least 0");
+  EXPECT_PRED2(contains, errorMessage([] {
+                 toLinear({20, 20, 30, {8}, {1}});
+               }),
                "b + m + |s| = 70 puts the swizzle masks beyond 62 bits");
-  EXPECT_PRED2(contains, errorMessage([] { toLinear({0, 0, 0, {8, 2}, {1}}); }),
+  EXPECT_PRED2(contains, errorMessage([] {
+                 toLinear({0, 0, 0, {8, 2}, {1}});
+               }),
                "shape has 2 modes but stride has 1");
   EXPECT_PRED2(contains, errorMessage([] { toLinear({0, 0, 0, {}, {}}); }), "at least one mode");
-  EXPECT_PRED2(contains, errorMessage([] { toLinear({0, 0, 0, {0}, {1}}); }), "shape[0] = 0 is empty");
-  EXPECT_PRED2(contains, errorMessage([] { toLinear({0, 0, 0, {8}, {int64_t{1} << 61}}); }),
+  EXPECT_PRED2(contains, errorMessage([] {
+                 toLinear({0, 0, 0, {0}, {1}});
+               }),
+               "shape[0] = 0 is empty");
+  EXPECT_PRED2(contains, errorMessage([] {
+                 toLinear({0, 0, 0, {8}, {int64_t{1} << 61}});
+               }),
                "stride[0] = 2305843009213693952 times shape[0] = 8 goes beyond 2^62");
   // The range rule before the power-of-two rule, whose witness search would
   // overflow (fuzz/regressions/catalog/cute-stride-overflow-in-witness-search).
-  EXPECT_PRED2(contains, errorMessage([] { toLinear({0, 0, 0, {6}, {int64_t{1} << 61}}); }),
+  EXPECT_PRED2(contains, errorMessage([] {
+                 toLinear({0, 0, 0, {6}, {int64_t{1} << 61}});
+               }),
                "stride[0] = 2305843009213693952 times shape[0] = 6 goes beyond 2^62");
 }
 

@@ -18,9 +18,9 @@ namespace f2lay::ref::catalog {
 // to 128, crosswise from kElementsPerAccess to 8 times that.
 inline uint64_t cutlassOffset(const TensorOpMultiplicandParams& p, uint64_t c, uint64_t s) {
   uint64_t ldm = p.ldm ? p.ldm : p.contiguous;
-  uint64_t perAccess = 128 / p.elementBits;           // kElementsPerAccess
-  uint64_t factor = 8 * perAccess / p.crosswise;      // kFactor
-  uint64_t tileC = 8;                                 // kTileShapeContiguous
+  uint64_t perAccess = 128 / p.elementBits;                         // kElementsPerAccess
+  uint64_t factor = 8 * perAccess / p.crosswise;                    // kFactor
+  uint64_t tileC = 8;                                               // kTileShapeContiguous
   uint64_t tileS = std::max<uint64_t>(tileC / factor, 32 / tileC);  // kTileShapeStride
   uint64_t vecC = c / perAccess, vecS = s / factor;
   uint64_t tileIdx = vecC / (tileC / factor);
@@ -30,7 +30,8 @@ inline uint64_t cutlassOffset(const TensorOpMultiplicandParams& p, uint64_t c, u
   uint64_t withinC = residualC % 4, withinS = residualS % 4;
   uint64_t permutedVec = withinC ^ (withinS % 4);
   uint64_t permutedPartition = partitionC ^ (partitionS % 2);
-  uint64_t elementC = (tileIdx * tileC + permutedPartition * 4 + permutedVec) * perAccess + c % perAccess;
+  uint64_t elementC =
+      (tileIdx * tileC + permutedPartition * 4 + permutedVec) * perAccess + c % perAccess;
   return elementC + vecS * ldm * factor;
 }
 

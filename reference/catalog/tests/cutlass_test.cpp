@@ -4,6 +4,8 @@
 // TensorOpMultiplicand in include/cutlass/layout/tensor_op_multiplicand_sm75.h,
 // the steps the seed's notes explain: kFactor, TileShape, PartitionShape;
 // cutlass_formula.h) evaluated on integers at every element.
+#include "reference/catalog/cutlass.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,7 +13,6 @@
 #include <functional>
 #include <sstream>
 
-#include "reference/catalog/cutlass.h"
 #include "reference/catalog/tests/cutlass_formula.h"
 #include "reference/catalog/tests/test_support.h"
 #include "reference/tests/naive.h"
@@ -55,7 +56,8 @@ uint64_t expectTable(const LinearLayout& memory, const std::string& table) {
 // Seed: ./03_visualize_layout "TensorOpMultiplicand<16,32>" --extent=32,32
 // --vectorize=8 --output-shape=64,4. 16-bit elements, crosswise 32: a
 // 128-byte line holds kFactor = 2 strided rows.
-const char* const kSeed16x32Extent32x32 = R"((0..7, 0)|(8..15, 0)|(16..23, 0)|(24..31, 0)|(0..7, 1)|(8..15, 1)|(16..23, 1)|(24..31, 1)
+const char* const kSeed16x32Extent32x32 =
+    R"((0..7, 0)|(8..15, 0)|(16..23, 0)|(24..31, 0)|(0..7, 1)|(8..15, 1)|(16..23, 1)|(24..31, 1)
 (8..15, 2)|(0..7, 2)|(24..31, 2)|(16..23, 2)|(8..15, 3)|(0..7, 3)|(24..31, 3)|(16..23, 3)
 (16..23, 4)|(24..31, 4)|(0..7, 4)|(8..15, 4)|(16..23, 5)|(24..31, 5)|(0..7, 5)|(8..15, 5)
 (24..31, 6)|(16..23, 6)|(8..15, 6)|(0..7, 6)|(24..31, 7)|(16..23, 7)|(8..15, 7)|(0..7, 7)
@@ -74,7 +76,8 @@ const char* const kSeed16x32Extent32x32 = R"((0..7, 0)|(8..15, 0)|(16..23, 0)|(2
 
 // Seed: ./03_visualize_layout "TensorOpMultiplicand<16,64>" --extent=64,16
 // --vectorize=8 --output-shape=64,4. kFactor = 1, kTileShapeStride = 8.
-const char* const kSeed16x64Extent64x16 = R"((0..7, 0)|(8..15, 0)|(16..23, 0)|(24..31, 0)|(32..39, 0)|(40..47, 0)|(48..55, 0)|(56..63, 0)
+const char* const kSeed16x64Extent64x16 =
+    R"((0..7, 0)|(8..15, 0)|(16..23, 0)|(24..31, 0)|(32..39, 0)|(40..47, 0)|(48..55, 0)|(56..63, 0)
 (8..15, 1)|(0..7, 1)|(24..31, 1)|(16..23, 1)|(40..47, 1)|(32..39, 1)|(56..63, 1)|(48..55, 1)
 (16..23, 2)|(24..31, 2)|(0..7, 2)|(8..15, 2)|(48..55, 2)|(56..63, 2)|(32..39, 2)|(40..47, 2)
 (24..31, 3)|(16..23, 3)|(8..15, 3)|(0..7, 3)|(56..63, 3)|(48..55, 3)|(40..47, 3)|(32..39, 3)
@@ -94,7 +97,8 @@ const char* const kSeed16x64Extent64x16 = R"((0..7, 0)|(8..15, 0)|(16..23, 0)|(2
 // Seed: ./03_visualize_layout "TensorOpMultiplicand<16,32>" --extent=32,64
 // --vectorize=8 --output-shape=64,4. The seed's printout stops after 31 of
 // its 32 lines (strided 60, 61); those 31 are checked.
-const char* const kSeed16x32Extent32x64 = R"((0..7, 0)|(8..15, 0)|(16..23, 0)|(24..31, 0)|(0..7, 1)|(8..15, 1)|(16..23, 1)|(24..31, 1)
+const char* const kSeed16x32Extent32x64 =
+    R"((0..7, 0)|(8..15, 0)|(16..23, 0)|(24..31, 0)|(0..7, 1)|(8..15, 1)|(16..23, 1)|(24..31, 1)
 (8..15, 2)|(0..7, 2)|(24..31, 2)|(16..23, 2)|(8..15, 3)|(0..7, 3)|(24..31, 3)|(16..23, 3)
 (16..23, 4)|(24..31, 4)|(0..7, 4)|(8..15, 4)|(16..23, 5)|(24..31, 5)|(0..7, 5)|(8..15, 5)
 (24..31, 6)|(16..23, 6)|(8..15, 6)|(0..7, 6)|(24..31, 7)|(16..23, 7)|(8..15, 7)|(0..7, 7)
@@ -145,9 +149,10 @@ TEST(CutlassTensorOpGolden, SeedVisualizeLayout16x32Extent32x64) {
 // (2^k mod 64) / 8 of line 2^k / 64, e.g. offset 64 -> line 1, cell 0 =
 // (8..15, 2) -> (8, 2).
 TEST(CutlassTensorOpGolden, SeedTable16x32Bases) {
-  LayoutValue v{{{"offset", {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}, {0, 1}, {8, 2}, {16, 4},
-                             {0, 8}, {0, 16}}}},
-                {{"dim0", 32}, {"dim1", 32}}};
+  LayoutValue v{
+      {{"offset",
+        {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}, {0, 1}, {8, 2}, {16, 4}, {0, 8}, {0, 16}}}},
+      {{"dim0", 32}, {"dim1", 32}}};
   EXPECT_EQ(tensorOpMultiplicand({16, 32, 32, 32, 0, false}), LinearLayout(v));
 }
 
@@ -158,8 +163,8 @@ std::vector<Params> formulaCases() {
       for (uint64_t times : {1, 4})
         for (uint64_t strided : {1, 4, 32})
           for (uint64_t ldmTimes : {1, 2})
-            cases.push_back({bits, crosswise, crosswise * times, strided,
-                             crosswise * times * ldmTimes, false});
+            cases.push_back(
+                {bits, crosswise, crosswise * times, strided, crosswise * times * ldmTimes, false});
   return cases;
 }
 
@@ -192,7 +197,8 @@ TEST(CutlassTensorOp, AddressComputationAtEveryElement) {
     LinearLayout memory = tensorOpMultiplicand(p);
     for (uint64_t s = 0; s < p.strided; ++s)
       for (uint64_t c = 0; c < p.contiguous; ++c, ++inverted)
-        ASSERT_EQ(naive::apply(memory.value(), cutlassOffset(p, c, s)), (std::vector<uint64_t>{c, s}));
+        ASSERT_EQ(naive::apply(memory.value(), cutlassOffset(p, c, s)),
+                  (std::vector<uint64_t>{c, s}));
   }
   // Sums of contiguous * strided by hand: per element size E = 128 / bits,
   // crosswise E..8E and 4x that, strided 1 + 4 + 32, two ldm: 5550 E. The
@@ -219,25 +225,43 @@ TEST(CutlassTensorOp, RowMajorViewSwapsTheDims) {
 }
 
 TEST(CutlassTensorOp, ParameterErrors) {
-  EXPECT_EQ(errorMessage([] { tensorOpMultiplicand({12, 32, 32, 32, 0, false}); }),
+  EXPECT_EQ(errorMessage([] {
+              tensorOpMultiplicand({12, 32, 32, 32, 0, false});
+            }),
             "cutlass_tensorop: element_bits = 12 must be a power of two from 1 to 128 (CUTLASS "
             "moves 128 bits per access, kElementsPerAccess = 128 / element_bits)");
-  EXPECT_EQ(errorMessage([] { tensorOpMultiplicand({16, 128, 128, 32, 0, false}); }),
+  EXPECT_EQ(errorMessage([] {
+              tensorOpMultiplicand({16, 128, 128, 32, 0, false});
+            }),
             "cutlass_tensorop: crosswise = 128 is more than one 128-byte cache line (64 elements "
             "of 16 bits): CUTLASS's kFactor would be 0");
-  EXPECT_PRED2(contains, errorMessage([] { tensorOpMultiplicand({16, 4, 32, 32, 0, false}); }),
+  EXPECT_PRED2(contains, errorMessage([] {
+                 tensorOpMultiplicand({16, 4, 32, 32, 0, false});
+               }),
                "crosswise = 4 is less than one 128-bit access (8 elements of 16 bits)");
-  EXPECT_PRED2(contains, errorMessage([] { tensorOpMultiplicand({16, 24, 32, 32, 0, false}); }),
+  EXPECT_PRED2(contains, errorMessage([] {
+                 tensorOpMultiplicand({16, 24, 32, 32, 0, false});
+               }),
                "crosswise = 24 is not a power of two");
-  EXPECT_PRED2(contains, errorMessage([] { tensorOpMultiplicand({16, 32, 48, 32, 0, false}); }),
+  EXPECT_PRED2(contains, errorMessage([] {
+                 tensorOpMultiplicand({16, 32, 48, 32, 0, false});
+               }),
                "extent[0] = 48 is not a power of two");
-  EXPECT_PRED2(contains, errorMessage([] { tensorOpMultiplicand({16, 32, 32, 0, 0, false}); }),
+  EXPECT_PRED2(contains, errorMessage([] {
+                 tensorOpMultiplicand({16, 32, 32, 0, 0, false});
+               }),
                "extent[1] = 0 is not a power of two");
-  EXPECT_PRED2(contains, errorMessage([] { tensorOpMultiplicand({16, 64, 32, 16, 0, false}); }),
+  EXPECT_PRED2(contains, errorMessage([] {
+                 tensorOpMultiplicand({16, 64, 32, 16, 0, false});
+               }),
                "cutlass_tensorop: ldm = 32 is less than crosswise = 64");
-  EXPECT_PRED2(contains, errorMessage([] { tensorOpMultiplicand({16, 32, 64, 16, 32, false}); }),
+  EXPECT_PRED2(contains, errorMessage([] {
+                 tensorOpMultiplicand({16, 32, 64, 16, 32, false});
+               }),
                "cutlass_tensorop: ldm = 32 is less than extent[0] = 64");
-  EXPECT_EQ(errorMessage([] { tensorOpMultiplicand({16, 64, 64, 16, 128, false}); }),
+  EXPECT_EQ(errorMessage([] {
+              tensorOpMultiplicand({16, 64, 64, 16, 128, false});
+            }),
             "cutlass_tensorop: extent [64, 16] with ldm = 128 leaves offsets without an element, "
             "so there is no offset -> coordinate layout (there is when ldm = extent[0] >= "
             "crosswise = 64 and extent[1] >= kFactor = 1; or ask for the coordinate -> offset "

@@ -1,18 +1,19 @@
 // dot_operand with an nvidia_mma parent: Triton's published cases, PTX's
 // operand fragment tables element by element, and the parameter errors.
+#include "reference/catalog/dot_operand.h"
+
 #include <gtest/gtest.h>
 
-#include "reference/catalog/dot_operand.h"
-#include "reference/catalog/tests/mma_fragments.h"
 #include "reference/catalog/tests/layout_literals.h"
+#include "reference/catalog/tests/mma_fragments.h"
 #include "reference/catalog/tests/test_support.h"
 
 namespace f2lay::ref::catalog {
 namespace {
 
 DotOperandParams dotV2(uint64_t index, std::vector<uint64_t> warps, uint64_t kWidth) {
-  std::vector<uint64_t> instr = warps.size() == 2 ? std::vector<uint64_t>{16, 8}
-                                                  : std::vector<uint64_t>{1, 16, 8};
+  std::vector<uint64_t> instr =
+      warps.size() == 2 ? std::vector<uint64_t>{16, 8} : std::vector<uint64_t>{1, 16, 8};
   return {index, {{2, 0}, warps, instr, std::nullopt}, kWidth};
 }
 DotOperandParams dotV3(std::vector<uint64_t> warps, uint64_t kWidth) {
@@ -25,9 +26,9 @@ const std::vector<Basis> kLanesB8 = {{8, 0}, {16, 0}, {0, 1}, {0, 2}, {0, 4}};
 // Triton LinearLayoutConversionsTest DotMMAv2_tile_kwidth8: one warp tile of
 // A (16 x 64) and of B (64 x 8).
 TEST(DotOperand, TritonDotMMAv2_tile_kwidth8) {
-  EXPECT_EQ(dotOperand(dotV2(0, {1, 1}, 8), {16, 64}),
-            testing::distributed({{0, 1}, {0, 2}, {0, 4}, {8, 0}, {0, 32}}, kLanesA8, {}, {},
-                              {16, 64}));
+  EXPECT_EQ(
+      dotOperand(dotV2(0, {1, 1}, 8), {16, 64}),
+      testing::distributed({{0, 1}, {0, 2}, {0, 4}, {8, 0}, {0, 32}}, kLanesA8, {}, {}, {16, 64}));
   EXPECT_EQ(dotOperand(dotV2(1, {1, 1}, 8), {64, 8}),
             testing::distributed({{1, 0}, {2, 0}, {4, 0}, {32, 0}}, kLanesB8, {}, {}, {64, 8}));
 }
@@ -37,44 +38,62 @@ TEST(DotOperand, TritonDotMMAv2_tile_kwidth8) {
 TEST(DotOperand, TritonDotMMAv2_large_warp4_kwidth8) {
   EXPECT_EQ(dotOperand(dotV2(0, {4, 1}, 8), {128, 128}),
             testing::distributed({{0, 1}, {0, 2}, {0, 4}, {8, 0}, {0, 32}, {0, 64}, {64, 0}},
-                              kLanesA8, {{16, 0}, {32, 0}}, {}, {128, 128}));
-  EXPECT_EQ(dotOperand(dotV2(1, {4, 1}, 8), {128, 64}),
-            testing::distributed({{1, 0}, {2, 0}, {4, 0}, {32, 0}, {64, 0}, {0, 8}, {0, 16}, {0, 32}},
-                              kLanesB8, {{0, 0}, {0, 0}}, {}, {128, 64}));
-  EXPECT_EQ(dotOperand(dotV2(1, {4, 1}, 8), {64, 128}),
-            testing::distributed({{1, 0}, {2, 0}, {4, 0}, {32, 0}, {0, 8}, {0, 16}, {0, 32}, {0, 64}},
-                              kLanesB8, {{0, 0}, {0, 0}}, {}, {64, 128}));
+                                 kLanesA8, {{16, 0}, {32, 0}}, {}, {128, 128}));
+  EXPECT_EQ(
+      dotOperand(dotV2(1, {4, 1}, 8), {128, 64}),
+      testing::distributed({{1, 0}, {2, 0}, {4, 0}, {32, 0}, {64, 0}, {0, 8}, {0, 16}, {0, 32}},
+                           kLanesB8, {{0, 0}, {0, 0}}, {}, {128, 64}));
+  EXPECT_EQ(
+      dotOperand(dotV2(1, {4, 1}, 8), {64, 128}),
+      testing::distributed({{1, 0}, {2, 0}, {4, 0}, {32, 0}, {0, 8}, {0, 16}, {0, 32}, {0, 64}},
+                           kLanesB8, {{0, 0}, {0, 0}}, {}, {64, 128}));
 }
 
 // Triton LinearLayoutConversionsTest DotMMAv2_split_warp_kwidth8.
 TEST(DotOperand, TritonDotMMAv2_split_warp_kwidth8) {
   EXPECT_EQ(dotOperand(dotV2(0, {2, 2}, 8), {32, 64}),
             testing::distributed({{0, 1}, {0, 2}, {0, 4}, {8, 0}, {0, 32}}, kLanesA8,
-                              {{0, 0}, {16, 0}}, {}, {32, 64}));
+                                 {{0, 0}, {16, 0}}, {}, {32, 64}));
   EXPECT_EQ(dotOperand(dotV2(1, {2, 2}, 8), {64, 16}),
             testing::distributed({{1, 0}, {2, 0}, {4, 0}, {32, 0}}, kLanesB8, {{0, 8}, {0, 0}}, {},
-                              {64, 16}));
+                                 {64, 16}));
   EXPECT_EQ(dotOperand(dotV2(0, {2, 2}, 8), {64, 128}),
             testing::distributed({{0, 1}, {0, 2}, {0, 4}, {8, 0}, {0, 32}, {0, 64}, {32, 0}},
-                              kLanesA8, {{0, 0}, {16, 0}}, {}, {64, 128}));
+                                 kLanesA8, {{0, 0}, {16, 0}}, {}, {64, 128}));
   EXPECT_EQ(dotOperand(dotV2(1, {2, 2}, 8), {128, 32}),
             testing::distributed({{1, 0}, {2, 0}, {4, 0}, {32, 0}, {64, 0}, {0, 16}}, kLanesB8,
-                              {{0, 8}, {0, 0}}, {}, {128, 32}));
+                                 {{0, 8}, {0, 0}}, {}, {128, 32}));
 }
 
 // Triton LinearLayoutConversionsTest DotMMAv2_3D: a batch dim, warps
 // [2, 4, 2].
 TEST(DotOperand, TritonDotMMAv2_3D) {
-  EXPECT_EQ(dotOperand(dotV2(0, {2, 4, 2}, 8), {16, 128, 128}),
-            testing::distributed({{0, 0, 1}, {0, 0, 2}, {0, 0, 4}, {0, 8, 0}, {0, 0, 32}, {0, 0, 64},
-                               {0, 64, 0}, {2, 0, 0}, {4, 0, 0}, {8, 0, 0}},
-                              {{0, 0, 8}, {0, 0, 16}, {0, 1, 0}, {0, 2, 0}, {0, 4, 0}},
-                              {{0, 0, 0}, {0, 16, 0}, {0, 32, 0}, {1, 0, 0}}, {}, {16, 128, 128}));
+  EXPECT_EQ(
+      dotOperand(dotV2(0, {2, 4, 2}, 8), {16, 128, 128}),
+      testing::distributed({{0, 0, 1},
+                            {0, 0, 2},
+                            {0, 0, 4},
+                            {0, 8, 0},
+                            {0, 0, 32},
+                            {0, 0, 64},
+                            {0, 64, 0},
+                            {2, 0, 0},
+                            {4, 0, 0},
+                            {8, 0, 0}},
+                           {{0, 0, 8}, {0, 0, 16}, {0, 1, 0}, {0, 2, 0}, {0, 4, 0}},
+                           {{0, 0, 0}, {0, 16, 0}, {0, 32, 0}, {1, 0, 0}}, {}, {16, 128, 128}));
   EXPECT_EQ(dotOperand(dotV2(1, {2, 4, 2}, 8), {8, 128, 64}),
-            testing::distributed({{0, 1, 0}, {0, 2, 0}, {0, 4, 0}, {0, 32, 0}, {0, 64, 0}, {0, 0, 16},
-                               {0, 0, 32}, {2, 0, 0}, {4, 0, 0}},
-                              {{0, 8, 0}, {0, 16, 0}, {0, 0, 1}, {0, 0, 2}, {0, 0, 4}},
-                              {{0, 0, 8}, {0, 0, 0}, {0, 0, 0}, {1, 0, 0}}, {}, {8, 128, 64}));
+            testing::distributed({{0, 1, 0},
+                                  {0, 2, 0},
+                                  {0, 4, 0},
+                                  {0, 32, 0},
+                                  {0, 64, 0},
+                                  {0, 0, 16},
+                                  {0, 0, 32},
+                                  {2, 0, 0},
+                                  {4, 0, 0}},
+                                 {{0, 8, 0}, {0, 16, 0}, {0, 0, 1}, {0, 0, 2}, {0, 0, 4}},
+                                 {{0, 0, 8}, {0, 0, 0}, {0, 0, 0}, {1, 0, 0}}, {}, {8, 128, 64}));
 }
 
 // Triton LinearLayoutConversionsTest DotMMAv3_warp4_kwidth2: A of wgmma in
@@ -88,15 +107,15 @@ TEST(DotOperand, TritonDotMMAv3_warp4_kwidth2) {
             testing::distributed({{0, 1}, {8, 0}, {0, 8}, {64, 0}}, lanes, warps, {}, {128, 16}));
   EXPECT_EQ(dotOperand(dotV3({4, 1}, 2), {128, 32}),
             testing::distributed({{0, 1}, {8, 0}, {0, 8}, {0, 16}, {64, 0}}, lanes, warps, {},
-                              {128, 32}));
+                                 {128, 32}));
 }
 
 // Triton LinearLayoutConversionsTest DotMMAv3_mixed_warp_kwidth4.
 TEST(DotOperand, TritonDotMMAv3_mixed_warp_kwidth4) {
   EXPECT_EQ(dotOperand(dotV3({4, 2}, 4), {128, 64}),
             testing::distributed({{0, 1}, {0, 2}, {8, 0}, {0, 16}, {0, 32}, {64, 0}},
-                              {{0, 4}, {0, 8}, {1, 0}, {2, 0}, {4, 0}}, {{16, 0}, {32, 0}, {0, 0}},
-                              {}, {128, 64}));
+                                 {{0, 4}, {0, 8}, {1, 0}, {2, 0}, {4, 0}},
+                                 {{16, 0}, {32, 0}, {0, 0}}, {}, {128, 64}));
 }
 
 // PTX's operand fragment tables (tf32 k8, 16-bit k16, 8-bit k32 are kWidth
@@ -121,7 +140,8 @@ std::string errorOf(const DotOperandParams& p, const Shape& shape) {
 TEST(DotOperand, ParameterErrors) {
   EXPECT_PRED2(contains, errorOf(dotV2(2, {1, 1}, 2), {16, 16}),
                "operand_index = 2 is out of range");
-  EXPECT_PRED2(contains, errorOf(dotV2(0, {1, 1}, 3), {16, 16}), "k_width = 3 is not a power of two");
+  EXPECT_PRED2(contains, errorOf(dotV2(0, {1, 1}, 3), {16, 16}),
+               "k_width = 3 is not a power of two");
   EXPECT_PRED2(contains, errorOf(dotV2(0, {1, 1}, 0), {16, 16}), "k_width = 0");
   DotOperandParams b3 = dotV3({4, 1}, 2);
   b3.operandIndex = 1;

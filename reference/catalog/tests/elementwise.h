@@ -41,9 +41,9 @@ inline uint64_t product(const Sizes& s) {
 // registers (after a thread's own sizePerThread ones), numbered along
 // `order`. Where it is smaller, coordinates wrap around (the same element is
 // held again: broadcast), except that Triton 3.9 drops a thread's own
-// registers past its CTA's part of the tensor (3.6 kept them). CTAs: along dim d, block digit b_d (over
-// CTAsPerCGA, numbered along CTAOrder) holds part b_d mod CTASplitNum[d] of
-// the tensor, and at most shape[d] parts exist (again wrapping).
+// registers past its CTA's part of the tensor (3.6 kept them). CTAs: along dim d, block digit b_d
+// (over CTAsPerCGA, numbered along CTAOrder) holds part b_d mod CTASplitNum[d] of the tensor, and
+// at most shape[d] parts exist (again wrapping).
 struct Blocked {
   Sizes sizePerThread, threadsPerWarp, warpsPerCta;
   Order order;
@@ -64,9 +64,7 @@ struct Blocked {
     for (size_t d = 0; d < rank(); ++d) o.push_back(own(d));
     return o;
   }
-  uint64_t tile(size_t d) const {
-    return sizePerThread[d] * threadsPerWarp[d] * warpsPerCta[d];
-  }
+  uint64_t tile(size_t d) const { return sizePerThread[d] * threadsPerWarp[d] * warpsPerCta[d]; }
   uint64_t repeats(size_t d) const { return std::max<uint64_t>(1, ctaShape(d) / tile(d)); }
   Sizes repeatSizes() const {
     Sizes r;

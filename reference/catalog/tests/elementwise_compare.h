@@ -69,11 +69,14 @@ std::string distributedMismatch(const LinearLayout& layout, const Model& model,
   std::vector<int> bits;
   for (size_t i = 0; i < 4; ++i) {
     int b = compare_detail::log2Of(sizes[i]);
-    if (b < 0) return "the definition has " + std::to_string(sizes[i]) + " of in dim " +
-                      std::to_string(i) + ", not a power of two";
-    if (i < inDims.size()) bits.push_back(b);
-    else if (b != 0) return "the definition has " + std::to_string(sizes[i]) + " of in dim " +
-                            std::to_string(i) + ", which the layout does not have";
+    if (b < 0)
+      return "the definition has " + std::to_string(sizes[i]) + " of in dim " + std::to_string(i) +
+             ", not a power of two";
+    if (i < inDims.size())
+      bits.push_back(b);
+    else if (b != 0)
+      return "the definition has " + std::to_string(sizes[i]) + " of in dim " + std::to_string(i) +
+             ", which the layout does not have";
   }
   if (std::string m = compare_detail::inDimMismatch(layout, inDims, bits); !m.empty()) return m;
   const int regBits = bits[0], laneBits = bits[1];
@@ -92,8 +95,8 @@ std::string distributedMismatch(const LinearLayout& layout, const Model& model,
           for (uint64_t r = 0; r < sizes[0]; ++r) held.push_back(model.at(r, l, w, b));
         }
         for (uint64_t r = 0; r < sizes[0]; ++r) {
-          uint64_t x = r | l << regBits | w << (regBits + laneBits) |
-                       b << (regBits + laneBits + warpBits);
+          uint64_t x =
+              r | l << regBits | w << (regBits + laneBits) | b << (regBits + laneBits + warpBits);
           std::vector<uint64_t> got = naive::apply(layout.value(), x);
           if (got != held[r])
             return "register " + std::to_string(r) + " lane " + std::to_string(l) + " warp " +
@@ -120,8 +123,8 @@ std::string memoryMismatch(const LinearLayout& layout, const std::vector<uint64_
     bits += b;
   }
   const std::vector<InDim>& dims = layout.value().in_dims;
-  bool ok = !dims.empty() && dims[0].name == "offset" &&
-            static_cast<int>(dims[0].bases.size()) == bits;
+  bool ok =
+      !dims.empty() && dims[0].name == "offset" && static_cast<int>(dims[0].bases.size()) == bits;
   for (size_t i = 1; ok && i < dims.size(); ++i) ok = dims[i].bases.empty();
   if (!ok)
     return "in dims " + compare_detail::inDimsText(layout) + ", the definition [offset (2^" +

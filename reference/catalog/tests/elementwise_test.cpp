@@ -2,6 +2,8 @@
 // (elementwise.h), at every input (elementwise_compare.h), for many parameter
 // sets: fixed ones from Triton's and Gluon's cases, and random ones from a
 // fixed seed.
+#include "reference/catalog/tests/elementwise.h"
+
 #include <gtest/gtest.h>
 
 #include <random>
@@ -9,7 +11,6 @@
 
 #include "reference/catalog/blocked.h"
 #include "reference/catalog/slice.h"
-#include "reference/catalog/tests/elementwise.h"
 #include "reference/catalog/tests/elementwise_compare.h"
 
 namespace f2lay::ref::catalog {
@@ -79,8 +80,9 @@ elementwise::Blocked oneCta(std::vector<uint64_t> spt, std::vector<uint64_t> tpw
   size_t rank = shape.size();
   std::vector<unsigned> ctaOrder(rank);
   for (size_t i = 0; i < rank; ++i) ctaOrder[i] = static_cast<unsigned>(rank - 1 - i);
-  return {spt, tpw, wpc, order, std::vector<uint64_t>(rank, 1), std::vector<uint64_t>(rank, 1),
-          ctaOrder, shape};
+  return {
+      spt,      tpw,  wpc, order, std::vector<uint64_t>(rank, 1), std::vector<uint64_t>(rank, 1),
+      ctaOrder, shape};
 }
 
 TEST(BlockedElementwise, FixedCases) {
@@ -91,8 +93,8 @@ TEST(BlockedElementwise, FixedCases) {
       oneCta({2}, {4}, {1}, {0}, {32}),                  // replicate in register dim
       oneCta({1, 1}, {32, 1}, {1, 8}, {0, 1}, {1, 64}),  // Triton ReversedOrder
       {{1, 4}, {8, 4}, {4, 1}, {1, 0}, {2, 2}, {2, 1}, {1, 0}, {128, 16}},  // OneDimTooLarge...
-      {{1}, {1}, {4}, {0}, {2}, {2}, {0}, {4}},                 // RepeatInCTGDimFirst
-      {{8, 1}, {8, 4}, {1, 4}, {0, 1}, {1, 2}, {1, 2}, {0, 1}, {64, 1}},  // Skinny
+      {{1}, {1}, {4}, {0}, {2}, {2}, {0}, {4}},                             // RepeatInCTGDimFirst
+      {{8, 1}, {8, 4}, {1, 4}, {0, 1}, {1, 2}, {1, 2}, {0, 1}, {64, 1}},    // Skinny
       {{1, 4}, {8, 4}, {2, 2}, {1, 0}, {4, 2}, {2, 2}, {0, 1}, {64, 64}},
   };
   for (elementwise::Blocked p : cases)

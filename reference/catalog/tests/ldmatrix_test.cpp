@@ -1,9 +1,10 @@
 // ldmatrix / stmatrix ownership against the statement of
 // device_tests/HARDWARE.md#matrix-ownership (.x4 measured on an H100, .x1,
 // .x2 and .trans stated there, not measured), element by element.
+#include "reference/catalog/ldmatrix.h"
+
 #include <gtest/gtest.h>
 
-#include "reference/catalog/ldmatrix.h"
 #include "reference/catalog/tests/mma_fragments.h"
 #include "reference/catalog/tests/test_support.h"
 

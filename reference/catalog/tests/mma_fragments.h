@@ -33,7 +33,8 @@ inline RowCol mmaAccumulator(uint64_t lane, uint64_t i) {
 //   row = 16 w + groupID + 8 * ((i / 2) % 2)
 //   col = 8 * (i / 4) + threadID_in_group * 2 + (i & 1)
 inline RowCol wgmmaAccumulator(uint64_t w, uint64_t lane, uint64_t i) {
-  return {16 * w + groupId(lane) + 8 * ((i / 2) % 2), 8 * (i / 4) + threadInGroup(lane) * 2 + (i & 1)};
+  return {16 * w + groupId(lane) + 8 * ((i / 2) % 2),
+          8 * (i / 4) + threadInGroup(lane) * 2 + (i & 1)};
 }
 
 // Operand A (row M, col K) of mma.m16n8kK, per element width:
@@ -93,8 +94,8 @@ inline MatrixElement ldmatrixElement(bool trans, uint64_t t, uint64_t i, uint64_
 // tile repeats over further registers, along the columns first; coordinates
 // beyond a smaller shape wrap (the data is broadcast).
 struct Accumulator {
-  bool wgmma;              // version 3; else mma.sync (n = 8)
-  uint64_t n;              // the instruction's N
+  bool wgmma;  // version 3; else mma.sync (n = 8)
+  uint64_t n;  // the instruction's N
   std::vector<uint64_t> warpsPerCta, shape;
 
   uint64_t perTile() const { return n / 2; }  // 16 n elements over 32 lanes

@@ -1,11 +1,12 @@
 // nvidia_mma accumulators: Triton's published cases, Gluon's value in
 // device_tests/HARDWARE.md#triton-calibration, PTX's fragment tables element
 // by element, and the parameter errors.
+#include "reference/catalog/nvidia_mma.h"
+
 #include <gtest/gtest.h>
 
-#include "reference/catalog/tests/mma_fragments.h"
-#include "reference/catalog/nvidia_mma.h"
 #include "reference/catalog/tests/layout_literals.h"
+#include "reference/catalog/tests/mma_fragments.h"
 #include "reference/catalog/tests/test_support.h"
 
 namespace f2lay::ref::catalog {
@@ -14,8 +15,8 @@ namespace {
 const std::vector<Basis> kMmaLanes = {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}};
 
 NvidiaMmaParams v2(std::vector<uint64_t> warps) {
-  std::vector<uint64_t> instr = warps.size() == 2 ? std::vector<uint64_t>{16, 8}
-                                                  : std::vector<uint64_t>{1, 16, 8};
+  std::vector<uint64_t> instr =
+      warps.size() == 2 ? std::vector<uint64_t>{16, 8} : std::vector<uint64_t>{1, 16, 8};
   return {{2, 0}, warps, instr, std::nullopt};
 }
 NvidiaMmaParams v3(std::vector<uint64_t> warps, std::vector<uint64_t> instr) {
@@ -33,14 +34,14 @@ TEST(NvidiaMma, TritonMMAv2_16x16) {
 TEST(NvidiaMma, TritonMMAv2_32x32) {
   EXPECT_EQ(nvidiaMma(v2({1, 1}), {32, 32}),
             testing::distributed({{0, 1}, {8, 0}, {0, 8}, {0, 16}, {16, 0}}, kMmaLanes, {}, {},
-                              {32, 32}));
+                                 {32, 32}));
 }
 
 // Triton LinearLayoutConversionsTest MMAv2_ExtendDim2.
 TEST(NvidiaMma, TritonMMAv2_ExtendDim2) {
   EXPECT_EQ(nvidiaMma(v2({1, 1}), {16, 128}),
             testing::distributed({{0, 1}, {8, 0}, {0, 8}, {0, 16}, {0, 32}, {0, 64}}, kMmaLanes, {},
-                              {}, {16, 128}));
+                                 {}, {16, 128}));
 }
 
 // Triton LinearLayoutConversionsTest MMAv2_Cga and MMAv2_Small3D: rank 3,
@@ -53,10 +54,10 @@ TEST(NvidiaMma, TritonMMAv2_CgaAndSmall3D) {
   std::vector<Basis> lane = {{0, 0, 2}, {0, 0, 4}, {0, 1, 0}, {0, 2, 0}, {0, 4, 0}};
   EXPECT_EQ(nvidiaMma(p, {64, 128, 128}),
             testing::distributed(reg, lane, {{1, 0, 0}, {2, 0, 0}, {4, 0, 0}, {8, 0, 0}},
-                              {{0, 0, 0}, {0, 64, 0}, {16, 0, 0}, {32, 0, 0}}, {64, 128, 128}));
+                                 {{0, 0, 0}, {0, 64, 0}, {16, 0, 0}, {32, 0, 0}}, {64, 128, 128}));
   EXPECT_EQ(nvidiaMma(p, {1, 128, 128}),
             testing::distributed(reg, lane, {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}},
-                              {{0, 0, 0}, {0, 64, 0}, {0, 0, 0}, {0, 0, 0}}, {1, 128, 128}));
+                                 {{0, 0, 0}, {0, 64, 0}, {0, 0, 0}, {0, 0, 0}}, {1, 128, 128}));
 }
 
 // Triton LinearLayoutConversionsTest MMAv3_64x16: the instruction's N (16 or
@@ -65,7 +66,7 @@ TEST(NvidiaMma, TritonMMAv3_64x16) {
   for (std::vector<uint64_t> instr : {std::vector<uint64_t>{16, 16, 8}, {16, 8, 8}})
     EXPECT_EQ(nvidiaMma(v3({4, 1}, instr), {64, 16}),
               testing::distributed({{0, 1}, {8, 0}, {0, 8}}, kMmaLanes, {{16, 0}, {32, 0}}, {},
-                                {64, 16}));
+                                   {64, 16}));
 }
 
 // Triton LinearLayoutConversionsTest MMAv3_128x16: rows repeat after the
@@ -73,7 +74,7 @@ TEST(NvidiaMma, TritonMMAv3_64x16) {
 TEST(NvidiaMma, TritonMMAv3_128x16) {
   EXPECT_EQ(nvidiaMma(v3({4, 1}, {16, 16, 8}), {128, 16}),
             testing::distributed({{0, 1}, {8, 0}, {0, 8}, {64, 0}}, kMmaLanes, {{16, 0}, {32, 0}},
-                              {}, {128, 16}));
+                                 {}, {128, 16}));
 }
 
 // Triton LinearLayoutConversionsTest MMAv3_4x2Warps: a shape narrower than
@@ -102,8 +103,9 @@ TEST(NvidiaMma, TritonMMAv3_4x4Warps) {
             testing::distributed(reg, kMmaLanes, {{0, 0}, {0, 0}, {0, 0}, {0, 0}}, {}, {16, 16}));
   EXPECT_EQ(nvidiaMma(p, {32, 16}),
             testing::distributed(reg, kMmaLanes, {{16, 0}, {0, 0}, {0, 0}, {0, 0}}, {}, {32, 16}));
-  EXPECT_EQ(nvidiaMma(p, {64, 32}),
-            testing::distributed(reg, kMmaLanes, {{16, 0}, {32, 0}, {0, 16}, {0, 0}}, {}, {64, 32}));
+  EXPECT_EQ(
+      nvidiaMma(p, {64, 32}),
+      testing::distributed(reg, kMmaLanes, {{16, 0}, {32, 0}, {0, 16}, {0, 0}}, {}, {64, 32}));
 }
 
 // device_tests/HARDWARE.md#triton-calibration:
@@ -113,7 +115,7 @@ TEST(NvidiaMma, TritonMMAv3_4x4Warps) {
 TEST(NvidiaMma, HardwareMdWgmmaValue) {
   EXPECT_EQ(nvidiaMma(v3({4, 1}, {16, 64, 16}), {64, 64}),
             testing::distributed({{0, 1}, {8, 0}, {0, 8}, {0, 16}, {0, 32}}, kMmaLanes,
-                              {{16, 0}, {32, 0}}, {}, {64, 64}));
+                                 {{16, 0}, {32, 0}}, {}, {64, 64}));
 }
 
 // PTX's mma.m16n8 accumulator table, tiled over warps and repeated or cut to
@@ -123,7 +125,8 @@ TEST(NvidiaMma, MmaSyncMatchesPtxFragmentTable) {
     for (std::vector<uint64_t> shape :
          {std::vector<uint64_t>{16, 8}, {16, 16}, {32, 32}, {128, 64}, {8, 8}, {1, 4}, {64, 1}}) {
       SCOPED_TRACE(::testing::PrintToString(warps) + " " + ::testing::PrintToString(shape));
-      expectMatchesElementwise(nvidiaMma(v2(warps), shape), ptx::Accumulator{false, 8, warps, shape});
+      expectMatchesElementwise(nvidiaMma(v2(warps), shape),
+                               ptx::Accumulator{false, 8, warps, shape});
     }
 }
 
@@ -151,9 +154,11 @@ std::string errorOf(const NvidiaMmaParams& p, const Shape& shape) {
 TEST(NvidiaMma, ParameterErrors) {
   EXPECT_PRED2(contains, errorOf({{1, 0}, {1, 1}, {16, 8}, {}}, {16, 16}), "version = [1, 0]");
   EXPECT_PRED2(contains, errorOf({{5, 0}, {1, 1}, {16, 8}, {}}, {16, 16}), "unsupported");
-  EXPECT_PRED2(contains, errorOf(v2({3, 1}), {16, 16}), "warps_per_cta[0] = 3 is not a power of two");
+  EXPECT_PRED2(contains, errorOf(v2({3, 1}), {16, 16}),
+               "warps_per_cta[0] = 3 is not a power of two");
   EXPECT_PRED2(contains, errorOf(v2({1, 1}), {16, 24}), "shape[1] = 24 is not a power of two");
-  EXPECT_PRED2(contains, errorOf(v2({1, 1, 1}), {16, 16}), "warps_per_cta: has 3 entries, expected 2");
+  EXPECT_PRED2(contains, errorOf(v2({1, 1, 1}), {16, 16}),
+               "warps_per_cta: has 3 entries, expected 2");
   EXPECT_PRED2(contains, errorOf({{2, 0}, {1, 1}, {16, 16}, {}}, {16, 16}), "needs [16, 8]");
   EXPECT_PRED2(contains, errorOf(v3({4, 1}, {16, 24, 16}), {64, 64}), "instr_shape[1] = 24");
   EXPECT_PRED2(contains, errorOf(v3({4, 1}, {32, 64, 16}), {64, 64}), "instr_shape[0] = 32");

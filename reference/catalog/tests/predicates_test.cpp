@@ -1,9 +1,10 @@
 // The family predicates of the paper's §4.2 on hand-built matrices, one per
 // clause of Def 4.10 and Def 4.14, and on catalog layouts.
+#include "reference/catalog/predicates.h"
+
 #include <gtest/gtest.h>
 
 #include "reference/catalog/blocked.h"
-#include "reference/catalog/predicates.h"
 #include "reference/catalog/slice.h"
 #include "reference/catalog/tests/layout_literals.h"
 
@@ -27,9 +28,7 @@ TEST(IsDistributed, ZeroColumnsAllowed) {
   EXPECT_TRUE(isDistributed(oneDim("lane", {{1}, {0}, {2}, {0}}, 4)));
 }
 
-TEST(IsDistributed, NotSurjective) {
-  EXPECT_FALSE(isDistributed(oneDim("lane", {{1}, {0}}, 4)));
-}
+TEST(IsDistributed, NotSurjective) { EXPECT_FALSE(isDistributed(oneDim("lane", {{1}, {0}}, 4))); }
 
 TEST(IsDistributed, ColumnWithTwoBits) {
   EXPECT_FALSE(isDistributed(oneDim("lane", {{1}, {3}}, 4)));

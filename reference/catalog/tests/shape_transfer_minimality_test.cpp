@@ -134,8 +134,8 @@ std::vector<LinearLayout> invertibleBlockedStarts() {
         for (size_t laneDim = 0; laneDim < rank; ++laneDim)
           for (size_t warpDim = 0; warpDim < rank; ++warpDim)
             for (const std::vector<unsigned>& order : permutations(rank)) {
-              BlockedParams p{spt, std::vector<uint64_t>(rank, 1), std::vector<uint64_t>(rank, 1),
-                              order, {}};
+              BlockedParams p{
+                  spt, std::vector<uint64_t>(rank, 1), std::vector<uint64_t>(rank, 1), order, {}};
               p.threadsPerWarp[laneDim] = 2;
               p.warpsPerCta[warpDim] = 2;
               Shape tile = spt;

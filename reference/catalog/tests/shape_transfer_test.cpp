@@ -3,6 +3,8 @@
 // evaluated on coordinates (written here from tt.trans, tt.reshape, tt.join,
 // tt.split, tt.expand_dims and tt.broadcast, sharing no code with
 // shape_transfer.cpp), closure of Def 4.10, and the precondition errors.
+#include "reference/catalog/shape_transfer.h"
+
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -11,7 +13,6 @@
 
 #include "reference/catalog/blocked.h"
 #include "reference/catalog/predicates.h"
-#include "reference/catalog/shape_transfer.h"
 #include "reference/catalog/tests/layout_literals.h"
 #include "reference/catalog/tests/test_support.h"
 
@@ -88,8 +89,8 @@ void forEachSlot(const LinearLayout& l, const std::function<bool(const Slot&)>& 
       for (uint64_t n = 0; n < inSize(l, "lane"); ++n)
         for (uint64_t r = 0; r < inSize(l, "register"); ++r)
           if (!f({r, n, w, b})) {
-            ADD_FAILURE() << "at register " << r << " lane " << n << " warp " << w
-                          << " block " << b;
+            ADD_FAILURE() << "at register " << r << " lane " << n << " warp " << w << " block "
+                          << b;
             return;
           }
 }
@@ -123,8 +124,8 @@ void expectBroadcastCopies(const LinearLayout& in, const LinearLayout& out, unsi
     Coord source = at(in, {s.reg % inRegs, s.lane, s.warp, s.block});
     Coord got = at(out, s);
     bool ok = source[axis] == 0 && without(source, axis) == without(got, axis);
-    EXPECT_TRUE(ok) << "operand element " << ::testing::PrintToString(source)
-                    << ", result element " << ::testing::PrintToString(got) << "\noperand\n"
+    EXPECT_TRUE(ok) << "operand element " << ::testing::PrintToString(source) << ", result element "
+                    << ::testing::PrintToString(got) << "\noperand\n"
                     << in << "result\n"
                     << out;
     return ok;
@@ -239,7 +240,8 @@ LinearLayout randomDistributed(const Shape& shape, bool lastOnRegister = false) 
     }
     v.in_dims.push_back(d);
   }
-  for (size_t k = 0; k < shape.size(); ++k) v.out_dims.push_back({"dim" + std::to_string(k), shape[k]});
+  for (size_t k = 0; k < shape.size(); ++k)
+    v.out_dims.push_back({"dim" + std::to_string(k), shape[k]});
   return LinearLayout(v);
 }
 
@@ -327,8 +329,7 @@ TEST(ShapeOpsHand, ReshapeIsRowMajor) {
   EXPECT_EQ(reshape(in, {8}, kFwd), out);
   EXPECT_EQ(reshape(out, {2, 4}, kBwd), in);
   // 8 -> 4x2: index 1 -> (0,1), 2 -> (1,0), 4 -> (2,0).
-  EXPECT_EQ(reshape(out, {4, 2}, kFwd),
-            distributed({{0, 1}}, {{1, 0}, {2, 0}}, {}, {}, {4, 2}));
+  EXPECT_EQ(reshape(out, {4, 2}, kFwd), distributed({{0, 1}}, {{1, 0}, {2, 0}}, {}, {}, {4, 2}));
 }
 
 // Join: a new register bit 0 on the new last dim, the old registers above it.
@@ -465,11 +466,17 @@ std::string errorOf(F f) {
 
 TEST(ShapeOpsErrors, NamesTheRuleBroken) {
   LinearLayout l2x4 = distributed({{0, 1}}, {{0, 2}, {1, 0}}, {}, {}, {2, 4});
-  EXPECT_PRED2(contains, errorOf([&] { trans(l2x4, {0, 0}, kFwd); }),
+  EXPECT_PRED2(contains, errorOf([&] {
+                 trans(l2x4, {0, 0}, kFwd);
+               }),
                "trans: order: must be a permutation of 0..1");
-  EXPECT_PRED2(contains, errorOf([&] { reshape(l2x4, {4, 4}, kFwd); }),
+  EXPECT_PRED2(contains, errorOf([&] {
+                 reshape(l2x4, {4, 4}, kFwd);
+               }),
                "reshape: shape has 2^4 elements but the layout's tensor has 2^3");
-  EXPECT_PRED2(contains, errorOf([&] { reshape(l2x4, {3, 2}, kFwd); }),
+  EXPECT_PRED2(contains, errorOf([&] {
+                 reshape(l2x4, {3, 2}, kFwd);
+               }),
                "reshape: shape[0] = 3 is not a power of two");
   EXPECT_PRED2(contains, errorOf([&] { split(l2x4, kFwd); }),
                "split: the last dim must have size 2");

@@ -12,7 +12,8 @@ namespace {
 
 LinearLayout memory(std::vector<Basis> offset, const Shape& shape) {
   LayoutValue v{{{"offset", std::move(offset)}, {"block", {}}}, {}};
-  for (size_t i = 0; i < shape.size(); ++i) v.out_dims.push_back({"dim" + std::to_string(i), shape[i]});
+  for (size_t i = 0; i < shape.size(); ++i)
+    v.out_dims.push_back({"dim" + std::to_string(i), shape[i]});
   return LinearLayout(v);
 }
 
@@ -44,16 +45,18 @@ TEST(SharedGolden, TritonSharedSimple2DBothOrders) {
 
 // Triton LinearLayoutConversionsTest SharedSwizzled2D_MaxPhaseOnly.
 TEST(SharedGolden, TritonSharedSwizzled2DMaxPhaseOnly) {
-  EXPECT_EQ(swizzledShared(swizzled(1, 1, 4, {1, 0}), {32, 32}),
-            memory({{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {1, 1}, {2, 2}, {4, 0}, {8, 0}, {16, 0}},
-                   {32, 32}));
+  EXPECT_EQ(
+      swizzledShared(swizzled(1, 1, 4, {1, 0}), {32, 32}),
+      memory({{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {1, 1}, {2, 2}, {4, 0}, {8, 0}, {16, 0}},
+             {32, 32}));
 }
 
 // Triton LinearLayoutConversionsTest SharedSwizzled2D_PerPhaseMaxPhase.
 TEST(SharedGolden, TritonSharedSwizzled2DPerPhaseMaxPhase) {
-  EXPECT_EQ(swizzledShared(swizzled(1, 2, 4, {1, 0}), {32, 32}),
-            memory({{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {1, 0}, {2, 1}, {4, 2}, {8, 0}, {16, 0}},
-                   {32, 32}));
+  EXPECT_EQ(
+      swizzledShared(swizzled(1, 2, 4, {1, 0}), {32, 32}),
+      memory({{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {1, 0}, {2, 1}, {4, 2}, {8, 0}, {16, 0}},
+             {32, 32}));
 }
 
 // Triton LinearLayoutConversionsTest SharedSwizzled2D_Vec.
@@ -64,9 +67,10 @@ TEST(SharedGolden, TritonSharedSwizzled2DVec) {
 
 // Triton LinearLayoutConversionsTest SharedSwizzled2D_PerPhaseMaxPhaseVec.
 TEST(SharedGolden, TritonSharedSwizzled2DPerPhaseMaxPhaseVec) {
-  EXPECT_EQ(swizzledShared(swizzled(2, 2, 4, {1, 0}), {32, 32}),
-            memory({{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {1, 0}, {2, 2}, {4, 4}, {8, 0}, {16, 0}},
-                   {32, 32}));
+  EXPECT_EQ(
+      swizzledShared(swizzled(2, 2, 4, {1, 0}), {32, 32}),
+      memory({{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {1, 0}, {2, 2}, {4, 4}, {8, 0}, {16, 0}},
+             {32, 32}));
 }
 
 // Triton LinearLayoutConversionsTest SharedSwizzled4D.
@@ -109,10 +113,18 @@ TEST(SharedGolden, TritonLeadingOffset8x16) {
 
 // Triton LinearLayoutConversionsTest LeadingOffset_128x16_4_2.
 TEST(SharedGolden, TritonLeadingOffset128x16) {
-  EXPECT_EQ(nvmmaShared(nvmma(32, false, 16), {128, 16}),
-            memory({{0, 1}, {0, 2}, {0, 4}, {0, 8}, {1, 0}, {2, 0}, {4, 8}, {8, 0}, {16, 0}, {32, 0},
-                    {64, 0}},
-                   {128, 16}));
+  EXPECT_EQ(nvmmaShared(nvmma(32, false, 16), {128, 16}), memory({{0, 1},
+                                                                  {0, 2},
+                                                                  {0, 4},
+                                                                  {0, 8},
+                                                                  {1, 0},
+                                                                  {2, 0},
+                                                                  {4, 8},
+                                                                  {8, 0},
+                                                                  {16, 0},
+                                                                  {32, 0},
+                                                                  {64, 0}},
+                                                                 {128, 16}));
 }
 
 // Triton LinearLayoutConversionsTest LeadingOffset_8x32_2_4 (64-byte swizzle).
@@ -131,76 +143,82 @@ TEST(SharedGolden, TritonLeadingOffset8x64) {
 // Triton LinearLayoutConversionsTest LeadingOffset_8x64_1_8_32b: 32-bit
 // elements, so a 128-byte row is 32 columns and the second box follows.
 TEST(SharedGolden, TritonLeadingOffset8x64Fp32) {
-  EXPECT_EQ(nvmmaShared(nvmma(128, false, 32), {8, 64}),
-            memory({{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {1, 4}, {2, 8}, {4, 16}, {0, 32}},
-                   {8, 64}));
+  EXPECT_EQ(
+      nvmmaShared(nvmma(128, false, 32), {8, 64}),
+      memory({{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {1, 4}, {2, 8}, {4, 16}, {0, 32}}, {8, 64}));
 }
 
 // Triton LinearLayoutConversionsTest LeadingOffset_128x128_1_8_128b_transposed.
 TEST(SharedGolden, TritonLeadingOffset128x128Transposed) {
-  EXPECT_EQ(nvmmaShared(nvmma(128, true, 32), {128, 128}),
-            memory({{1, 0},
-                    {2, 0},
-                    {4, 0},
-                    {8, 0},
-                    {16, 0},
-                    {4, 1},
-                    {8, 2},
-                    {16, 4},
-                    {0, 8},
-                    {0, 16},
-                    {0, 32},
-                    {0, 64},
-                    {32, 0},
-                    {64, 0}},
-                   {128, 128}));
+  EXPECT_EQ(nvmmaShared(nvmma(128, true, 32), {128, 128}), memory({{1, 0},
+                                                                   {2, 0},
+                                                                   {4, 0},
+                                                                   {8, 0},
+                                                                   {16, 0},
+                                                                   {4, 1},
+                                                                   {8, 2},
+                                                                   {16, 4},
+                                                                   {0, 8},
+                                                                   {0, 16},
+                                                                   {0, 32},
+                                                                   {0, 64},
+                                                                   {32, 0},
+                                                                   {64, 0}},
+                                                                  {128, 128}));
 }
 
 // Triton LinearLayoutConversionsTest LeadingOffset_32x4x64_1_8_32b.
 TEST(SharedGolden, TritonLeadingOffset32x4x64) {
-  EXPECT_EQ(nvmmaShared(nvmma(64, false, 32), {32, 4, 64}),
-            memory({{0, 0, 1},
-                    {0, 0, 2},
-                    {0, 0, 4},
-                    {0, 0, 8},
-                    {0, 1, 0},
-                    {0, 2, 4},
-                    {1, 0, 8},
-                    {2, 0, 0},
-                    {4, 0, 0},
-                    {8, 0, 0},
-                    {16, 0, 0},
-                    {0, 0, 16},
-                    {0, 0, 32}},
-                   {32, 4, 64}));
+  EXPECT_EQ(nvmmaShared(nvmma(64, false, 32), {32, 4, 64}), memory({{0, 0, 1},
+                                                                    {0, 0, 2},
+                                                                    {0, 0, 4},
+                                                                    {0, 0, 8},
+                                                                    {0, 1, 0},
+                                                                    {0, 2, 4},
+                                                                    {1, 0, 8},
+                                                                    {2, 0, 0},
+                                                                    {4, 0, 0},
+                                                                    {8, 0, 0},
+                                                                    {16, 0, 0},
+                                                                    {0, 0, 16},
+                                                                    {0, 0, 32}},
+                                                                   {32, 4, 64}));
 }
 
 // Triton LinearLayoutConversionsTest LeadingOffset_64x4x32_1_8_32b_transposed.
 TEST(SharedGolden, TritonLeadingOffset64x4x32Transposed) {
-  EXPECT_EQ(nvmmaShared(nvmma(64, true, 32), {64, 4, 32}),
-            memory({{1, 0, 0},
-                    {2, 0, 0},
-                    {4, 0, 0},
-                    {8, 0, 0},
-                    {0, 0, 4},
-                    {4, 0, 8},
-                    {8, 0, 16},
-                    {0, 1, 0},
-                    {0, 2, 0},
-                    {0, 0, 1},
-                    {0, 0, 2},
-                    {16, 0, 0},
-                    {32, 0, 0}},
-                   {64, 4, 32}));
+  EXPECT_EQ(nvmmaShared(nvmma(64, true, 32), {64, 4, 32}), memory({{1, 0, 0},
+                                                                   {2, 0, 0},
+                                                                   {4, 0, 0},
+                                                                   {8, 0, 0},
+                                                                   {0, 0, 4},
+                                                                   {4, 0, 8},
+                                                                   {8, 0, 16},
+                                                                   {0, 1, 0},
+                                                                   {0, 2, 0},
+                                                                   {0, 0, 1},
+                                                                   {0, 0, 2},
+                                                                   {16, 0, 0},
+                                                                   {32, 0, 0}},
+                                                                  {64, 4, 32}));
 }
 
 // Triton LinearLayoutConversionsTest MMAv5Fp4Padded: offset 8 of each 16 is
 // padding and maps where offset 0 does.
 TEST(SharedGolden, TritonMmaV5Fp4Padded) {
-  EXPECT_EQ(nvmmaShared(nvmma(128, false, 8, true), {32, 64}),
-            memory({{0, 1}, {0, 2}, {0, 4}, {0, 0}, {0, 8}, {0, 16}, {0, 32}, {1, 8}, {2, 16},
-                    {4, 32}, {8, 0}, {16, 0}},
-                   {32, 64}));
+  EXPECT_EQ(nvmmaShared(nvmma(128, false, 8, true), {32, 64}), memory({{0, 1},
+                                                                       {0, 2},
+                                                                       {0, 4},
+                                                                       {0, 0},
+                                                                       {0, 8},
+                                                                       {0, 16},
+                                                                       {0, 32},
+                                                                       {1, 8},
+                                                                       {2, 16},
+                                                                       {4, 32},
+                                                                       {8, 0},
+                                                                       {16, 0}},
+                                                                      {32, 64}));
 }
 
 // Seed one-bit-off-swizzle.txt: the 16x32 fp32 transpose tile (m = dim0,

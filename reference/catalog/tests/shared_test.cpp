@@ -4,12 +4,13 @@
 // Each formula maps a tensor element to its offset; the layout, applied to
 // that offset, must give the element back, for every element (so the layout
 // is the formula's inverse, a bijection).
+#include "reference/catalog/shared.h"
+
 #include <gtest/gtest.h>
 
 #include <functional>
 
 #include "reference/catalog/nvmma_shared.h"
-#include "reference/catalog/shared.h"
 #include "reference/catalog/tests/elementwise_compare.h"
 #include "reference/catalog/tests/shared_formulas.h"
 #include "reference/catalog/tests/test_support.h"
@@ -150,46 +151,67 @@ TEST(NvmmaShared, TmaSwizzleFormulaAtEveryElement) {
 
 TEST(SharedErrors, NameTheParameterAndTheRule) {
   auto message = errorMessage;
-  EXPECT_EQ(message([] { swizzledShared({3, 1, 1, {1, 0}, {}}, {8, 8}); }),
+  EXPECT_EQ(message([] {
+              swizzledShared({3, 1, 1, {1, 0}, {}}, {8, 8});
+            }),
             "swizzled_shared: vec = 3 is not a power of two (at most 2^62); Def 4.11 needs "
             "powers of two for the map to be linear over F2");
-  EXPECT_NE(message([] { swizzledShared({1, 0, 1, {1, 0}, {}}, {8, 8}); }).find("per_phase = 0"),
+  EXPECT_NE(message([] {
+              swizzledShared({1, 0, 1, {1, 0}, {}}, {8, 8});
+            }).find("per_phase = 0"),
             std::string::npos);
-  EXPECT_NE(message([] { swizzledShared({1, 1, 6, {1, 0}, {}}, {8, 8}); }).find("max_phase = 6"),
+  EXPECT_NE(message([] {
+              swizzledShared({1, 1, 6, {1, 0}, {}}, {8, 8});
+            }).find("max_phase = 6"),
             std::string::npos);
-  EXPECT_NE(message([] { swizzledShared({1, 1, 1, {0, 0}, {}}, {8, 8}); })
-                .find("swizzled_shared: order: must be a permutation"),
+  EXPECT_NE(message([] {
+              swizzledShared({1, 1, 1, {0, 0}, {}}, {8, 8});
+            }).find("swizzled_shared: order: must be a permutation"),
             std::string::npos);
-  EXPECT_NE(message([] { unswizzledShared({1, 0}, {8, 12}); })
-                .find("unswizzled_shared: shape[1] = 12 is not a power of two"),
+  EXPECT_NE(message([] {
+              unswizzledShared({1, 0}, {8, 12});
+            }).find("unswizzled_shared: shape[1] = 12 is not a power of two"),
             std::string::npos);
-  EXPECT_EQ(message([] { nvmmaShared({128, 16, false, false, {}}, {64, 32}); }),
+  EXPECT_EQ(message([] {
+              nvmmaShared({128, 16, false, false, {}}, {64, 32});
+            }),
             "nvmma_shared: swizzle_byte_width = 128 spans 64 elements of 16 bits, wider than "
             "the contiguous dim dim1 (32 elements per CTA)");
-  EXPECT_NE(message([] { nvmmaShared({128, 16, true, false, {}}, {32, 64}); })
-                .find("wider than the contiguous dim dim0 (32 elements"),
+  EXPECT_NE(message([] {
+              nvmmaShared({128, 16, true, false, {}}, {32, 64});
+            }).find("wider than the contiguous dim dim0 (32 elements"),
             std::string::npos);
-  EXPECT_NE(message([] { nvmmaShared({64, 16, false, false, {}}, {4, 64}); })
-                .find("a CTA's box has 4 rows"),
+  EXPECT_NE(message([] {
+              nvmmaShared({64, 16, false, false, {}}, {4, 64});
+            }).find("a CTA's box has 4 rows"),
             std::string::npos);
-  EXPECT_NE(message([] { nvmmaShared({48, 16, false, false, {}}, {8, 64}); })
-                .find("swizzle_byte_width = 48 must be 0, 32, 64 or 128"),
+  EXPECT_NE(message([] {
+              nvmmaShared({48, 16, false, false, {}}, {8, 64});
+            }).find("swizzle_byte_width = 48 must be 0, 32, 64 or 128"),
             std::string::npos);
-  EXPECT_NE(message([] { nvmmaShared({0, 4, false, false, {}}, {8, 64}); })
-                .find("element_bitwidth = 4 must be 8, 16, 32 or 64"),
+  EXPECT_NE(message([] {
+              nvmmaShared({0, 4, false, false, {}}, {8, 64});
+            }).find("element_bitwidth = 4 must be 8, 16, 32 or 64"),
             std::string::npos);
-  EXPECT_NE(message([] { nvmmaShared({0, 16, true, false, {}}, {2, 1, 1}); })
+  EXPECT_NE(message([] {
+              nvmmaShared({0, 16, true, false, {}}, {2, 1, 1});
+            })
                 .find("nvmma_shared: swizzle_byte_width = 0 with transposed at rank 3: Triton "
                       "3.9 builds a layout here that holds elements at several offsets"),
             std::string::npos);
-  EXPECT_EQ(message([] { nvmmaShared({0, 16, true, false, {}, TritonVersion::k3_6}, {2, 1, 1}); }),
+  EXPECT_EQ(message([] {
+              nvmmaShared({0, 16, true, false, {}, TritonVersion::k3_6}, {2, 1, 1});
+            }),
             "(no error)");
-  EXPECT_NE(message([] { nvmmaShared({128, 16, false, true, {}}, {64, 64}); })
+  EXPECT_NE(message([] {
+              nvmmaShared({128, 16, false, true, {}}, {64, 64});
+            })
                 .find("nvmma_shared: fp4_padded with element_bitwidth = 16: padded fp4 pairs are "
                       "bytes"),
             std::string::npos);
-  EXPECT_NE(message([] { nvmmaShared({32, 16, false, false, {}}, {64}); })
-                .find("needs a shape of rank 2 or more"),
+  EXPECT_NE(message([] {
+              nvmmaShared({32, 16, false, false, {}}, {64});
+            }).find("needs a shape of rank 2 or more"),
             std::string::npos);
 }
 

@@ -2,10 +2,11 @@
 // LinearLayoutConversionsTest.cpp, expected values copied as facts), values
 // printed by Gluon's to_linear_layout (Triton 3.6), and the precondition
 // errors. The element-wise check is in elementwise_test.cpp.
+#include "reference/catalog/slice.h"
+
 #include <gtest/gtest.h>
 
 #include "reference/catalog/blocked.h"
-#include "reference/catalog/slice.h"
 #include "reference/catalog/tests/layout_literals.h"
 
 namespace f2lay::ref::catalog {
