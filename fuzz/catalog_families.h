@@ -1,0 +1,100 @@
+// What the catalog fuzzer's families share: the messages (Target), the
+// outcome of a constructor (Built) and the checks on it; and the families
+// themselves, each decoding its parameters and comparing the constructor with
+// its element-wise definition: the distributed layouts in
+// catalog_distributed.cpp, the memory layouts in catalog_memory.cpp.
+#pragma once
+
+#include <exception>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "formats/error.h"
+#include "fuzz/catalog_decoder.h"
+#include "fuzz/fuzz_support.h"
+#include "reference/catalog/shape_fit.h"
+#include "reference/linear_layout.h"
+#include "reference/tests/naive.h"
+
+namespace f2lay::fuzz::catalog_fuzz {
+
+using namespace f2lay::ref::catalog;
+using f2lay::ref::LinearLayout;
+
+// One family at one parameter set, for the messages.
+struct Target {
+  const char* family;
+  std::string params;
+  const Decoder& in;
+};
+
+[[noreturn]] inline void fail(const Target& t, const std::string& what) {
+  f2lay::fuzz::fail("catalog", std::string(t.family) + " " + t.params + ": " + what);
+}
+
+// What a constructor did: its layout, or the message of its f2lay::Error.
+// Any other exception aborts.
+struct Built {
+  std::optional<LinearLayout> layout;
+  std::string error;
+};
+
+template <class Build>
+Built construct(const Target& t, const Build& build) {
+  try {
+    return {build(), ""};
+  } catch (const Error& e) {
+    return {std::nullopt, e.what()};
+  } catch (const std::exception& e) {
+    fail(t, std::string("threw an exception that is not f2lay::Error: ") + e.what());
+  } catch (...) {
+    fail(t, "threw something that is not a std::exception");
+  }
+}
+
+// Whether `b` holds a layout to compare: aborts when parameters that break a
+// rule were accepted or, with `mustAccept`, legal ones refused; false for a
+// refusal and for a layout too large to enumerate.
+inline bool accepted(const Target& t, const Built& b, bool mustAccept) {
+  if (!b.layout) {
+    if (mustAccept) fail(t, "refused legal parameters: " + b.error);
+    return false;
+  }
+  if (!t.in.broken.empty()) fail(t, "accepted parameters that break a rule: " + t.in.broken);
+  return f2lay::naive::inBits(b.layout->value()) <= kMaxInputBits;
+}
+
+inline bool plainLegal(const Decoder& in) { return in.broken.empty() && !in.wild; }
+
+inline void expectSame(const Target& t, const std::string& mismatch) {
+  if (!mismatch.empty()) fail(t, mismatch);
+}
+
+// Triton's layouts of a tensor of `shape` have the out dims dim0.. of exactly
+// those sizes.
+inline std::string outDimMismatch(const LinearLayout& l, const Shape& shape) {
+  std::vector<std::string> names;
+  std::vector<uint64_t> sizes;
+  for (const f2lay::OutDim& d : l.value().out_dims)
+    names.push_back(d.name), sizes.push_back(d.size);
+  if (names != standardOutDimNames(shape.size()) || sizes != shape)
+    return "out dims of sizes " + list(sizes) + ", the shape " + list(shape);
+  return "";
+}
+
+// The families, one parameter set each (catalog_distributed.cpp).
+void fuzzBlocked(Decoder& in);
+void fuzzSlice(Decoder& in);
+void fuzzNvidiaMma(Decoder& in);
+void fuzzDotOperand(Decoder& in);
+void fuzzLdmatrix(Decoder& in);
+void fuzzAmdMfma(Decoder& in);
+void fuzzAmdWmma(Decoder& in);
+// (catalog_memory.cpp)
+void fuzzSwizzledShared(Decoder& in);
+void fuzzNvmmaShared(Decoder& in);
+void fuzzCute(Decoder& in);
+void fuzzCutlass(Decoder& in);
+
+}  // namespace f2lay::fuzz::catalog_fuzz
