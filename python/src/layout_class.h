@@ -297,8 +297,11 @@ void bindLayout(nb::module_& m, const char* doc) {
             throw Error("to_triton: in dim '" + d.name + "' has " + std::to_string(d.bases.size()) +
                         " bits; Triton's int32 sizes hold at most 30");
         nb::object triton = nb::module_::import_("triton._C.libtriton.linear_layout");
-        nb::list names = outDimNamesList(self.layout), sizes;
-        for (nb::handle d : outDimsList(self.layout)) sizes.append(d[1]);
+        nb::list names, sizes;
+        for (const OutDim& d : v.out_dims) {
+          names.append(nb::str(d.name.c_str(), d.name.size()));
+          sizes.append(nb::int_(d.size));
+        }
         return triton.attr("LinearLayout")
             .attr("from_bases")(basesList(self.layout), names, sizes, false);
       },

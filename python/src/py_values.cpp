@@ -107,26 +107,10 @@ std::string_view readName(nb::handle value, const Where& where) {
   return std::string_view(text, static_cast<size_t>(size));
 }
 
-std::vector<std::string> readNames(nb::handle names, const Where& where) {
-  Items items(names, where, "a sequence of str");
-  std::vector<std::string> out;
-  out.reserve(items.size());
-  for (size_t i = 0; i < items.size(); ++i) out.emplace_back(readName(items[i], where.at(i)));
-  return out;
-}
-
 }  // namespace
 
 uint64_t unsignedOf(nb::handle value, const std::string& where) {
   return readUnsigned(value, Named{where});
-}
-
-std::string nameOf(nb::handle value, const std::string& where) {
-  return std::string(readName(value, Where{where.c_str(), {}, 0}));
-}
-
-std::vector<std::string> namesOf(nb::handle names, const std::string& where) {
-  return readNames(names, Where{where.c_str(), {}, 0});
 }
 
 LayoutValue& BasesValue::reused() {

@@ -25,10 +25,6 @@ namespace nb = nanobind;
 // A Python int (or anything with __index__, e.g. a numpy integer) in
 // [0, 2^64); `where` names it in the error.
 uint64_t unsignedOf(nb::handle value, const std::string& where);
-// A Python str.
-std::string nameOf(nb::handle value, const std::string& where);
-// The names of a sequence of str.
-std::vector<std::string> namesOf(nb::handle names, const std::string& where);
 
 // Triton's from_bases(bases, out_dim_names, out_dim_sizes=None,
 // require_surjective=True) as a plain value: with sizes given, the out dims

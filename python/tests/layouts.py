@@ -66,6 +66,3 @@ def layout(rng, in_bits, out_bits, kind="any", in_names=None, out_names=None):
     bases = columns_to_bases(cols, in_bits, out_bits)
     return list(zip(in_names, bases)), out_names, [1 << b for b in out_bits]
 
-
-def small_bits(rng, dims, total):
-    return split(rng, total, dims)
