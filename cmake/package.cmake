@@ -1,12 +1,13 @@
-# The installed CMake package: the three libraries as f2lay::formats,
-# f2lay::ref and f2lay::opt (each folder installs its own headers), found by
+# The installed CMake package: the libraries as f2lay::formats, f2lay::ref
+# (with f2lay::model and f2lay::simulators, which it links) and f2lay::opt
+# (each folder installs its own headers; reference/ installs analysis/), found by
 # find_package(f2lay CONFIG). Every rule is in component cpp, so that a build
 # installing another component (the Python wheel's "python") leaves them out.
 include(CMakePackageConfigHelpers)
 
 set(F2LAY_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/f2lay)
 
-install(TARGETS f2lay_formats f2lay_ref f2lay_opt EXPORT f2layTargets
+install(TARGETS f2lay_formats f2lay_model f2lay_simulators f2lay_ref f2lay_opt EXPORT f2layTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT cpp)
 install(EXPORT f2layTargets NAMESPACE f2lay:: DESTINATION ${F2LAY_INSTALL_CMAKEDIR}
         COMPONENT cpp)

@@ -96,7 +96,7 @@ int run(const char* predictionsPath, int randomPairs, int repeats) {
     for (char& ch : name)
       if (ch == ',') ch = ';';
     for (int r = 0; r < repeats; ++r) {
-      if (p.kind == opt::analysis::AccessKind::kStore)
+      if (p.kind == analysis::AccessKind::kStore)
         bankProbeStore<<<1, warps * kLanes, top>>>(s.instruction, addresses, s.instructions,
                                                    s.vectorBytes);
       else
@@ -111,7 +111,7 @@ int run(const char* predictionsPath, int randomPairs, int repeats) {
                                                                               : "matrix_trans";
       std::string golden = p.golden ? std::to_string(*p.golden) : "";
       std::fprintf(csv, "%zu,%d,%s,%s,%s,%llu,%u,%u,%llu,%llu,%llu,%s,%s\n", launched++, r,
-                   name.c_str(), p.kind == opt::analysis::AccessKind::kStore ? "store" : "load",
+                   name.c_str(), p.kind == analysis::AccessKind::kStore ? "store" : "load",
                    instruction, static_cast<unsigned long long>(p.elementBytes), s.vectorBytes,
                    warps, static_cast<unsigned long long>(s.predicted.instructions),
                    static_cast<unsigned long long>(s.predicted.wavefronts),

@@ -4,11 +4,11 @@
 #include <cstdio>
 #include <sstream>
 
+#include "analysis/optimal_swizzle.h"
 #include "formats/error.h"
 #include "formats/json_format.h"
 #include "properties/generators.h"
 #include "reference/analysis/bank_conflicts.h"
-#include "reference/analysis/optimal_swizzle.h"
 #include "reference/analysis/tests/seed_transpose.h"
 #include "reference/catalog/shared.h"
 #include "reference/linear_layout.h"
@@ -20,15 +20,11 @@ namespace f2lay::device {
 
 namespace {
 
-using opt::analysis::AccessKind;
+using analysis::AccessKind;
 
 // ld/st.shared at the widest vector the layouts allow.
-ref::analysis::AccessSpec widestVectors(ref::analysis::AccessKind kind, uint64_t elementBytes) {
-  return {kind, elementBytes, std::nullopt, ref::analysis::Instruction::kVector};
-}
-
-AccessKind kindOf(const ref::analysis::AccessSpec& access) {
-  return access.kind == ref::analysis::AccessKind::kLoad ? AccessKind::kLoad : AccessKind::kStore;
+analysis::AccessSpec widestVectors(analysis::AccessKind kind, uint64_t elementBytes) {
+  return {kind, elementBytes, std::nullopt, analysis::Instruction::kVector};
 }
 
 // Every bank_conflicts case of tools/cases that expects an answer, its
@@ -41,8 +37,8 @@ void addGoldenCases(std::vector<Probe>& out) {
       Json c = parseJson(line);
       const Json& r = c["request"];
       if (r.value("op", "") != "bank_conflicts" || !c["expect"].value("ok", false)) continue;
-      ref::analysis::AccessSpec access = tools::bankAccessSpec(tools::Args(r));
-      out.push_back({"golden: " + c["name"].get<std::string>(), kindOf(access), access.elementBytes,
+      analysis::AccessSpec access = tools::bankAccessSpec(tools::Args(r));
+      out.push_back({"golden: " + c["name"].get<std::string>(), access.kind, access.elementBytes,
                      sharedSide(ref::LinearLayout(layoutFromJson(r["layout"])),
                                 ref::LinearLayout(layoutFromJson(r["shared"], "shared")), access),
                      c["expect"]["result"]["wavefronts"].get<uint64_t>()});
@@ -55,11 +51,11 @@ void addSides(std::vector<Probe>& probes, const std::string& name, const ref::Li
   try {
     probes.push_back(
         {name + ", store per A", AccessKind::kStore, elementBytes,
-         sharedSide(a, shared, widestVectors(ref::analysis::AccessKind::kStore, elementBytes)),
+         sharedSide(a, shared, widestVectors(analysis::AccessKind::kStore, elementBytes)),
          std::nullopt});
     probes.push_back(
         {name + ", load per B", AccessKind::kLoad, elementBytes,
-         sharedSide(b, shared, widestVectors(ref::analysis::AccessKind::kLoad, elementBytes)),
+         sharedSide(b, shared, widestVectors(analysis::AccessKind::kLoad, elementBytes)),
          std::nullopt});
   } catch (const Error& e) {
     std::fprintf(stderr, "bank_probe: %s: %s (left out)\n", name.c_str(), e.what());
@@ -102,15 +98,14 @@ std::vector<Probe> bankProbes(int randomPairs) {
 }
 
 std::vector<CatalogConversion> catalogConversions(bool matrices) {
-  using ref::analysis::Instruction;
+  using analysis::Instruction;
   std::vector<CatalogConversion> out;
   const ref::catalog::Shape shape = {64, 64};
   for (const tools::CatalogPair& p : tools::catalogPairs()) {
     const uint64_t eb = p.elementBytes;
     const Instruction write = matrices ? p.write : Instruction::kVector;
     const Instruction read = matrices ? p.read : Instruction::kVector;
-    ref::analysis::OptimalSwizzle optimal =
-        ref::analysis::optimalSwizzle(p.a, p.b, eb, {write, read});
+    analysis::OptimalSwizzle optimal = analysis::optimalSwizzle(p.a, p.b, eb, {write, read});
     uint64_t vec = 16 / eb, rowBytes = 64 * eb;
     uint64_t perPhase = rowBytes >= 128 ? 1 : 128 / rowBytes;
     std::vector<std::pair<std::string, ref::LinearLayout>> memories = {
@@ -124,9 +119,9 @@ std::vector<CatalogConversion> catalogConversions(bool matrices) {
       const ref::LinearLayout& shared = choice.second;
       // A side: the asked instruction, or vectors where it cannot be lowered;
       // vectors on the optimal swizzle at its width.
-      auto side = [&](const ref::LinearLayout& l, ref::analysis::AccessKind kind,
+      auto side = [&](const ref::LinearLayout& l, analysis::AccessKind kind,
                       Instruction instruction) {
-        ref::analysis::AccessSpec access{kind, eb, std::nullopt, instruction};
+        analysis::AccessSpec access{kind, eb, std::nullopt, instruction};
         if (memory == "optimal swizzle" && instruction == Instruction::kVector)
           access.vectorBytes = optimal.vectorBytes;
         try {
@@ -137,8 +132,8 @@ std::vector<CatalogConversion> catalogConversions(bool matrices) {
         }
       };
       try {
-        out.push_back({p.name, memory, eb, side(p.a, ref::analysis::AccessKind::kStore, write),
-                       side(p.b, ref::analysis::AccessKind::kLoad, read)});
+        out.push_back({p.name, memory, eb, side(p.a, analysis::AccessKind::kStore, write),
+                       side(p.b, analysis::AccessKind::kLoad, read)});
       } catch (const Error& e) {
         std::fprintf(stderr, "%s, %s: %s (left out)\n", p.name.c_str(), memory.c_str(), e.what());
       }

@@ -19,7 +19,7 @@ namespace f2lay::device {
 
 struct Probe {
   std::string name;
-  opt::analysis::AccessKind kind;
+  analysis::AccessKind kind;
   uint64_t elementBytes;
   SharedSide side;
   // For a golden case (tools/cases/*.jsonl): the wavefronts the file states.

@@ -5,15 +5,14 @@
 #include <cstring>
 #include <random>
 
+#include "analysis/conversion.h"
+#include "analysis/optimal_swizzle.h"
 #include "formats/error.h"
-#include "optimized/analysis/conversion.h"
-#include "optimized/analysis/shuffle_plan.h"
 #include "optimized/opt_linear_layout.h"
 #include "properties/case.h"
 #include "properties/choices.h"
 #include "properties/generators.h"
 #include "reference/analysis/bank_conflicts.h"
-#include "reference/analysis/optimal_swizzle.h"
 #include "reference/linear_layout.h"
 #include "tools/analysis/catalog_pairs.h"
 #include "tools/op_table.h"
@@ -86,8 +85,8 @@ class SeededChoices : public properties::Choices {
 }  // namespace
 
 SharedSide sharedSide(const ref::LinearLayout& dist, const ref::LinearLayout& shared,
-                      const ref::analysis::AccessSpec& access) {
-  using ref::analysis::Instruction;
+                      const analysis::AccessSpec& access) {
+  using analysis::Instruction;
   SharedSide side;
   side.instruction = access.instruction == Instruction::kVector   ? SharedInstruction::kVector
                      : access.instruction == Instruction::kMatrix ? SharedInstruction::kMatrix
@@ -118,15 +117,14 @@ SharedSide sharedSide(const ref::LinearLayout& dist, const ref::LinearLayout& sh
   }
   opt::analysis::BankPath path;
   side.predicted = opt::analysis::bankConflictsWithPath(
-      opt::LinearLayout(dist.value()), opt::LinearLayout(shared.value()),
-      tools::accessAs<opt::analysis::AccessSpec>(access), path);
+      opt::LinearLayout(dist.value()), opt::LinearLayout(shared.value()), access, path);
   side.lemma94Exact = path == opt::analysis::BankPath::kRank;
   return side;
 }
 
 void addCase(Batch& batch, const std::string& name, const LayoutValue& a, const LayoutValue& b,
-             uint64_t elementBytes, uint64_t seed, ref::analysis::Instruction write,
-             ref::analysis::Instruction read) {
+             uint64_t elementBytes, uint64_t seed, analysis::Instruction write,
+             analysis::Instruction read) {
   for (const LayoutValue* l : {&a, &b})
     if (std::string why = unsupported(*l); !why.empty()) {
       batch.skipped.push_back(name + ": " + why);
@@ -138,17 +136,17 @@ void addCase(Batch& batch, const std::string& name, const LayoutValue& a, const 
   const ref::LinearLayout refA(a), refB(b);
   const opt::LinearLayout optA(a), optB(b);
   try {
-    c.kind = opt::analysis::toString(opt::analysis::classifyConversion(optA, optB).kind);
-    ref::analysis::OptimalSwizzle swizzle =
-        ref::analysis::optimalSwizzle(refA, refB, elementBytes, {write, read});
+    c.kind = analysis::toString(analysis::classifyConversion(optA, optB).kind);
+    analysis::OptimalSwizzle swizzle =
+        analysis::optimalSwizzle(refA, refB, elementBytes, {write, read});
     // Vectors at the swizzle's width; ldmatrix/stmatrix move 16-byte rows.
-    auto access = [&](ref::analysis::AccessKind kind, ref::analysis::Instruction i) {
+    auto access = [&](analysis::AccessKind kind, analysis::Instruction i) {
       std::optional<uint64_t> width;
-      if (i == ref::analysis::Instruction::kVector) width = swizzle.vectorBytes;
-      return ref::analysis::AccessSpec{kind, elementBytes, width, i};
+      if (i == analysis::Instruction::kVector) width = swizzle.vectorBytes;
+      return analysis::AccessSpec{kind, elementBytes, width, i};
     };
-    c.store = sharedSide(refA, swizzle.shared, access(ref::analysis::AccessKind::kStore, write));
-    c.load = sharedSide(refB, swizzle.shared, access(ref::analysis::AccessKind::kLoad, read));
+    c.store = sharedSide(refA, swizzle.shared, access(analysis::AccessKind::kStore, write));
+    c.load = sharedSide(refB, swizzle.shared, access(analysis::AccessKind::kLoad, read));
   } catch (const Error& e) {
     batch.skipped.push_back(name + ": " + e.what());
     return;
@@ -207,16 +205,16 @@ void addCase(Batch& batch, const std::string& name, const LayoutValue& a, const 
     c.noShuffle = "the data crosses warps";
   } else {
     try {
-      opt::analysis::ShufflePlan plan = opt::analysis::shufflePlan(optA, optB, elementBytes);
+      analysis::ShufflePlan plan = analysis::shufflePlan(optA, optB, elementBytes);
       std::vector<uint32_t> steps, send, recv, planCopies;
       for (const auto& round : plan.rounds)
-        for (const opt::analysis::ShuffleStep& s : round)
+        for (const analysis::ShuffleStep& s : round)
           steps.insert(steps.end(), {u32(s.sendRegister), s.srcLane, u32(s.recvRegister)});
       for (uint64_t k = 0; k < plan.vectorElements; ++k) {
         send.push_back(u32(plan.sendOffsets.at(k)));
         recv.push_back(u32(plan.recvOffsets.at(k)));
       }
-      for (const opt::analysis::RegisterCopy& rc : plan.copies)
+      for (const analysis::RegisterCopy& rc : plan.copies)
         planCopies.insert(planCopies.end(), {u32(rc.dstRegister), u32(rc.srcRegister)});
       d.hasShuffle = 1;
       d.rounds = u32(plan.rounds.size());
@@ -239,8 +237,8 @@ void addRandomPairs(Batch& batch, int count, uint64_t seed) {
   for (int i = 0; i < count; ++i) {
     properties::Case c = properties::makeConversionPair(choices);
     addCase(batch, "random pair " + std::to_string(i), c.layouts[0], c.layouts[1],
-            c.params["element_bytes"].get<uint64_t>(), seed + 1 + i,
-            ref::analysis::Instruction::kVector, ref::analysis::Instruction::kVector);
+            c.params["element_bytes"].get<uint64_t>(), seed + 1 + i, analysis::Instruction::kVector,
+            analysis::Instruction::kVector);
   }
 }
 

@@ -21,16 +21,13 @@
 #include <string>
 #include <vector>
 
+#include "analysis/bank_access.h"
 #include "formats/layout_value.h"
 #include "optimized/analysis/bank_conflicts.h"
 
 // CUDA sources include this header: no Eigen (the reference) here.
 namespace f2lay::ref {
 class LinearLayout;
-namespace analysis {
-enum class Instruction;
-struct AccessSpec;
-}  // namespace analysis
 }  // namespace f2lay::ref
 
 namespace f2lay::device {
@@ -57,7 +54,7 @@ struct SharedSide {
   uint32_t instructions = 0;        // per warp
   std::vector<uint32_t> registers;  // [instruction][element of the vector]
   std::vector<uint32_t> addresses;  // [warp][instruction][lane], bytes
-  opt::analysis::WavefrontReport predicted;
+  analysis::WavefrontReport predicted;
   bool lemma94Exact = false;  // predicted came by the closed form
 };
 
@@ -65,7 +62,7 @@ struct SharedSide {
 // bank_conflicts access). Throws f2lay::Error (from the simulator) when the
 // access is not possible.
 SharedSide sharedSide(const ref::LinearLayout& dist, const ref::LinearLayout& shared,
-                      const ref::analysis::AccessSpec& access);
+                      const analysis::AccessSpec& access);
 
 // What one CTA runs. Offsets index Batch::pool (u32) or the byte arrays.
 struct DeviceCase {
@@ -110,8 +107,8 @@ struct Batch {
 // with the given instructions (the optimal swizzle is made for them). A case
 // the limits or the analyses refuse goes to skipped with the reason.
 void addCase(Batch& batch, const std::string& name, const LayoutValue& a, const LayoutValue& b,
-             uint64_t elementBytes, uint64_t seed, ref::analysis::Instruction write,
-             ref::analysis::Instruction read);
+             uint64_t elementBytes, uint64_t seed, analysis::Instruction write,
+             analysis::Instruction read);
 
 // `count` pairs from the properties' conversion-pair generator, drawn from
 // a seeded generator of choices, and the catalog's pairs (tools/analysis).

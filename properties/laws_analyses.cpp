@@ -7,11 +7,11 @@
 #include <random>
 #include <set>
 
+#include "analysis/conversion.h"
+#include "analysis/optimal_swizzle.h"
 #include "properties/law_support.h"
 #include "properties/laws.h"
 #include "reference/analysis/bank_conflicts.h"
-#include "reference/analysis/conversion.h"
-#include "reference/analysis/optimal_swizzle.h"
 #include "reference/analysis/shared_roundtrip.h"
 #include "reference/analysis/tests/subspaces.h"
 #include "reference/analysis/warp_simulator.h"
@@ -178,7 +178,7 @@ std::string swizzleMeetsTheBound(const Case& c) {
 }
 
 // The memory layout with Vec, the bank completion and the given Idx.
-Layout alternative(const Layout& a, const OptimalSwizzle& s, const Vecs& idx) {
+Layout alternative(const Layout& a, const OptimalSwizzle<Layout>& s, const Vecs& idx) {
   int d = a.getTotalOutDimSizeLog2();
   Vecs vIdx = s.sets.V, bits = s.sets.V;
   vIdx.insert(vIdx.end(), idx.begin(), idx.end());

@@ -96,29 +96,13 @@ std::vector<Op> conversionOps();  // tools/analysis/conversion_ops.cpp (classify
                                   // shuffle_plan, gather_plan)
 // The access keys of a bank_conflicts request (element_bytes, access,
 // vector_bytes), read once for the op and for `f2lay show --banks`.
-ref::analysis::AccessSpec bankAccessSpec(const Args& a);
-// {instructions, wavefronts, ideal_wavefronts, conflicts}, of either
-// implementation's WavefrontReport.
-template <class Report>
-Json wavefrontReportJson(const Report& r) {
+analysis::AccessSpec bankAccessSpec(const Args& a);
+// {instructions, wavefronts, ideal_wavefronts, conflicts} of a report.
+inline Json wavefrontReportJson(const analysis::WavefrontReport& r) {
   return {{"instructions", r.instructions},
           {"wavefronts", r.wavefronts},
           {"ideal_wavefronts", r.idealWavefronts},
           {"conflicts", r.conflicts}};
-}
-// An access spec of the reference as either implementation's AccessSpec.
-template <class Spec>
-Spec accessAs(const ref::analysis::AccessSpec& s) {
-  using Kind = decltype(Spec::kind);
-  using Form = decltype(Spec::instruction);
-  Spec out;
-  out.kind = s.kind == ref::analysis::AccessKind::kLoad ? Kind::kLoad : Kind::kStore;
-  out.elementBytes = s.elementBytes;
-  out.vectorBytes = s.vectorBytes;
-  out.instruction = s.instruction == ref::analysis::Instruction::kVector   ? Form::kVector
-                    : s.instruction == ref::analysis::Instruction::kMatrix ? Form::kMatrix
-                                                                           : Form::kMatrixTrans;
-  return out;
 }
 // Flattened tensor vectors (the §5 sets) written like bases: one value per
 // out dim each, the first out dim in the lowest bits (swizzle_ops.cpp).

@@ -188,15 +188,14 @@ void showBanks(const Json& request, uint64_t warp, std::ostream& out) {
     throw Error("--banks: the request's op must be bank_conflicts, not " + request["op"].dump());
   Args a(request);
   ref::LinearLayout dist = a.layout("layout"), shared = a.layout("shared");
-  ref::analysis::AccessSpec access = bankAccessSpec(a);
+  analysis::AccessSpec access = bankAccessSpec(a);
   std::vector<ref::analysis::InstructionAccess> all =
       ref::analysis::warpAccesses(dist, shared, access, warp);
   uint64_t total = 0;
   for (const auto& in : all) total += in.cost.wavefronts;
   out << request["access"].get<std::string>() << " of " << (all.empty() ? 0 : all[0].bytes)
-      << " bytes per "
-      << (access.instruction == ref::analysis::Instruction::kVector ? "lane" : "row") << ", warp "
-      << warp << ": " << all.size() << " instructions, " << total
+      << " bytes per " << (access.instruction == analysis::Instruction::kVector ? "lane" : "row")
+      << ", warp " << warp << ": " << all.size() << " instructions, " << total
       << " wavefronts\n"
          "bank = byte address / 4 mod 32 (first bank of the access); row = byte address / 128; "
          "lanes, words: per bank, the lanes touching it and the distinct words they touch\n";

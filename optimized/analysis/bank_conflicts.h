@@ -1,7 +1,7 @@
 // Shared-memory bank conflicts (paper §5.4, Lemma 9.4) on packed layouts: the
-// contract, results and messages of reference/analysis/bank_conflicts.h
-// (which says what the access, the vector and the ldmatrix lowering are) and
-// bank_access_checks.h, written against f2lay::opt only.
+// access, the report and the checks of analysis/bank_access.h (which says what
+// the access, the vector and the ldmatrix lowering are), answered on f2lay::opt
+// only: a different implementation from the reference's simulator.
 //
 // Both models work in offset space: the offset of every input bit of `dist`
 // (shared^-1 applied to its packed column, solved on core::Echelon), so an
@@ -24,43 +24,10 @@
 #include <cstdint>
 #include <optional>
 
+#include "analysis/bank_access.h"
 #include "optimized/opt_linear_layout.h"
 
 namespace f2lay::opt::analysis {
-
-enum class AccessKind { kLoad, kStore };
-
-// kVector: ld.shared / st.shared of vectorBytes per lane; kMatrix: ldmatrix /
-// stmatrix .x4 (.x1, .x2 when fewer register bits are left); kMatrixTrans:
-// their .trans.
-enum class Instruction { kVector, kMatrix, kMatrixTrans };
-
-struct AccessSpec {
-  AccessKind kind = AccessKind::kLoad;
-  uint64_t elementBytes = 4;  // 1, 2, 4, 8 or 16
-  // A power of two, a multiple of elementBytes, at most 16 and at most the
-  // widest the layouts allow; nullopt: the widest (widestVectorBytes).
-  std::optional<uint64_t> vectorBytes;
-  Instruction instruction = Instruction::kVector;
-};
-
-struct WavefrontReport {
-  uint64_t instructions = 0;     // warp instructions, all warps
-  uint64_t wavefronts = 0;       // summed over them
-  uint64_t idealWavefronts = 0;  // the phases formed
-  uint64_t conflicts = 0;        // wavefronts - idealWavefronts
-  uint64_t vectorBytes = 0;      // bytes per lane per access (16 for matrices)
-  friend bool operator==(const WavefrontReport&, const WavefrontReport&) = default;
-};
-
-// The largest enumeration: element accesses, or offsets.
-inline constexpr int kMaxBankSimulationBits = 24;
-
-// The rules of reference/analysis/bank_access_checks.h, with its messages.
-void checkBankAccess(const LinearLayout& dist, const LinearLayout& shared,
-                     const AccessSpec& access);
-// access.vectorBytes checked against `widest`, or `widest`.
-uint64_t chosenVectorBytes(const AccessSpec& access, uint64_t widest);
 
 // The widest vector (bytes per lane, at most 16) `dist` can use on `shared`.
 uint64_t widestVectorBytes(const LinearLayout& dist, const LinearLayout& shared,

@@ -16,8 +16,8 @@
 
 namespace f2lay::opt::analysis::bank_detail {
 
-// The prefix of every message.
-inline const std::string kWhat = "bank conflicts: ";
+// The prefix of every message (analysis/bank_access.h).
+using f2lay::analysis::bank_access_detail::kWhat;
 
 // --- bank_offsets.cpp: where each input bit of `dist` lands in `shared` ------
 

@@ -1,5 +1,7 @@
 #include "optimized/analysis/subspace.h"
 
+#include "formats/error.h"
+
 namespace f2lay::opt::analysis {
 
 namespace {
@@ -17,25 +19,18 @@ bool reducesToZero(const core::Echelon& e, Vec x) {
 
 }  // namespace
 
-Vecs flatBases(const LinearLayout& l, const std::string& dim) {
+Vecs EchelonSpace::flatBases(const LinearLayout& l, const std::string& dim) {
   int d = l.inDims().find(intern(dim));
   if (d < 0) return {};
   const uint64_t* first = l.columns() + l.inDims().offset(d);
   return Vecs(first, first + l.inDims().bits[d]);
 }
 
-Vecs nonzero(const Vecs& v) {
-  Vecs out;
-  for (Vec x : v)
-    if (x) out.push_back(x);
-  return out;
-}
+int EchelonSpace::rankOf(const Vecs& v) { return core::rank(v.data(), static_cast<int>(v.size())); }
 
-int rankOf(const Vecs& v) { return echelonOf(v).rank; }
+bool EchelonSpace::inSpan(const Vecs& basis, Vec x) { return reducesToZero(echelonOf(basis), x); }
 
-bool inSpan(const Vecs& basis, Vec x) { return reducesToZero(echelonOf(basis), x); }
-
-Vecs extendBasis(const Vecs& base, const Vecs& candidates) {
+Vecs EchelonSpace::extendBasis(const Vecs& base, const Vecs& candidates) {
   core::Echelon e = echelonOf(base);
   Vecs chosen;
   for (Vec x : candidates)
@@ -43,17 +38,16 @@ Vecs extendBasis(const Vecs& base, const Vecs& candidates) {
   return chosen;
 }
 
-Vecs intersectSpans(const Vecs& a, const Vecs& b) {
+Vecs EchelonSpace::intersectSpans(const Vecs& a, const Vecs& b) {
   core::Echelon eb = echelonOf(b), found;
   Vecs result;
   for (Vec x : a)
     if (reducesToZero(eb, x) && found.insert(x, 0)) result.push_back(x);
-  Vecs both = a;
-  both.insert(both.end(), b.begin(), b.end());
-  int dimension = rankOf(a) + rankOf(b) - rankOf(both);
+  // dim(A ∩ B) = dim A + dim B - dim(A + B): done when a's vectors give it.
+  int dimension = rankOf(a) + rankOf(b) - rankOf(concat({a, b}));
   if (static_cast<int>(result.size()) == dimension) return result;
-  // Zassenhaus on pair rows: (a_i | a_i) and (b_i | 0), each row in turn
-  // clearing its pivot (lowest bit of its first half) from every other row.
+  // Zassenhaus on pair rows (a_i | a_i) and (b_i | 0): each row in turn
+  // clears its pivot (the lowest bit of its first half) from every other row.
   std::vector<std::pair<Vec, Vec>> rows;
   for (Vec x : a) rows.push_back({x, x});
   for (Vec x : b) rows.push_back({x, 0});
@@ -72,12 +66,20 @@ Vecs intersectSpans(const Vecs& a, const Vecs& b) {
   return result;
 }
 
-Vecs completeWithUnits(const Vecs& base, int bits) {
+Vecs EchelonSpace::completeWithUnits(const Vecs& base, int bits) {
   core::Echelon e = echelonOf(base);
   Vecs units;
   for (int i = 0; i < bits; ++i)
     if (e.insert(Vec{1} << i, 0)) units.push_back(Vec{1} << i);
   return units;
+}
+
+EchelonSpace::Coordinates::Coordinates(const Vecs& basis) {
+  if (basis.size() > 64) throw Error("coordinates: more than 64 basis vectors");
+  for (size_t j = 0; j < basis.size(); ++j)
+    if (!echelon_.insert(basis[j], static_cast<int>(j)))
+      throw Error("coordinates: basis vector " + std::to_string(j) +
+                  " is a combination of the earlier ones");
 }
 
 }  // namespace f2lay::opt::analysis

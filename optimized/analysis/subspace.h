@@ -1,34 +1,47 @@
-// Subspaces of the flattened tensor space F2^d for f2lay::opt's §5 analyses,
-// on core::Echelon. Each function has the contract of its namesake in
-// reference/analysis/f2_space.h, including the order of the vectors it
-// returns (the algorithms pair vectors up by position), so that both
-// implementations choose the same vectors.
+// f2lay::opt's backend of analysis/space.h: subspaces of the flattened tensor
+// space F2^d on core::Echelon (the packed echelon form the algebra uses),
+// with the contracts analysis/space.h states, including the order of the
+// vectors each returns.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "analysis/space.h"
 #include "optimized/opt_linear_layout.h"
 
 namespace f2lay::opt::analysis {
 
-using Vec = uint64_t;
-using Vecs = std::vector<Vec>;
+struct EchelonSpace {
+  // The packed columns of in dim `dim` (zeros kept); empty without it.
+  static Vecs flatBases(const LinearLayout& l, const std::string& dim);
+  static int rankOf(const Vecs& v);
+  static bool inSpan(const Vecs& basis, Vec x);
+  static Vecs extendBasis(const Vecs& base, const Vecs& candidates);
+  static Vecs intersectSpans(const Vecs& a, const Vecs& b);
+  static Vecs completeWithUnits(const Vecs& base, int bits);
 
-// The columns of in dim `dim` of l, zeros kept; empty without that dim.
-Vecs flatBases(const LinearLayout& l, const std::string& dim);
-Vecs nonzero(const Vecs& v);
-int rankOf(const Vecs& v);
-bool inSpan(const Vecs& basis, Vec x);
-// The candidates, in order, that each enlarge span(base ∪ those chosen).
-Vecs extendBasis(const Vecs& base, const Vecs& candidates);
-// A basis of span(a) ∩ span(b): a's vectors inside span(b) first, in a's
-// order, then (Zassenhaus) the second halves of the pair rows (a_i | a_i),
-// (b_i | 0) whose first half vanishes after reduction, in row order, that
-// enlarge the result.
-Vecs intersectSpans(const Vecs& a, const Vecs& b);
-// Unit vectors 1 << i, lowest first, completing span(base) to F2^bits.
-Vecs completeWithUnits(const Vecs& base, int bits);
+  // Coordinates are the combinations core::Echelon keeps for each inserted
+  // column (bit j: column j).
+  class Coordinates {
+   public:
+    explicit Coordinates(const Vecs& basis);
+    std::optional<uint64_t> of(Vec x) const {
+      uint64_t c;
+      if (echelon_.reduce(x, &c) != 0) return std::nullopt;
+      return c;
+    }
+
+   private:
+    core::Echelon echelon_;
+  };
+};
 
 }  // namespace f2lay::opt::analysis
+
+template <>
+struct f2lay::analysis::SpaceOf<f2lay::opt::LinearLayout> {
+  using type = f2lay::opt::analysis::EchelonSpace;
+};

@@ -1,21 +1,21 @@
-// f2lay::opt's §5 analyses against the reference's, on random distributed
-// (Def 4.10, with broadcast lanes and registers) and memory layouts (Def
-// 4.14): the same answers and the same errors. The golden cases and the
-// catalog pairs go through both as well (`f2lay verify --check`).
+// The §5 constructions (written once, in analysis/) on f2lay::opt's layouts
+// and F2 spaces against the same constructions on the reference's, on random
+// distributed (Def 4.10, with broadcast lanes and registers) and memory
+// layouts (Def 4.14): the same answers and errors. What differs, and so what
+// these compare, is what the constructions stand on: the two F2 space
+// backends and the two layout algebras. The constructions themselves are
+// checked by the simulators (reference/analysis/*_simulator), which share no
+// code with them.
 #include <gtest/gtest.h>
 
 #include <random>
 
-#include "optimized/analysis/conversion.h"
-#include "optimized/analysis/gather.h"
-#include "optimized/analysis/vectorization.h"
+#include "analysis/conversion.h"
+#include "analysis/gather.h"
+#include "analysis/vectorization.h"
 #include "optimized/opt_linear_layout.h"
 #include "optimized/tests/compare.h"
-#include "reference/analysis/conversion.h"
-#include "reference/analysis/gather.h"
 #include "reference/analysis/tests/random_layouts.h"
-#include "reference/analysis/vectorization.h"
-#include "tools/analysis/analyses.h"
 
 namespace f2lay {
 namespace {
@@ -72,19 +72,19 @@ TEST(AnalysesVsRef, ClassifyConversion) {
 template <class L>
 std::string describeVectorization(const L& d, const L& s, uint64_t elements,
                                   uint64_t elementBytes) {
-  using A = tools::Analyses<L>;
-  L o = A::offsetsOf(d, s);
-  std::string r = show(o) + std::to_string(A::contiguousRegisterBits(o));
-  for (int i : A::vectorRegisterBits(o)) r += " " + std::to_string(i);
-  for (const L& tile : {A::vectorTile(elements), A::matrixTile(elementBytes)}) {
-    auto div = A::divideByTile(o, tile);
+  L o = f2lay::analysis::offsetsOf(d, s);
+  std::string r = show(o) + std::to_string(f2lay::analysis::contiguousRegisterBits(o));
+  for (int i : f2lay::analysis::vectorRegisterBits(o)) r += " " + std::to_string(i);
+  for (const L& tile :
+       {f2lay::analysis::vectorTile<L>(elements), f2lay::analysis::matrixTile<L>(elementBytes)}) {
+    auto div = f2lay::analysis::divideByTile(o, tile);
     r += div ? show(div->quotient) + show(div->permuted) : "none";
   }
-  auto dup = A::duplication(d);
+  auto dup = f2lay::analysis::duplication(d);
   for (const auto& [n, m] : dup.zeroBits) r += " " + n + std::to_string(m);
   r += " " + std::to_string(dup.heldElements) + " " + std::to_string(dup.distinctElements);
   for (const char* axis : {"dim0", "dim1"}) {
-    auto st = A::reductionStores(d, axis);
+    auto st = f2lay::analysis::reductionStores(d, axis);
     r += " " + std::to_string(st.distinctPartials) + " " + std::to_string(st.naiveStores);
   }
   return r;
@@ -125,14 +125,13 @@ TEST(AnalysesVsRef, VectorizationTilesAndDuplication) {
   }
 }
 
-// A gather's locality and plan written out, from either implementation's
-// functions.
-template <class L, class Locality, class Plan>
-std::string describeGather(const L& l, size_t axis, Locality locality, Plan plan) {
-  auto where = locality(l, axis);
+// A gather's locality and plan written out, on either implementation.
+template <class L>
+std::string describeGather(const L& l, size_t axis) {
+  auto where = f2lay::analysis::gatherLocality(l, axis);
   std::string r = where.reason;
   if (!where.warpLocal) return r;
-  auto p = plan(l, axis);
+  auto p = f2lay::analysis::gatherPlan(l, axis);
   r += std::to_string(p.laneBitsAlongAxis) + " " + std::to_string(p.registerBitsAlongAxis) + " " +
        std::to_string(p.paperRounds) + " " + std::to_string(p.rounds);
   for (const auto& s : p.axisSources)
@@ -151,13 +150,8 @@ TEST(AnalysesVsRef, GatherPlan) {
     if (shape.bits() < 5 + warpBits) continue;
     ref::LinearLayout l = randomDistributed(rng, shape, warpBits, rng() % 3 == 0, rng() % 2);
     for (size_t axis : {size_t{0}, size_t{1}, size_t{2}}) {
-      std::string byRef = outcome([&] {
-        return describeGather(l, axis, ref::analysis::gatherLocality, ref::analysis::gatherPlan);
-      });
-      std::string byOpt = outcome([&] {
-        return describeGather(toOpt(l), axis, opt::analysis::gatherLocality,
-                              opt::analysis::gatherPlan);
-      });
+      std::string byRef = outcome([&] { return describeGather(l, axis); });
+      std::string byOpt = outcome([&] { return describeGather(toOpt(l), axis); });
       ASSERT_EQ(byOpt, byRef) << l << "axis " << axis;
       local += byRef.find("warps") == std::string::npos && byRef.rfind("error", 0) != 0;
       planned += byRef.rfind("error", 0) != 0;

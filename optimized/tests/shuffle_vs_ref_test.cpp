@@ -1,14 +1,15 @@
-// f2lay::opt's shuffle plan against the reference's: pairs that share their
-// warp bases (so the data stays in a warp), with broadcast lanes and
-// registers, every element width; the same sets, rounds, copies and errors.
+// The shuffle plan (analysis/shuffle_plan_impl.h) on f2lay::opt's backend
+// against the reference's: pairs that share their warp bases (so the data
+// stays in a warp), with broadcast lanes and registers, every element width;
+// the same sets, rounds, copies and errors (analyses_vs_ref_test.cpp says
+// what this compares).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <random>
 
-#include "optimized/analysis/shuffle_plan.h"
+#include "analysis/conversion.h"
 #include "optimized/tests/compare.h"
-#include "reference/analysis/conversion.h"
 #include "reference/analysis/tests/random_layouts.h"
 
 namespace f2lay {

@@ -7,8 +7,8 @@
 #include <bit>
 #include <string>
 
+#include "analysis/bank_access.h"
 #include "formats/error.h"
-#include "reference/analysis/bank_access_checks.h"
 #include "reference/analysis/bank_conflicts.h"
 #include "reference/analysis/evaluated_layout.h"
 

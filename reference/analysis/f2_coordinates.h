@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/space.h"
 #include "formats/error.h"
-#include "reference/analysis/f2_space.h"
 
 namespace f2lay::ref::analysis {
 

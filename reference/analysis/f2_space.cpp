@@ -44,13 +44,6 @@ Vecs flatBases(const LinearLayout& l, const std::string& dim) {
   return out;
 }
 
-Vecs nonzero(const Vecs& v) {
-  Vecs out;
-  for (Vec x : v)
-    if (x != 0) out.push_back(x);
-  return out;
-}
-
 int rankOf(const Vecs& v) { return static_cast<int>(echelon(v).size()); }
 
 bool inSpan(const Vecs& basis, Vec x) { return reduce(echelon(basis), x) == 0; }

@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <string>
 
-#include "reference/analysis/gather.h"
+#include "analysis/gather.h"
 #include "reference/linear_layout.h"
 
 namespace f2lay::ref::analysis {

@@ -36,7 +36,7 @@
 //   * ldmatrix / stmatrix: not the lemma's access: nullopt.
 #include <bit>
 
-#include "reference/analysis/bank_access_checks.h"
+#include "analysis/bank_access.h"
 #include "reference/analysis/bank_conflicts.h"
 #include "reference/analysis/f2_space.h"
 

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "reference/analysis/conversion.h"
+#include "analysis/conversion.h"
 #include "reference/linear_layout.h"
 
 namespace f2lay::ref::analysis {

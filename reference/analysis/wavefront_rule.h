@@ -28,9 +28,11 @@
 #include <cstdint>
 #include <vector>
 
+#include "analysis/bank_access.h"
+
 namespace f2lay::ref::analysis {
 
-enum class AccessKind { kLoad, kStore };
+// AccessKind is analysis/bank_access.h's.
 
 // One lane's part of an ld/st.shared: its byte address, aligned to the
 // access width. Inactive lanes access nothing.

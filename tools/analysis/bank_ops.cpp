@@ -10,18 +10,17 @@ namespace f2lay::tools {
 
 namespace {
 
-using ref::analysis::AccessKind;
-using ref::analysis::Instruction;
+using analysis::AccessKind;
+using analysis::Instruction;
 
-// The access as implementation L spells it (analyses.h: Analyses<L>::AccessSpec).
 // Written once for both implementations (analyses.h): the simulated counts
 // (f2lay::opt: by rank where Lemma 9.4 is exact, by enumeration elsewhere)
 // and the lemma's.
 template <class L>
 Json bankConflictsJson(const Args& a) {
-  using A = Analyses<L>;
+  using A = BankModels<L>;
   L dist = a.layoutAs<L>("layout"), shared = a.layoutAs<L>("shared");
-  auto access = accessAs<typename A::AccessSpec>(bankAccessSpec(a));
+  analysis::AccessSpec access = bankAccessSpec(a);
   auto sim = A::bankConflicts(dist, shared, access);
   auto lemma = A::lemma94(dist, shared, access);
   Json out = wavefrontReportJson(sim);
@@ -32,8 +31,8 @@ Json bankConflictsJson(const Args& a) {
 
 }  // namespace
 
-ref::analysis::AccessSpec bankAccessSpec(const Args& a) {
-  ref::analysis::AccessSpec s;
+analysis::AccessSpec bankAccessSpec(const Args& a) {
+  analysis::AccessSpec s;
   s.elementBytes = a.number("element_bytes");
   std::string access = a.name("access");
   const struct {

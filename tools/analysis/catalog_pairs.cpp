@@ -8,7 +8,7 @@ namespace f2lay::tools {
 
 namespace {
 
-using ref::analysis::Instruction;
+using analysis::Instruction;
 
 struct PairRequest {
   const char* name;

@@ -19,8 +19,8 @@ struct CatalogPair {
   Layout a, b;
   uint64_t elementBytes;
   // How the pair's conversion stores (A) and loads (B) shared memory.
-  ref::analysis::Instruction write = ref::analysis::Instruction::kVector;
-  ref::analysis::Instruction read = ref::analysis::Instruction::kVector;
+  analysis::Instruction write = analysis::Instruction::kVector;
+  analysis::Instruction read = analysis::Instruction::kVector;
 };
 
 // Every pair, its layouts built. Throws f2lay::Error when a request fails.

@@ -1,7 +1,7 @@
 // The oracle ops of paper §5.4 and §5.5: classify_conversion, shuffle_plan
 // (with the sets V, I, E, F, G, R and the table of rounds) and gather_plan.
-#include "reference/analysis/conversion.h"
-#include "reference/analysis/gather.h"
+#include "analysis/conversion.h"
+#include "analysis/gather.h"
 #include "tools/analysis/analyses.h"
 #include "tools/op_table.h"
 
@@ -11,7 +11,7 @@ namespace {
 
 template <class L>
 Json classifyJson(const Args& a) {
-  auto c = Analyses<L>::classifyConversion(a.layoutAs<L>("self"), a.layoutAs<L>("other"));
+  auto c = analysis::classifyConversion(a.layoutAs<L>("self"), a.layoutAs<L>("other"));
   return {{"kind", toString(c.kind)},
           {"minimal_kind", toString(c.minimalKind)},
           {"reason", c.reason},
@@ -22,7 +22,7 @@ Json classifyJson(const Args& a) {
 template <class L>
 Json shufflePlanJson(const Args& a) {
   L self = a.layoutAs<L>("self");
-  auto p = Analyses<L>::shufflePlan(self, a.layoutAs<L>("other"), a.number("element_bytes"));
+  auto p = analysis::shufflePlan(self, a.layoutAs<L>("other"), a.number("element_bytes"));
   const std::vector<OutDim> outs = self.value().out_dims;
   Json rounds = Json::array();
   for (const auto& round : p.rounds) {
@@ -55,9 +55,9 @@ template <class L>
 Json gatherPlanJson(const Args& a) {
   L l = a.layoutAs<L>("layout");
   size_t axis = a.number("axis");
-  auto where = Analyses<L>::gatherLocality(l, axis);
+  auto where = analysis::gatherLocality(l, axis);
   if (!where.warpLocal) return {{"warp_local", false}, {"reason", where.reason}};
-  auto p = Analyses<L>::gatherPlan(l, axis);
+  auto p = analysis::gatherPlan(l, axis);
   Json sources = Json::array();
   for (const auto& s : p.axisSources)
     sources.push_back({{"register", s.registerMask}, {"lane", s.laneMask}});

@@ -1,12 +1,12 @@
 #include "tools/analysis/pair_checks.h"
 
+#include "analysis/conversion.h"
+#include "analysis/gather.h"
+#include "analysis/optimal_swizzle.h"
+#include "analysis/vectorization.h"
 #include "reference/analysis/bank_conflicts.h"
-#include "reference/analysis/conversion.h"
-#include "reference/analysis/gather.h"
 #include "reference/analysis/gather_simulator.h"
-#include "reference/analysis/optimal_swizzle.h"
 #include "reference/analysis/shared_roundtrip.h"
-#include "reference/analysis/vectorization.h"
 #include "reference/analysis/warp_simulator.h"
 #include "reference/catalog/shared.h"
 #include "tools/analysis/catalog_pairs.h"
@@ -16,15 +16,14 @@ namespace f2lay::tools {
 
 namespace {
 
-using ref::analysis::AccessKind;
-using ref::analysis::Instruction;
+using analysis::AccessKind;
+using analysis::Instruction;
 
 // Each check appends a failure description, or nothing.
 using Failures = std::vector<std::string>;
 
 void checkSwizzle(const CatalogPair& p, const Layout& a, const Layout& b, Failures& f) {
-  ref::analysis::OptimalSwizzle s =
-      ref::analysis::optimalSwizzle(a, b, p.elementBytes, {p.write, p.read});
+  analysis::OptimalSwizzle s = analysis::optimalSwizzle(a, b, p.elementBytes, {p.write, p.read});
   ref::analysis::RoundTrip trip =
       ref::analysis::simulateSharedRoundTrip(a, b, s.shared, p.elementBytes);
   if (trip.wrongElements != 0)
@@ -35,7 +34,7 @@ void checkSwizzle(const CatalogPair& p, const Layout& a, const Layout& b, Failur
                   const char* what) {
     std::optional<uint64_t> bytes;
     if (instruction == Instruction::kVector) bytes = s.vectorBytes;
-    ref::analysis::WavefrontReport r = ref::analysis::simulateBankConflicts(
+    analysis::WavefrontReport r = ref::analysis::simulateBankConflicts(
         l, s.shared, {kind, p.elementBytes, bytes, instruction});
     // Each phase (ideal wavefront) costs 2^bits wavefronts.
     if (r.wavefronts != r.idealWavefronts << bits)
@@ -51,11 +50,11 @@ void checkSwizzle(const CatalogPair& p, const Layout& a, const Layout& b, Failur
 void checkLemma(const CatalogPair& p, const Layout& a, const Layout& b, Failures& f) {
   std::vector<unsigned> order{1, 0};
   Layout unswizzled = ref::catalog::unswizzledShared(order, {64, 64});
-  Layout optimal = ref::analysis::optimalSwizzle(a, b, p.elementBytes).shared;
+  Layout optimal = analysis::optimalSwizzle(a, b, p.elementBytes).shared;
   for (const Layout* shared : {&unswizzled, &optimal})
     for (const Layout* l : {&a, &b})
       for (AccessKind kind : {AccessKind::kLoad, AccessKind::kStore}) {
-        ref::analysis::AccessSpec spec{kind, p.elementBytes, std::nullopt, Instruction::kVector};
+        analysis::AccessSpec spec{kind, p.elementBytes, std::nullopt, Instruction::kVector};
         auto closed = ref::analysis::lemma94(*l, *shared, spec);
         if (!closed) continue;
         auto simulated = ref::analysis::simulateBankConflicts(*l, *shared, spec);
@@ -68,9 +67,9 @@ void checkLemma(const CatalogPair& p, const Layout& a, const Layout& b, Failures
 
 void checkVectorization(const CatalogPair& p, const Layout& a, Failures& f) {
   std::vector<unsigned> order{1, 0};
-  Layout offsets = ref::analysis::offsetsOf(a, ref::catalog::unswizzledShared(order, {64, 64}));
-  uint64_t elements = uint64_t{1} << ref::analysis::vectorRegisterBits(offsets).size();
-  if (!ref::analysis::divideByTile(offsets, ref::analysis::vectorTile(elements)))
+  Layout offsets = analysis::offsetsOf(a, ref::catalog::unswizzledShared(order, {64, 64}));
+  uint64_t elements = uint64_t{1} << analysis::vectorRegisterBits(offsets).size();
+  if (!analysis::divideByTile(offsets, analysis::vectorTile<Layout>(elements)))
     f.push_back("vectorization: " + std::to_string(elements) +
                 " elements found, but the layout does not divide by that tile");
   (void)p;
@@ -79,16 +78,16 @@ void checkVectorization(const CatalogPair& p, const Layout& a, Failures& f) {
 // Within a warp, the shuffle plan runs on a virtual warp; across warps the
 // data goes through shared memory, which checkSwizzle simulates.
 void checkConversion(const CatalogPair& p, const Layout& a, const Layout& b, Failures& f) {
-  ref::analysis::Classification c = ref::analysis::classifyConversion(a, b);
-  if (c.kind == ref::analysis::ConversionKind::kSharedMemory) return;
-  ref::analysis::ShufflePlan plan = ref::analysis::shufflePlan(a, b, p.elementBytes);
+  analysis::Classification c = analysis::classifyConversion(a, b);
+  if (c.kind == analysis::ConversionKind::kSharedMemory) return;
+  analysis::ShufflePlan plan = analysis::shufflePlan(a, b, p.elementBytes);
   if (plan.kind != c.kind)
     f.push_back("shuffle_plan: made for " + toString(plan.kind) + ", classified " +
                 toString(c.kind));
   bool crossesLanes = false;
   for (const auto& round : plan.rounds)
-    for (const ref::analysis::ShuffleStep& s : round) crossesLanes |= s.srcLane != s.lane;
-  if (crossesLanes != (c.kind == ref::analysis::ConversionKind::kWarpShuffle))
+    for (const analysis::ShuffleStep& s : round) crossesLanes |= s.srcLane != s.lane;
+  if (crossesLanes != (c.kind == analysis::ConversionKind::kWarpShuffle))
     f.push_back("shuffle_plan: a " + toString(c.kind) + (crossesLanes ? " reads" : " never reads") +
                 " from other lanes");
   ref::analysis::WarpSimulation run = ref::analysis::simulateShufflePlan(a, b, plan);
@@ -98,8 +97,8 @@ void checkConversion(const CatalogPair& p, const Layout& a, const Layout& b, Fai
 // Every axis along which the gather stays in a warp is run on a virtual warp.
 void checkGather(const Layout& l, Failures& f) {
   for (size_t axis = 0; axis < l.value().out_dims.size(); ++axis) {
-    if (!ref::analysis::gatherLocality(l, axis).warpLocal) continue;
-    ref::analysis::GatherPlan plan = ref::analysis::gatherPlan(l, axis);
+    if (!analysis::gatherLocality(l, axis).warpLocal) continue;
+    analysis::GatherPlan plan = analysis::gatherPlan(l, axis);
     ref::analysis::GatherSimulation run = ref::analysis::simulateGather(l, axis, plan, axis + 1);
     if (!run.ok) f.push_back("gather_plan along axis " + std::to_string(axis) + ": " + run.detail);
   }

@@ -1,8 +1,8 @@
 // Oracle ops for optimal swizzling (paper §5.4, §9.2), vectorization and
 // instruction tiles (§5.1, §5.3) and duplicated data (§5.1 "Broadcasting").
+#include "analysis/optimal_swizzle.h"
+#include "analysis/vectorization.h"
 #include "reference/analysis/bank_conflicts.h"
-#include "reference/analysis/optimal_swizzle.h"
-#include "reference/analysis/vectorization.h"
 #include "tools/analysis/analyses.h"
 #include "tools/op_table.h"
 
@@ -10,7 +10,7 @@ namespace f2lay::tools {
 
 namespace {
 
-using ref::analysis::Instruction;
+using analysis::Instruction;
 
 Instruction instructionArg(const Args& a, const char* key, const char* matrix) {
   if (!a.has(key)) return Instruction::kVector;
@@ -24,17 +24,14 @@ Instruction instructionArg(const Args& a, const char* key, const char* matrix) {
 
 template <class L>
 Json optimalSwizzleJson(const Args& a) {
-  using A = Analyses<L>;
+  using A = BankModels<L>;
   L self = a.layoutAs<L>("self"), other = a.layoutAs<L>("other");
   uint64_t w = a.number("element_bytes");
-  // The instructions as the reference's access spec, converted per side.
-  ref::analysis::AccessSpec write{ref::analysis::AccessKind::kStore, w, std::nullopt,
-                                  instructionArg(a, "write", "stmatrix")};
-  ref::analysis::AccessSpec read{ref::analysis::AccessKind::kLoad, w, std::nullopt,
-                                 instructionArg(a, "read", "ldmatrix")};
-  auto store = accessAs<typename A::AccessSpec>(write),
-       load = accessAs<typename A::AccessSpec>(read);
-  auto s = A::optimalSwizzle(self, other, w, {store.instruction, load.instruction});
+  analysis::AccessSpec store{analysis::AccessKind::kStore, w, std::nullopt,
+                             instructionArg(a, "write", "stmatrix")};
+  analysis::AccessSpec load{analysis::AccessKind::kLoad, w, std::nullopt,
+                            instructionArg(a, "read", "ldmatrix")};
+  auto s = analysis::optimalSwizzle(self, other, w, {store.instruction, load.instruction});
   const auto& sets = s.sets;
   const std::vector<OutDim> outs = self.value().out_dims;
   std::vector<uint64_t> pa = sets.V, pb = sets.V;
@@ -71,27 +68,25 @@ Json registerOrderJson(const std::vector<int>& order) {
 // Written once for both implementations (analyses.h).
 template <class L>
 Json vectorizationJson(const Args& a) {
-  using A = Analyses<L>;
-  L offsets = A::offsetsOf(a.layoutAs<L>("layout"), a.layoutAs<L>("shared"));
-  std::vector<int> order = A::vectorRegisterBits(offsets);
-  return Json{{"contiguous_elements", uint64_t{1} << A::contiguousRegisterBits(offsets)},
+  L offsets = analysis::offsetsOf(a.layoutAs<L>("layout"), a.layoutAs<L>("shared"));
+  std::vector<int> order = analysis::vectorRegisterBits(offsets);
+  return Json{{"contiguous_elements", uint64_t{1} << analysis::contiguousRegisterBits(offsets)},
               {"vector_elements", uint64_t{1} << order.size()},
               {"register_order", registerOrderJson(order)}};
 }
 
 template <class L>
 Json divideByTileJson(const Args& a) {
-  using A = Analyses<L>;
-  L offsets = A::offsetsOf(a.layoutAs<L>("layout"), a.layoutAs<L>("shared"));
+  L offsets = analysis::offsetsOf(a.layoutAs<L>("layout"), a.layoutAs<L>("shared"));
   std::string tile = a.name("tile");
   L t;
   if (tile == "vector")
-    t = A::vectorTile(a.number("elements"));
+    t = analysis::vectorTile<L>(a.number("elements"));
   else if (tile == "matrix")
-    t = A::matrixTile(a.number("element_bytes"));
+    t = analysis::matrixTile<L>(a.number("element_bytes"));
   else
     throw Error("\"tile\" must be \"vector\" or \"matrix\" (got \"" + tile + "\")");
-  auto division = A::divideByTile(offsets, t);
+  auto division = analysis::divideByTile(offsets, t);
   if (!division) return Json(nullptr);
   return Json{{"register_order", registerOrderJson(division->registerOrder)},
               {"quotient", layoutJson(division->quotient)}};
@@ -99,14 +94,13 @@ Json divideByTileJson(const Args& a) {
 
 template <class L>
 Json duplicationJson(const Args& a) {
-  using A = Analyses<L>;
   L l = a.layoutAs<L>("layout");
-  auto dup = A::duplication(l);
+  auto dup = analysis::duplication(l);
   Json out{{"zero_bits", dimValuesJson(dup.zeroBits)},
            {"held_elements", dup.heldElements},
            {"distinct_elements", dup.distinctElements}};
   if (a.has("axis")) {
-    auto r = A::reductionStores(l, a.name("axis"));
+    auto r = analysis::reductionStores(l, a.name("axis"));
     out["reduction"] = {{"distinct_partials", r.distinctPartials}, {"naive_stores", r.naiveStores}};
   }
   return out;

@@ -141,13 +141,13 @@ struct Pair {
   bool catalog = false;
 };
 
-std::string instructionName(ref::analysis::Instruction in, const char* matrix) {
+std::string instructionName(analysis::Instruction in, const char* matrix) {
   switch (in) {
-    case ref::analysis::Instruction::kVector:
+    case analysis::Instruction::kVector:
       return "vector";
-    case ref::analysis::Instruction::kMatrix:
+    case analysis::Instruction::kMatrix:
       return matrix;
-    case ref::analysis::Instruction::kMatrixTrans:
+    case analysis::Instruction::kMatrixTrans:
       return std::string(matrix) + "_trans";
   }
   throw Error("vectors: unknown instruction");

@@ -1,7 +1,7 @@
 // classifyConversion (§5.4): golden cases derived by hand, and broadcasts.
 #include <gtest/gtest.h>
 
-#include "reference/analysis/conversion.h"
+#include "analysis/conversion.h"
 #include "reference/catalog/blocked.h"
 #include "reference/catalog/nvidia_mma.h"
 #include "reference/catalog/tests/layout_literals.h"

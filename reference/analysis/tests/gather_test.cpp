@@ -1,6 +1,6 @@
 // The §5.5 gather plan: golden cases by hand, and a simulation of the rounds
 // on random layouts and random index tensors against the gather's definition.
-#include "reference/analysis/gather.h"
+#include "analysis/gather.h"
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 // offset = 32 m + (n xor 2m), all stated literally as the seed states them.
 #include <gtest/gtest.h>
 
-#include "reference/analysis/optimal_swizzle.h"
+#include "analysis/optimal_swizzle.h"
 #include "reference/analysis/tests/seed_transpose.h"
 
 namespace f2lay::ref::analysis {

@@ -2,7 +2,7 @@
 // which share no code with it: the conversion is correct, the wavefronts are
 // what Lemma 9.4 predicts from the construction, and (for tensors of at most
 // 10 bits) no memory layout with the same Vec does better.
-#include "reference/analysis/optimal_swizzle.h"
+#include "analysis/optimal_swizzle.h"
 
 #include <gtest/gtest.h>
 
@@ -10,12 +10,12 @@
 #include <functional>
 #include <random>
 
+#include "analysis/vectorization.h"
 #include "reference/analysis/bank_conflicts.h"
 #include "reference/analysis/shared_roundtrip.h"
 #include "reference/analysis/tests/random_layouts.h"
 #include "reference/analysis/tests/seed_transpose.h"
 #include "reference/analysis/tests/subspaces.h"
-#include "reference/analysis/vectorization.h"
 #include "reference/catalog/blocked.h"
 #include "reference/catalog/dot_operand.h"
 #include "reference/catalog/shared.h"
@@ -205,7 +205,7 @@ TEST(OptimalSwizzleLdmatrix, BlockedToDotOperandIsConflictFreeBothWays) {
   EXPECT_EQ(s.vectorBytes, 16u);
   EXPECT_EQ(s.bankBits, 3);
   // Theorem 5.1: B divides by the ldmatrix tile on the result.
-  EXPECT_TRUE(divideByTile(offsetsOf(b, s.shared), matrixTile(2)).has_value());
+  EXPECT_TRUE(divideByTile(offsetsOf(b, s.shared), matrixTile<LinearLayout>(2)).has_value());
   RoundTrip trip = simulateSharedRoundTrip(a, b, s.shared, 2);
   EXPECT_EQ(trip.wrongElements, 0u) << trip.firstWrong;
   EXPECT_EQ(trip.storeVectorElements, 8u);
@@ -232,7 +232,7 @@ TEST(OptimalSwizzleLdmatrix, MmaAccumulatorThroughStmatrixToBlocked) {
   LinearLayout b = catalog::blocked({{1, 8}, {8, 4}, {4, 1}, {1, 0}, std::nullopt}, shape);
   OptimalSwizzle s = optimalSwizzle(a, b, 2, {Instruction::kMatrix, Instruction::kVector});
   EXPECT_EQ(s.sets.V, (Vecs{64, 128, 256}));  // the accumulator's columns 1, 2, 4
-  EXPECT_TRUE(divideByTile(offsetsOf(a, s.shared), matrixTile(2)).has_value());
+  EXPECT_TRUE(divideByTile(offsetsOf(a, s.shared), matrixTile<LinearLayout>(2)).has_value());
   RoundTrip trip = simulateSharedRoundTrip(a, b, s.shared, 2);
   EXPECT_EQ(trip.wrongElements, 0u) << trip.firstWrong;
   WavefrontReport store = simulateBankConflicts(

@@ -2,7 +2,7 @@
 // step by step and by the warp simulator, and the broadcast cases.
 #include <gtest/gtest.h>
 
-#include "reference/analysis/conversion.h"
+#include "analysis/conversion.h"
 #include "reference/analysis/warp_simulator.h"
 #include "reference/catalog/blocked.h"
 #include "reference/catalog/tests/layout_literals.h"

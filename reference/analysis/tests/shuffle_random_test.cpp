@@ -9,7 +9,7 @@
 #include <map>
 #include <random>
 
-#include "reference/analysis/conversion.h"
+#include "analysis/conversion.h"
 #include "reference/analysis/tests/random_layouts.h"
 #include "reference/analysis/warp_simulator.h"
 #include "reference/catalog/tests/test_support.h"

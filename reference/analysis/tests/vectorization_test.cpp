@@ -1,6 +1,6 @@
 // Vectorization, instruction tiles and duplication (§5.1, §5.3), on layouts
 // written out literally, with expectations worked out by hand.
-#include "reference/analysis/vectorization.h"
+#include "analysis/vectorization.h"
 
 #include <gtest/gtest.h>
 
@@ -50,7 +50,7 @@ TEST(Vectorization, PermutedRegistersVectorizeOnlyWithThePermutation) {
   EXPECT_EQ(contiguousRegisterBits(offsets), 0);
   EXPECT_EQ(vectorRegisterBits(offsets), (std::vector<int>{1, 0}));
 
-  std::optional<TileDivision> v4 = divideByTile(offsets, vectorTile(4));
+  std::optional<TileDivision<LinearLayout>> v4 = divideByTile(offsets, vectorTile<LinearLayout>(4));
   ASSERT_TRUE(v4.has_value());
   EXPECT_EQ(v4->registerOrder, (std::vector<int>{1, 0, 2, 3, 4}));
   // The quotient, offsets / 4: registers 2..4 at offsets 32, 1024, 2048;
@@ -62,7 +62,7 @@ TEST(Vectorization, PermutedRegistersVectorizeOnlyWithThePermutation) {
                                      {"block", {}}},
                                     {{"offset", 1024}, {"block", 1}}});
   EXPECT_EQ(v4->quotient, quotient);
-  EXPECT_FALSE(divideByTile(offsets, vectorTile(8)).has_value());
+  EXPECT_FALSE(divideByTile(offsets, vectorTile<LinearLayout>(8)).has_value());
 }
 
 TEST(Vectorization, MmaAccumulatorDividesByTheLdmatrixTile) {
@@ -73,7 +73,7 @@ TEST(Vectorization, MmaAccumulatorDividesByTheLdmatrixTile) {
   LinearLayout acc =
       distributed({{0, 1}, {8, 0}}, {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}}, {}, {}, {16, 8});
   LinearLayout offsets = offsetsOf(acc, catalog::unswizzledShared({1, 0}, {16, 8}));
-  std::optional<TileDivision> m = divideByTile(offsets, matrixTile(2));
+  std::optional<TileDivision<LinearLayout>> m = divideByTile(offsets, matrixTile<LinearLayout>(2));
   ASSERT_TRUE(m.has_value());
   EXPECT_EQ(m->registerOrder, (std::vector<int>{0, 1}));
   // What is left: lanes 2..4 pick the 8 rows (offsets 8, 16, 32 -> 1, 2, 4),
@@ -84,7 +84,7 @@ TEST(Vectorization, MmaAccumulatorDividesByTheLdmatrixTile) {
   EXPECT_EQ(m->quotient, quotient);
   // Column-major rows are not 16 contiguous bytes.
   LinearLayout transposed = offsetsOf(acc, catalog::unswizzledShared({0, 1}, {16, 8}));
-  EXPECT_FALSE(divideByTile(transposed, matrixTile(2)).has_value());
+  EXPECT_FALSE(divideByTile(transposed, matrixTile<LinearLayout>(2)).has_value());
 }
 
 TEST(Duplication, ZeroColumnsAreDuplicates) {
@@ -116,7 +116,7 @@ TEST(Duplication, ReductionStoresSkipDuplicates) {
 }
 
 TEST(Vectorization, Errors) {
-  EXPECT_PRED2(contains, errorMessage([] { matrixTile(8); }), "element_bytes");
+  EXPECT_PRED2(contains, errorMessage([] { matrixTile<LinearLayout>(8); }), "element_bytes");
   LinearLayout notInvertible(
       LayoutValue{{{"offset", {{1, 0}, {1, 0}}}}, {{"dim0", 64}, {"dim1", 64}}});
   EXPECT_PRED2(contains, errorMessage([&] { offsetsOf(blocked64(), notInvertible); }),

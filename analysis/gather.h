@@ -28,9 +28,9 @@
 #include <string>
 #include <vector>
 
-#include "reference/linear_layout.h"
+#include "analysis/space.h"
 
-namespace f2lay::ref::analysis {
+namespace f2lay::analysis {
 
 struct GatherLocality {
   bool warpLocal;
@@ -39,7 +39,8 @@ struct GatherLocality {
 
 // Throws f2lay::Error when L is not a surjective distributed layout
 // (register, lane, warp, block) or axis is not one of its out dims.
-GatherLocality gatherLocality(const LinearLayout& l, size_t axis);
+template <class L>
+GatherLocality gatherLocality(const L& l, size_t axis);
 
 struct AxisSource {
   uint64_t registerMask;  // L(r ^ registerMask, t ^ laneMask) =
@@ -59,6 +60,7 @@ struct GatherPlan {
 
 // Throws f2lay::Error (with gatherLocality's reason) when the gather is not
 // warp-local, or when the table would exceed 2^20 entries.
-GatherPlan gatherPlan(const LinearLayout& l, size_t axis);
+template <class L>
+GatherPlan gatherPlan(const L& l, size_t axis);
 
-}  // namespace f2lay::ref::analysis
+}  // namespace f2lay::analysis

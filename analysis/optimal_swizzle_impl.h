@@ -1,18 +1,25 @@
-#include "reference/analysis/optimal_swizzle.h"
+// The construction of optimal_swizzle.h (paper §5.4 "Optimal Swizzling",
+// §9.2), for the layout type L and its F2 space backend (space.h). Included
+// only where an implementation instantiates the constructions
+// (F2LAY_INSTANTIATE_OPTIMAL_SWIZZLE).
+#pragma once
 
 #include <algorithm>
 #include <bit>
 
+#include "analysis/optimal_swizzle.h"
 #include "formats/error.h"
+#include "formats/layout_value.h"
 
-namespace f2lay::ref::analysis {
+namespace f2lay::analysis {
 
-namespace {
+namespace swizzle_detail {
 
 constexpr uint64_t kBankRowBytes = 128;   // 32 banks of 4 bytes
 constexpr uint64_t kMaxVectorBytes = 16;  // ld/st.shared.v4.b32
 
-void checkDistributed(const LinearLayout& l, const char* which) {
+template <class L>
+void checkDistributed(const L& l, const char* which) {
   for (const std::string& d : l.getInDimNames()) {
     if (d == "register" || d == "lane" || d == "warp") continue;
     if (d == "block" && l.getInDimSizeLog2(d) == 0) continue;
@@ -27,7 +34,7 @@ void checkDistributed(const LinearLayout& l, const char* which) {
                 " does not hold every element of the tensor (not surjective)");
 }
 
-bool contains(const Vecs& v, Vec x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+inline bool contains(const Vecs& v, Vec x) { return std::find(v.begin(), v.end(), x) != v.end(); }
 
 // One side of the transfer: the vectors of its contiguous tile, in offset
 // order, and the vectors that separate the addresses of one phase.
@@ -39,14 +46,16 @@ struct Side {
   const char* name;
 };
 
-Side sideOf(const LinearLayout& l, Instruction instruction, AccessKind kind, const char* name) {
-  return {nonzero(flatBases(l, "register")), flatBases(l, "lane"), instruction, kind, name};
+template <class L>
+Side sideOf(const L& l, Instruction instruction, AccessKind kind, const char* name) {
+  return {nonzero(Space<L>::flatBases(l, "register")), Space<L>::flatBases(l, "lane"), instruction,
+          kind, name};
 }
 
 // ldmatrix/stmatrix tiles (device_tests/HARDWARE.md#matrix-ownership): the
 // lane vectors of the 16-byte row, and those that pick one of the 8 rows of a
 // matrix.
-Vecs matrixRowLanes(const Side& s) {
+inline Vecs matrixRowLanes(const Side& s) {
   return s.instruction == Instruction::kMatrix ? Vecs{s.lanes[0], s.lanes[1]}
                                                : Vecs{s.lanes[2], s.lanes[3], s.lanes[4]};
 }
@@ -54,8 +63,9 @@ Vecs matrixRowLanes(const Side& s) {
 // Vec: for two ld/st.shared sides, V = A_Reg ∩ B_Reg cut to 16 bytes. With a
 // matrix side, the row tile: a register bit (non-transposed only; one both
 // sides hold in registers when there is one) then the row's lanes.
+template <class S>
 Vecs chooseVec(const Side& a, const Side& b, uint64_t w) {
-  Vecs common = intersectSpans(a.registers, b.registers);
+  Vecs common = S::intersectSpans(a.registers, b.registers);
   const Side* matrix = a.instruction != Instruction::kVector   ? &a
                        : b.instruction != Instruction::kVector ? &b
                                                                : nullptr;
@@ -78,7 +88,7 @@ Vecs chooseVec(const Side& a, const Side& b, uint64_t w) {
     vec.push_back(reg);
   }
   for (Vec x : matrixRowLanes(*matrix)) vec.push_back(x);
-  if (std::find(vec.begin(), vec.end(), Vec{0}) != vec.end() || rankOf(vec) != 3)
+  if (std::find(vec.begin(), vec.end(), Vec{0}) != vec.end() || S::rankOf(vec) != 3)
     throw Error(std::string("optimal_swizzle: ") + matrix->name +
                 "'s ldmatrix/stmatrix row is not 8 distinct elements (a broadcast lane)");
   const Side& other = matrix == &a ? b : a;
@@ -106,7 +116,7 @@ Vecs chooseVec(const Side& a, const Side& b, uint64_t w) {
 //     phases of 16 / 8 (16 bytes: per half-warp), so the phase takes the next
 //     lane bits (#load-phases, #quad-merge; equal non-zero lane bits 0 and 1
 //     pair l with l^3, which is not merged).
-Vecs phaseLanes(const Vecs& lanes, uint64_t bytes, AccessKind kind) {
+inline Vecs phaseLanes(const Vecs& lanes, uint64_t bytes, AccessKind kind) {
   if (bytes <= 4) return nonzero(lanes);
   int phaseBits = bytes == 8 ? 4 : 3;
   size_t usable = bytes == 8 ? 5 : 4;  // 16-byte loads: each half-warp alone
@@ -120,7 +130,7 @@ Vecs phaseLanes(const Vecs& lanes, uint64_t bytes, AccessKind kind) {
 
 // The vectors that separate the accesses of one phase (§9.2's A_Thr after the
 // transaction split; for a matrix instruction, its row addresses).
-Vecs bankThreads(const Side& s, const Vecs& vec, uint64_t w) {
+inline Vecs bankThreads(const Side& s, const Vecs& vec, uint64_t w) {
   if (s.instruction == Instruction::kMatrix) return nonzero({s.lanes[2], s.lanes[3], s.lanes[4]});
   if (s.instruction == Instruction::kMatrixTrans) {
     // .trans rows: the register half (the lowest register bit that is not a
@@ -137,23 +147,28 @@ Vecs bankThreads(const Side& s, const Vecs& vec, uint64_t w) {
   return phaseLanes(s.lanes, (uint64_t{1} << k) * w, s.kind);
 }
 
-LinearLayout memoryLayout(const LinearLayout& a, const Vecs& offsetBits) {
+// The memory layout offset -> A's out dims whose offset bits, lowest first,
+// are the given vectors.
+template <class L>
+L memoryLayout(const L& a, const Vecs& offsetBits) {
   LayoutValue v;
   InDim offset{"offset", {}};
   for (Vec x : offsetBits) {
     Basis basis;
-    for (const auto& [name, value] : unflatten(a, x)) basis.push_back(value);
+    for (const std::string& d : a.getOutDimNames()) basis.push_back(outField(a, d).of(x));
     offset.bases.push_back(basis);
   }
   v.in_dims.push_back(offset);
   v.out_dims = a.value().out_dims;
-  return LinearLayout(v);
+  return L(v);
 }
 
-}  // namespace
+}  // namespace swizzle_detail
 
-OptimalSwizzle optimalSwizzle(const LinearLayout& a, const LinearLayout& b, uint64_t w,
-                              const SwizzleOptions& options) {
+template <class L>
+OptimalSwizzle<L> optimalSwizzle(const L& a, const L& b, uint64_t w, const SwizzleOptions& options) {
+  using namespace swizzle_detail;
+  using S = Space<L>;
   if (w == 0 || w > kMaxVectorBytes || !isPowerOfTwo(w))
     throw Error("optimal_swizzle: element_bytes must be 1, 2, 4, 8 or 16 (got " +
                 std::to_string(w) + ")");
@@ -166,9 +181,9 @@ OptimalSwizzle optimalSwizzle(const LinearLayout& a, const LinearLayout& b, uint
   Side sa = sideOf(a, options.write, AccessKind::kStore, "A");
   Side sb = sideOf(b, options.read, AccessKind::kLoad, "B");
 
-  OptimalSwizzle out;
+  OptimalSwizzle<L> out;
   SwizzleSets& s = out.sets;
-  s.V = chooseVec(sa, sb, w);
+  s.V = chooseVec<S>(sa, sb, w);
   const int v = static_cast<int>(s.V.size());
   out.vectorBytes = (uint64_t{1} << v) * w;
   // One wavefront serves a 128-byte row of banks: 8 ldmatrix rows, or 32
@@ -182,16 +197,16 @@ OptimalSwizzle optimalSwizzle(const LinearLayout& a, const LinearLayout& b, uint
   Vecs pa = s.V, pb = s.V;
   pa.insert(pa.end(), s.ABank.begin(), s.ABank.end());
   pb.insert(pb.end(), s.BBank.begin(), s.BBank.end());
-  s.I = extendBasis(s.V, intersectSpans(pa, pb));
+  s.I = S::extendBasis(s.V, S::intersectSpans(pa, pb));
   Vecs vi = s.V;
   vi.insert(vi.end(), s.I.begin(), s.I.end());
-  s.E = extendBasis(vi, s.ABank);
-  s.F = extendBasis(vi, s.BBank);
+  s.E = S::extendBasis(vi, s.ABank);
+  s.F = S::extendBasis(vi, s.BBank);
   size_t pairs = std::min(s.E.size(), s.F.size());
   for (size_t i = 0; i < pairs; ++i) s.G.push_back(s.E[i] ^ s.F[i]);
   Vecs all = pa;
   all.insert(all.end(), s.BBank.begin(), s.BBank.end());
-  s.C = completeWithUnits(all, d);
+  s.C = S::completeWithUnits(all, d);
 
   // Idx: l vectors of C ∪ G, which meet neither side's phase (Lemma 9.5).
   // There are always enough: a phase holds at most b independent lanes (32
@@ -204,22 +219,25 @@ OptimalSwizzle optimalSwizzle(const LinearLayout& a, const LinearLayout& b, uint
   Vecs vIdx = s.V;
   for (Vec x : candidates) {
     if (static_cast<int>(s.Idx.size()) == out.idxBits) break;
-    if (inSpan(vIdx, x)) continue;
+    if (S::inSpan(vIdx, x)) continue;
     s.Idx.push_back(x);
     vIdx.push_back(x);
   }
   if (static_cast<int>(s.Idx.size()) != out.idxBits)
     throw Error("optimal_swizzle: internal: C and G give " + std::to_string(s.Idx.size()) +
                 " index vectors, " + std::to_string(out.idxBits) + " needed");
-  s.Bank = completeWithUnits(vIdx, d);
+  s.Bank = S::completeWithUnits(vIdx, d);
 
   Vecs offsetBits = s.V;
   offsetBits.insert(offsetBits.end(), s.Bank.begin(), s.Bank.end());
   offsetBits.insert(offsetBits.end(), s.Idx.begin(), s.Idx.end());
   out.shared = memoryLayout(a, offsetBits);
-  out.writeConflictBits = static_cast<int>(intersectSpans(vIdx, pa).size()) - v;
-  out.readConflictBits = static_cast<int>(intersectSpans(vIdx, pb).size()) - v;
+  out.writeConflictBits = static_cast<int>(S::intersectSpans(vIdx, pa).size()) - v;
+  out.readConflictBits = static_cast<int>(S::intersectSpans(vIdx, pb).size()) - v;
   return out;
 }
 
-}  // namespace f2lay::ref::analysis
+}  // namespace f2lay::analysis
+
+#define F2LAY_INSTANTIATE_OPTIMAL_SWIZZLE(L) \
+  template OptimalSwizzle<L> optimalSwizzle<L>(const L&, const L&, uint64_t, const SwizzleOptions&);

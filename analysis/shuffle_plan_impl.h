@@ -15,34 +15,33 @@
 //     counts differ, E and F cannot be paired: an error names the lane bit;
 //   * non-zero bases that are combinations of other bases (duplication that
 //     is not a zero column) are refused.
-#include <bit>
+//
+// Included only where an implementation instantiates the constructions
+// (F2LAY_INSTANTIATE_SHUFFLE_PLAN).
+#pragma once
+
 #include <optional>
 
-#include "formats/error.h"
-#include "reference/analysis/conversion.h"
-#include "reference/analysis/f2_coordinates.h"
+#include "analysis/conversion_impl.h"
 
-namespace f2lay::ref::analysis {
+namespace f2lay::analysis {
 
-namespace {
+namespace shuffle_detail {
 
 constexpr int kMaxRoundBits = 16;          // at most 2^16 rounds
 constexpr int kMaxLocationBits = 22;       // lanes * registers enumerated per warp
 constexpr uint64_t kShuffleUnitBytes = 4;  // the paper's 32 bits per shuffle
 
-uint64_t dimSize(const LinearLayout& l, const std::string& dim) {
-  return l.hasInDim(dim) ? uint64_t{1} << l.getInDimSizeLog2(dim) : 1;
-}
-
 // Every nonzero basis of l (all in dims) independent of the others: then the
 // only duplication is by zero bases, which the plan handles.
-void checkOnlyZeroBroadcasts(const LinearLayout& l, const char* name) {
+template <class L>
+void checkOnlyZeroBroadcasts(const L& l, const char* name) {
   Vecs seen;
-  for (const InDim& in : l.value().in_dims) {
-    Vecs bases = flatBases(l, in.name);
+  for (const std::string& dim : l.getInDimNames()) {
+    Vecs bases = Space<L>::flatBases(l, dim);
     for (size_t i = 0; i < bases.size(); ++i) {
-      if (bases[i] != 0 && inSpan(seen, bases[i]))
-        throw Error(std::string("shuffle plan: ") + in.name + " bit " + std::to_string(i) + " of " +
+      if (bases[i] != 0 && Space<L>::inSpan(seen, bases[i]))
+        throw Error(std::string("shuffle plan: ") + dim + " bit " + std::to_string(i) + " of " +
                     name +
                     " is a combination of other bases without being zero; "
                     "only zero bases (broadcasts) are handled");
@@ -51,9 +50,10 @@ void checkOnlyZeroBroadcasts(const LinearLayout& l, const char* name) {
   }
 }
 
-void checkSameOuterBases(const LinearLayout& a, const LinearLayout& b) {
+template <class L>
+void checkSameOuterBases(const L& a, const L& b) {
   for (const char* dim : {"warp", "block"}) {
-    Vecs x = flatBases(a, dim), y = flatBases(b, dim);
+    Vecs x = Space<L>::flatBases(a, dim), y = Space<L>::flatBases(b, dim);
     for (size_t i = 0; i < x.size() && i < y.size(); ++i)
       if (x[i] != y[i])
         throw Error(std::string("shuffle plan: ") + dim + " bit " + std::to_string(i) +
@@ -62,10 +62,10 @@ void checkSameOuterBases(const LinearLayout& a, const LinearLayout& b) {
   }
 }
 
-void checkLimits(const LinearLayout& a, const LinearLayout& b) {
-  for (const auto* l : {&a, &b}) {
-    int bits = l->hasInDim("register") ? l->getInDimSizeLog2("register") : 0;
-    bits += l->hasInDim("lane") ? l->getInDimSizeLog2("lane") : 0;
+template <class L>
+void checkLimits(const L& a, const L& b) {
+  for (const L* l : {&a, &b}) {
+    int bits = inBits(*l, "register") + inBits(*l, "lane");
     if (bits > kMaxLocationBits)
       throw Error("shuffle plan: " + std::string(l == &a ? "A" : "B") + " has 2^" +
                   std::to_string(bits) + " (register, lane) locations per warp; the plan " +
@@ -73,7 +73,7 @@ void checkLimits(const LinearLayout& a, const LinearLayout& b) {
   }
 }
 
-std::string pairingError(const Vecs& aThr, const Vecs& bThr, size_t e, size_t f) {
+inline std::string pairingError(const Vecs& aThr, const Vecs& bThr, size_t e, size_t f) {
   std::string counts = " (|E| = " + std::to_string(e) + ", |F| = " + std::to_string(f) +
                        "): the §5.4 construction pairs E with F one to one and cannot";
   for (size_t j = 0; j < aThr.size() && j < bThr.size(); ++j) {
@@ -95,7 +95,7 @@ struct Exchange {
   Vecs V;
   std::vector<int> aBits, bBits;
 };
-Exchange chooseV(const Vecs& aReg, const Vecs& bReg, uint64_t elementBytes) {
+inline Exchange chooseV(const Vecs& aReg, const Vecs& bReg, uint64_t elementBytes) {
   Exchange x;
   for (size_t i = 0; i < aReg.size(); ++i) {
     if (aReg[i] == 0) continue;
@@ -112,7 +112,7 @@ Exchange chooseV(const Vecs& aReg, const Vecs& bReg, uint64_t elementBytes) {
 
 // Register offsets of the 2^|V| elements of a vector: element k sits at
 // first ^ (XOR of 1 << bits[j] over the set bits j of k).
-std::vector<uint64_t> vectorOffsets(const std::vector<int>& bits) {
+inline std::vector<uint64_t> vectorOffsets(const std::vector<int>& bits) {
   std::vector<uint64_t> offsets(uint64_t{1} << bits.size(), 0);
   for (size_t k = 0; k < offsets.size(); ++k)
     for (size_t j = 0; j < bits.size(); ++j)
@@ -122,7 +122,7 @@ std::vector<uint64_t> vectorOffsets(const std::vector<int>& bits) {
 
 // The register bits that are not the first of a vector's or a duplicate's:
 // zero register bases and the bits of V.
-uint64_t skippedRegisterBits(const Vecs& reg, const std::vector<int>& vBits) {
+inline uint64_t skippedRegisterBits(const Vecs& reg, const std::vector<int>& vBits) {
   uint64_t mask = 0;
   for (size_t i = 0; i < reg.size(); ++i)
     if (reg[i] == 0) mask |= uint64_t{1} << i;
@@ -130,18 +130,30 @@ uint64_t skippedRegisterBits(const Vecs& reg, const std::vector<int>& vBits) {
   return mask;
 }
 
+// The elements of one warp (warp 0, block 0) of a layout, by their register
+// and lane: the XOR of the bases of their set bits (Def 4.1).
+struct WarpElements {
+  Vecs reg, lane;
+  template <class L>
+  explicit WarpElements(const L& l)
+      : reg(Space<L>::flatBases(l, "register")), lane(Space<L>::flatBases(l, "lane")) {}
+  uint64_t registers() const { return uint64_t{1} << reg.size(); }
+  uint64_t lanes() const { return uint64_t{1} << lane.size(); }
+  Vec at(uint64_t r, uint64_t t) const { return xorOfBits(reg, r) ^ xorOfBits(lane, t); }
+};
+
 // For each lane and round, the one first register of l whose element lies in
 // the round's coset. Throws when a lane holds none or two.
-std::vector<std::vector<uint64_t>> vectorPerCoset(const LinearLayout& l, const char* name,
+template <class Coordinates>
+std::vector<std::vector<uint64_t>> vectorPerCoset(const WarpElements& l, const char* name,
                                                   uint64_t skipped, const Coordinates& coords,
                                                   int cosetShift, uint64_t rounds) {
-  uint64_t lanes = dimSize(l, "lane"), registers = dimSize(l, "register");
   const uint64_t kNone = ~uint64_t{0};
-  std::vector<std::vector<uint64_t>> at(lanes, std::vector<uint64_t>(rounds, kNone));
-  for (uint64_t t = 0; t < lanes; ++t) {
-    for (uint64_t r = 0; r < registers; ++r) {
+  std::vector<std::vector<uint64_t>> at(l.lanes(), std::vector<uint64_t>(rounds, kNone));
+  for (uint64_t t = 0; t < l.lanes(); ++t) {
+    for (uint64_t r = 0; r < l.registers(); ++r) {
       if (r & skipped) continue;
-      std::optional<uint64_t> c = coords.of(elementAt(l, r, t, 0, 0));
+      std::optional<uint64_t> c = coords.of(l.at(r, t));
       if (!c)
         throw Error(std::string("shuffle plan: ") + name + "'s register " + std::to_string(r) +
                     " of lane " + std::to_string(t) +
@@ -161,28 +173,16 @@ std::vector<std::vector<uint64_t>> vectorPerCoset(const LinearLayout& l, const c
   return at;
 }
 
-uint32_t pullLane(const LinearLayout& pull, uint64_t reg, uint64_t lane) {
-  DimValues in;
-  for (const std::string& dim : pull.getInDimNames())
-    in.emplace_back(dim, dim == "register" ? reg : dim == "lane" ? lane : 0);
-  for (const auto& [dim, value] : pull.apply(in))
-    if (dim == "lane") return static_cast<uint32_t>(value);
-  return 0;
-}
+}  // namespace shuffle_detail
 
-Vecs concat(std::initializer_list<Vecs> parts) {
-  Vecs all;
-  for (const Vecs& p : parts) all.insert(all.end(), p.begin(), p.end());
-  return all;
-}
-
-}  // namespace
-
-ShufflePlan shufflePlan(const LinearLayout& a, const LinearLayout& b, uint64_t elementBytes) {
+template <class L>
+ShufflePlan shufflePlan(const L& a, const L& b, uint64_t elementBytes) {
+  using namespace shuffle_detail;
+  using S = Space<L>;
   if (elementBytes != 1 && elementBytes != 2 && elementBytes != 4 && elementBytes != 8)
     throw Error("shuffle plan: element_bytes " + std::to_string(elementBytes) +
                 " must be 1, 2, 4 or 8 (a shuffle moves 4 or 8 bytes)");
-  Classification c = classifyConversion(a, b);
+  Classification<L> c = classifyConversion(a, b);
   if (c.kind == ConversionKind::kSharedMemory)
     throw Error("shuffle plan: the conversion needs shared memory, not shuffles: " + c.reason);
   checkLimits(a, b);
@@ -190,8 +190,8 @@ ShufflePlan shufflePlan(const LinearLayout& a, const LinearLayout& b, uint64_t e
   checkOnlyZeroBroadcasts(b, "B");
   checkSameOuterBases(a, b);
 
-  Vecs aReg = flatBases(a, "register"), bReg = flatBases(b, "register");
-  Vecs aThr = flatBases(a, "lane"), bThr = flatBases(b, "lane");
+  Vecs aReg = S::flatBases(a, "register"), bReg = S::flatBases(b, "register");
+  Vecs aThr = S::flatBases(a, "lane"), bThr = S::flatBases(b, "lane");
   ShufflePlan plan;
   plan.kind = c.kind;
   Exchange x = chooseV(aReg, bReg, elementBytes);
@@ -200,46 +200,49 @@ ShufflePlan shufflePlan(const LinearLayout& a, const LinearLayout& b, uint64_t e
   plan.sendOffsets = vectorOffsets(x.aBits);
   plan.recvOffsets = vectorOffsets(x.bBits);
 
-  plan.I = intersectSpans(nonzero(aThr), nonzero(bThr));
-  plan.E = extendBasis(plan.I, nonzero(aThr));
-  plan.F = extendBasis(plan.I, nonzero(bThr));
+  plan.I = S::intersectSpans(nonzero(aThr), nonzero(bThr));
+  plan.E = S::extendBasis(plan.I, nonzero(aThr));
+  plan.F = S::extendBasis(plan.I, nonzero(bThr));
   if (plan.E.size() != plan.F.size())
     throw Error(pairingError(aThr, bThr, plan.E.size(), plan.F.size()));
   for (size_t i = 0; i < plan.E.size(); ++i) plan.G.push_back(plan.E[i] ^ plan.F[i]);
 
   Vecs exchanged = concat({plan.V, plan.I, plan.G});
-  if (rankOf(exchanged) != static_cast<int>(exchanged.size()))
+  if (S::rankOf(exchanged) != static_cast<int>(exchanged.size()))
     throw Error(
         "shuffle plan: V ∪ I ∪ G is not independent, so a round's coset would hold "
         "an element twice");
   Vecs warpSpace = concat({nonzero(aReg), nonzero(aThr)});
-  if (rankOf(concat({warpSpace, bReg, bThr})) != rankOf(warpSpace) ||
-      rankOf(concat({bReg, bThr})) != rankOf(warpSpace))
+  if (S::rankOf(concat({warpSpace, bReg, bThr})) != S::rankOf(warpSpace) ||
+      S::rankOf(concat({bReg, bThr})) != S::rankOf(warpSpace))
     throw Error("shuffle plan: B's registers and lanes hold other elements than A's in a warp");
   // A's register vectors first, then B's (then lanes, never needed for Def
   // 4.10 layouts), so that R is fixed by the layouts' orders.
-  plan.R = extendBasis(exchanged, concat({aReg, bReg, aThr, bThr}));
+  plan.R = S::extendBasis(exchanged, concat({aReg, bReg, aThr, bThr}));
   if (plan.R.size() > kMaxRoundBits)
     throw Error("shuffle plan: 2^" + std::to_string(plan.R.size()) + " rounds; at most 2^" +
                 std::to_string(kMaxRoundBits) + " are planned");
 
-  Coordinates coords(concat({exchanged, plan.R}));
+  typename S::Coordinates coords(concat({exchanged, plan.R}));
   int shift = static_cast<int>(exchanged.size());
   uint64_t rounds = uint64_t{1} << plan.R.size();
-  auto sendAt = vectorPerCoset(a, "A", skippedRegisterBits(aReg, x.aBits), coords, shift, rounds);
-  auto recvAt = vectorPerCoset(b, "B", skippedRegisterBits(bReg, x.bBits), coords, shift, rounds);
+  WarpElements inA(a), inB(b);
+  auto sendAt = vectorPerCoset(inA, "A", skippedRegisterBits(aReg, x.aBits), coords, shift, rounds);
+  auto recvAt = vectorPerCoset(inB, "B", skippedRegisterBits(bReg, x.bBits), coords, shift, rounds);
 
-  uint64_t lanes = dimSize(a, "lane");
+  // pull's lane for B's (register, lane): which lane each lane reads from.
+  WarpElements pull(c.pull);
+  Field pullLane = outField(c.pull, "lane");
   for (uint64_t i = 0; i < rounds; ++i) {
     std::vector<ShuffleStep> round;
-    for (uint64_t t = 0; t < lanes; ++t) {
+    for (uint64_t t = 0; t < inA.lanes(); ++t) {
       uint64_t recv = recvAt[t][i];
-      uint32_t src = pullLane(c.pull, recv, t);
+      uint32_t src = static_cast<uint32_t>(pullLane.of(pull.at(recv, t)));
       // The source lane's one vector in this coset holds the element pull
       // names; it must also start with it, element for element.
       for (size_t k = 0; k < plan.vectorElements; ++k)
-        if (elementAt(a, sendAt[src][i] ^ plan.sendOffsets[k], src, 0, 0) !=
-            elementAt(b, recv ^ plan.recvOffsets[k], t, 0, 0))
+        if (inA.at(sendAt[src][i] ^ plan.sendOffsets[k], src) !=
+            inB.at(recv ^ plan.recvOffsets[k], t))
           throw Error("shuffle plan: in round " + std::to_string(i) + ", lane " +
                       std::to_string(src) + "'s vector does not match the one lane " +
                       std::to_string(t) + " needs, element for element");
@@ -251,9 +254,12 @@ ShufflePlan shufflePlan(const LinearLayout& a, const LinearLayout& b, uint64_t e
   uint64_t zeroB = 0;
   for (size_t i = 0; i < bReg.size(); ++i)
     if (bReg[i] == 0) zeroB |= uint64_t{1} << i;
-  for (uint64_t r = 0; r < dimSize(b, "register"); ++r)
+  for (uint64_t r = 0; r < inB.registers(); ++r)
     if (r & zeroB) plan.copies.push_back({r, r & ~zeroB});
   return plan;
 }
 
-}  // namespace f2lay::ref::analysis
+}  // namespace f2lay::analysis
+
+#define F2LAY_INSTANTIATE_SHUFFLE_PLAN(L) \
+  template ShufflePlan shufflePlan<L>(const L&, const L&, uint64_t);

@@ -1,5 +1,6 @@
 // Conversions between distributed layouts (paper §5.4): which hardware level
-// the data must cross, and the warp-shuffle plan when it stays in a warp.
+// the data must cross, and the warp-shuffle plan when it stays in a warp. For
+// either implementation's layouts L (instantiated by reference/, optimized/).
 //
 // Layouts map register, lane, warp (and optionally block) to the same tensor;
 // both must be surjective (they hold the whole tensor).
@@ -19,10 +20,10 @@
 #include <string>
 #include <vector>
 
-#include "reference/analysis/f2_space.h"
-#include "reference/linear_layout.h"
+#include "analysis/space.h"
 
-namespace f2lay::ref::analysis {
+namespace f2lay::analysis {
+
 
 enum class ConversionKind {
   kNoOp,                 // every location of B reads the same location of A
@@ -30,12 +31,26 @@ enum class ConversionKind {
   kWarpShuffle,          // every location reads from its own warp
   kSharedMemory,         // data crosses warps (or CTAs)
 };
-std::string toString(ConversionKind kind);  // "no_op", "register_permutation", ...
+// "no_op", "register_permutation", "warp_shuffle", "shared_memory".
+inline std::string toString(ConversionKind kind) {
+  switch (kind) {
+    case ConversionKind::kNoOp:
+      return "no_op";
+    case ConversionKind::kRegisterPermutation:
+      return "register_permutation";
+    case ConversionKind::kWarpShuffle:
+      return "warp_shuffle";
+    case ConversionKind::kSharedMemory:
+      return "shared_memory";
+  }
+  return "unknown";
+}
 
+template <class L>
 struct Classification {
   ConversionKind kind;  // read from pull, as Triton's minimalCvtLayout does
-  LinearLayout bInvA;
-  LinearLayout pull;
+  L bInvA;
+  L pull;
   std::string reason;  // one sentence: which bit moves data across which level
   // The least movement any choice of sources allows: for each location of B,
   // the element is looked for in its own lane (then its own warp) among all
@@ -49,15 +64,12 @@ struct Classification {
 
 // Throws f2lay::Error when the layouts are not over the same tensor, have
 // other in dims, other lane/warp/block counts, or are not surjective.
-Classification classifyConversion(const LinearLayout& a, const LinearLayout& b);
-
-// The flattened tensor vector that l holds at (register, lane, warp, block);
-// dims that l lacks count as size 1 (their value must be 0).
-Vec elementAt(const LinearLayout& l, uint64_t reg, uint64_t lane, uint64_t warp, uint64_t block);
+template <class L>
+Classification<L> classifyConversion(const L& a, const L& b);
 
 // The warp-shuffle plan of §5.4 ("Intra-warp Data Exchange"), for element
 // width elementBytes (1, 2, 4 or 8). Sets are flattened tensor vectors
-// (f2_space.h), inside the warp space span(A_Reg ∪ A_Thr):
+// (space.h), inside the warp space span(A_Reg ∪ A_Thr):
 //   V: A register vectors that are also B register vectors (one register bit
 //      in each, so a vector of registers packs in the same order on both
 //      sides), cut to 2^|V| * elementBytes <= 4 bytes; 8-byte elements give
@@ -99,6 +111,7 @@ struct ShufflePlan {
 // nothing), so one simulator checks all three. Throws f2lay::Error with the
 // reason when data crosses warps, or when the construction does not apply
 // (broadcasting it cannot pair up, non-zero dependent bases, limits).
-ShufflePlan shufflePlan(const LinearLayout& a, const LinearLayout& b, uint64_t elementBytes);
+template <class L>
+ShufflePlan shufflePlan(const L& a, const L& b, uint64_t elementBytes);
 
-}  // namespace f2lay::ref::analysis
+}  // namespace f2lay::analysis

@@ -1,7 +1,8 @@
 // Optimal swizzling (paper §5.4 "Optimal Swizzling", §9.2): the memory layout
 // through which a tensor written per distributed layout A and read per B
 // moves with maximal vectorization and the fewest bank conflicts on both
-// sides. Vectors are flattened tensor vectors (f2_space.h).
+// sides. Vectors are flattened tensor vectors (space.h). For either
+// implementation's layouts L (instantiated by reference/ and optimized/).
 //
 // The construction, with the paper's names:
 //   V       a basis of A_Reg ∩ B_Reg (Vec), cut to 16 bytes, the widest
@@ -43,11 +44,10 @@
 
 #include <cstdint>
 
-#include "reference/analysis/bank_conflicts.h"
-#include "reference/analysis/f2_space.h"
-#include "reference/linear_layout.h"
+#include "analysis/bank_access.h"
+#include "analysis/space.h"
 
-namespace f2lay::ref::analysis {
+namespace f2lay::analysis {
 
 struct SwizzleOptions {
   Instruction write = Instruction::kVector;  // how A stores
@@ -58,8 +58,9 @@ struct SwizzleSets {
   Vecs V, ABank, BBank, I, E, F, G, C, Idx, Bank;
 };
 
+template <class L>
 struct OptimalSwizzle {
-  LinearLayout shared;  // offset -> A's out dims
+  L shared;  // offset -> A's out dims
   SwizzleSets sets;
   uint64_t vectorBytes = 0;  // 2^v w: the bytes of one Vec
   int bankBits = 0, idxBits = 0;
@@ -72,7 +73,8 @@ struct OptimalSwizzle {
 // lane of 32, warp; block of size 1) over the same tensor holding all of it,
 // when w is not 1, 2, 4, 8 or 16, or when a requested ldmatrix/stmatrix tile
 // does not apply (naming the lane or register that breaks it).
-OptimalSwizzle optimalSwizzle(const LinearLayout& a, const LinearLayout& b, uint64_t elementBytes,
-                              const SwizzleOptions& options = {});
+template <class L>
+OptimalSwizzle<L> optimalSwizzle(const L& a, const L& b, uint64_t elementBytes,
+                                 const SwizzleOptions& options = {});
 
-}  // namespace f2lay::ref::analysis
+}  // namespace f2lay::analysis

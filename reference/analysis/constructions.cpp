@@ -1,0 +1,17 @@
+// The §5 constructions (analysis/) for the reference's layouts, on its F2
+// spaces by plain elimination (f2_space.h).
+#include "analysis/gather_impl.h"
+#include "analysis/optimal_swizzle_impl.h"
+#include "analysis/shuffle_plan_impl.h"
+#include "analysis/vectorization_impl.h"
+#include "reference/analysis/f2_space.h"
+
+namespace f2lay::analysis {
+
+F2LAY_INSTANTIATE_VECTORIZATION(ref::LinearLayout)
+F2LAY_INSTANTIATE_CONVERSION(ref::LinearLayout)
+F2LAY_INSTANTIATE_SHUFFLE_PLAN(ref::LinearLayout)
+F2LAY_INSTANTIATE_GATHER(ref::LinearLayout)
+F2LAY_INSTANTIATE_OPTIMAL_SWIZZLE(ref::LinearLayout)
+
+}  // namespace f2lay::analysis
