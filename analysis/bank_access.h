@@ -81,6 +81,14 @@ struct WavefrontReport {
   friend bool operator==(const WavefrontReport&, const WavefrontReport&) = default;
 };
 
+// The report of `instructions` warp instructions that each form `phases`
+// phases and take `wavefronts` wavefronts (the closed forms' uniform case).
+inline WavefrontReport uniformReport(uint64_t instructions, uint64_t phases, uint64_t wavefronts,
+                                     uint64_t vectorBytes) {
+  return {instructions, instructions * wavefronts, instructions * phases,
+          instructions * (wavefronts - phases), vectorBytes};
+}
+
 // The largest enumeration a model runs: element accesses, or offsets.
 inline constexpr int kMaxBankSimulationBits = 24;
 

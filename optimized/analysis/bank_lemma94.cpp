@@ -33,13 +33,7 @@ std::optional<WavefrontReport> lemmaByRank(const BasisOffsets& b, const AccessSp
 
   int nonzeroRegs = static_cast<int>(b.reg.size()) - std::popcount(b.zeroRegisters());
   uint64_t instructions = uint64_t{1} << (nonzeroRegs - v + static_cast<int>(b.warp.size()));
-  WavefrontReport r;
-  r.instructions = instructions;
-  r.wavefronts = instructions * n * c;
-  r.idealWavefronts = instructions * n;
-  r.conflicts = r.wavefronts - r.idealWavefronts;
-  r.vectorBytes = bytes;
-  return r;
+  return uniformReport(instructions, n, n * c, bytes);
 }
 
 }  // namespace f2lay::opt::analysis::bank_detail

@@ -1,5 +1,6 @@
 // The offset space of the bank-conflict analysis: where each input bit of
 // `dist` lands in `shared`, and what follows from it (the widest vector).
+#include <algorithm>
 #include <vector>
 
 #include "optimized/analysis/bank_detail.h"
@@ -41,21 +42,19 @@ uint64_t offsetsOr(const BasisOffsets& b, uint64_t exceptRegs, uint64_t exceptLa
 }
 
 // The register bits of the widest vector, element bit k first: the lowest
-// unused register bit at offset 2^k, while every other offset is a multiple
-// of 2^(k+1) and the vector stays within 16 bytes.
+// register bit at offset 2^k (never one chosen before, which sits at a lower
+// power), while the OR of every other offset has its k+1 low bits clear (each
+// lane's vector one aligned block) and the vector stays within 16 bytes.
 std::vector<int> vectorBits(const BasisOffsets& b, uint64_t elementBytes) {
   std::vector<int> bits;
   uint64_t used = 0;
-  while ((elementBytes << (bits.size() + 1)) <= 16) {
-    uint64_t want = uint64_t{1} << bits.size();
-    int found = -1;
-    for (size_t j = 0; j < b.reg.size() && found < 0; ++j)
-      if (!(used >> j & 1) && b.reg[j] == want) found = static_cast<int>(j);
-    if (found < 0) break;
-    uint64_t mine = used | uint64_t{1} << found;
+  for (uint64_t want = 1; elementBytes * want * 2 <= 16; want <<= 1) {
+    auto at = std::find(b.reg.begin(), b.reg.end(), want);
+    if (at == b.reg.end()) break;
+    uint64_t mine = used | uint64_t{1} << (at - b.reg.begin());
     if (offsetsOr(b, mine, 0) & (2 * want - 1)) break;
     used = mine;
-    bits.push_back(found);
+    bits.push_back(static_cast<int>(at - b.reg.begin()));
   }
   return bits;
 }

@@ -104,13 +104,7 @@ std::optional<WavefrontReport> lemma94(const LinearLayout& dist, const LinearLay
   // are duplicates; v register bits form the vector).
   int regBits = static_cast<int>(nonzero(reg).size()) - static_cast<int>(v);
   uint64_t instructions = uint64_t{1} << (regBits + static_cast<int>(warp.size()));
-  WavefrontReport r;
-  r.instructions = instructions;
-  r.wavefronts = instructions * n * c;
-  r.idealWavefronts = instructions * n;
-  r.conflicts = r.wavefronts - r.idealWavefronts;
-  r.vectorBytes = bytes;
-  return r;
+  return uniformReport(instructions, n, n * c, bytes);
 }
 
 }  // namespace f2lay::ref::analysis
