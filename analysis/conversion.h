@@ -21,9 +21,9 @@
 #include <vector>
 
 #include "analysis/space.h"
+#include "formats/error.h"
 
 namespace f2lay::analysis {
-
 
 enum class ConversionKind {
   kNoOp,                 // every location of B reads the same location of A
@@ -111,6 +111,15 @@ struct ShufflePlan {
 // nothing), so one simulator checks all three. Throws f2lay::Error with the
 // reason when data crosses warps, or when the construction does not apply
 // (broadcasting it cannot pair up, non-zero dependent bases, limits).
+// shufflePlan's refusal of a lane bit that one side broadcasts (a zero
+// basis) and the other uses for distinct data: then |E| != |F| and the §5.4
+// construction cannot pair them. Typed, so that a caller tells it from the
+// other refusals without reading the message.
+struct UnpairedBroadcast : Error {
+  int laneBit;
+  UnpairedBroadcast(int bit, const std::string& message) : Error(message), laneBit(bit) {}
+};
+
 template <class L>
 ShufflePlan shufflePlan(const L& a, const L& b, uint64_t elementBytes);
 

@@ -61,8 +61,9 @@ void checkOperands(const L& a, const L& b) {
                 outDimsText(b) + "; both must map to the same tensor (same names, sizes, order)");
   for (const char* level : {"lane", "warp", "block"})
     if (inBits(a, level) != inBits(b, level))
-      throw Error(std::string("conversion: A has ") + std::to_string(uint64_t{1} << inBits(a, level)) +
-                  " " + level + "s and B " + std::to_string(uint64_t{1} << inBits(b, level)) +
+      throw Error(std::string("conversion: A has ") +
+                  std::to_string(uint64_t{1} << inBits(a, level)) + " " + level + "s and B " +
+                  std::to_string(uint64_t{1} << inBits(b, level)) +
                   "; a conversion keeps the threads, warps and CTAs");
   if (!a.isSurjective())
     throw Error("conversion: A is not surjective: it does not hold every element of the tensor");

@@ -127,6 +127,6 @@ GatherPlan gatherPlan(const L& l, size_t axis) {
 
 }  // namespace f2lay::analysis
 
-#define F2LAY_INSTANTIATE_GATHER(L)                                  \
-  template GatherLocality gatherLocality<L>(const L&, size_t);       \
+#define F2LAY_INSTANTIATE_GATHER(L)                            \
+  template GatherLocality gatherLocality<L>(const L&, size_t); \
   template GatherPlan gatherPlan<L>(const L&, size_t);

@@ -166,7 +166,8 @@ L memoryLayout(const L& a, const Vecs& offsetBits) {
 }  // namespace swizzle_detail
 
 template <class L>
-OptimalSwizzle<L> optimalSwizzle(const L& a, const L& b, uint64_t w, const SwizzleOptions& options) {
+OptimalSwizzle<L> optimalSwizzle(const L& a, const L& b, uint64_t w,
+                                 const SwizzleOptions& options) {
   using namespace swizzle_detail;
   using S = Space<L>;
   if (w == 0 || w > kMaxVectorBytes || !isPowerOfTwo(w))

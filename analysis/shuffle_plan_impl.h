@@ -73,7 +73,9 @@ void checkLimits(const L& a, const L& b) {
   }
 }
 
-inline std::string pairingError(const Vecs& aThr, const Vecs& bThr, size_t e, size_t f) {
+// Why E and F cannot be paired: UnpairedBroadcast when a lane bit is a
+// broadcast on one side only, else a plain Error.
+[[noreturn]] inline void refusePairing(const Vecs& aThr, const Vecs& bThr, size_t e, size_t f) {
   std::string counts = " (|E| = " + std::to_string(e) + ", |F| = " + std::to_string(f) +
                        "): the §5.4 construction pairs E with F one to one and cannot";
   for (size_t j = 0; j < aThr.size() && j < bThr.size(); ++j) {
@@ -81,11 +83,14 @@ inline std::string pairingError(const Vecs& aThr, const Vecs& bThr, size_t e, si
     const char* zero = aThr[j] == 0 ? "A" : "B";
     const char* other = aThr[j] == 0 ? "B" : "A";
     uint64_t step = uint64_t{1} << j;
-    return "shuffle plan: lane bit " + std::to_string(j) + " is a broadcast in " + zero +
-           " but not in " + other + ": " + zero + "'s lanes t and t ^ " + std::to_string(step) +
-           " hold the same data while " + other + "'s hold different data" + counts;
+    throw UnpairedBroadcast(
+        static_cast<int>(j),
+        "shuffle plan: lane bit " + std::to_string(j) + " is a broadcast in " + zero +
+            " but not in " + other + ": " + zero + "'s lanes t and t ^ " + std::to_string(step) +
+            " hold the same data while " + other + "'s hold different data" + counts);
   }
-  return "shuffle plan: A and B use different numbers of lane bits for distinct data" + counts;
+  throw Error("shuffle plan: A and B use different numbers of lane bits for distinct data" +
+              counts);
 }
 
 // V: A register vectors that are B register vectors too, in A's register
@@ -203,8 +208,7 @@ ShufflePlan shufflePlan(const L& a, const L& b, uint64_t elementBytes) {
   plan.I = S::intersectSpans(nonzero(aThr), nonzero(bThr));
   plan.E = S::extendBasis(plan.I, nonzero(aThr));
   plan.F = S::extendBasis(plan.I, nonzero(bThr));
-  if (plan.E.size() != plan.F.size())
-    throw Error(pairingError(aThr, bThr, plan.E.size(), plan.F.size()));
+  if (plan.E.size() != plan.F.size()) refusePairing(aThr, bThr, plan.E.size(), plan.F.size());
   for (size_t i = 0; i < plan.E.size(); ++i) plan.G.push_back(plan.E[i] ^ plan.F[i]);
 
   Vecs exchanged = concat({plan.V, plan.I, plan.G});

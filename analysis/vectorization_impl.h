@@ -74,8 +74,7 @@ L matrixTile(uint64_t elementBytes) {
   if (elementBytes == 0 || elementBytes > 4 || !isPowerOfTwo(elementBytes))
     throw Error("matrix tile: element_bytes must be 1, 2 or 4 (got " +
                 std::to_string(elementBytes) + ")");
-  return L::identity1D(4 / elementBytes, "register", "offset") *
-         L::identity1D(4, "lane", "offset");
+  return L::identity1D(4 / elementBytes, "register", "offset") * L::identity1D(4, "lane", "offset");
 }
 
 template <class L>
@@ -133,19 +132,18 @@ ReductionStores reductionStores(const L& dist, const std::string& axis) {
       if (dim == "register" && (x & axisMask) == 0) ++keptRegisterBits;
     }
   int threadBits = inBits(dist, "lane") + inBits(dist, "warp");
-  return {uint64_t{1} << Space<L>::rankOf(partial),
-          uint64_t{1} << (keptRegisterBits + threadBits)};
+  return {uint64_t{1} << Space<L>::rankOf(partial), uint64_t{1} << (keptRegisterBits + threadBits)};
 }
 
 }  // namespace f2lay::analysis
 
 // The constructions of vectorization.h for layout type L.
-#define F2LAY_INSTANTIATE_VECTORIZATION(L)                                                   \
-  template L offsetsOf<L>(const L&, const L&);                                               \
-  template int contiguousRegisterBits<L>(const L&);                                          \
-  template std::vector<int> vectorRegisterBits<L>(const L&);                                 \
-  template L vectorTile<L>(uint64_t);                                                        \
-  template L matrixTile<L>(uint64_t);                                                        \
-  template std::optional<TileDivision<L>> divideByTile<L>(const L&, const L&);               \
-  template Duplication duplication<L>(const L&);                                             \
+#define F2LAY_INSTANTIATE_VECTORIZATION(L)                                     \
+  template L offsetsOf<L>(const L&, const L&);                                 \
+  template int contiguousRegisterBits<L>(const L&);                            \
+  template std::vector<int> vectorRegisterBits<L>(const L&);                   \
+  template L vectorTile<L>(uint64_t);                                          \
+  template L matrixTile<L>(uint64_t);                                          \
+  template std::optional<TileDivision<L>> divideByTile<L>(const L&, const L&); \
+  template Duplication duplication<L>(const L&);                               \
   template ReductionStores reductionStores<L>(const L&, const std::string&);

@@ -6,6 +6,37 @@
 
 namespace f2lay {
 
+LayoutValue identity1DValue(uint64_t size, const std::string& inDim, const std::string& outDim) {
+  if (size == 0) return {};
+  if (!isPowerOfTwo(size))
+    throw Error("identity1D: size " + std::to_string(size) + " is not a power of two");
+  InDim in{inDim, {}};
+  for (uint64_t v = 1; v < size; v *= 2) in.bases.push_back({v});
+  return LayoutValue{{in}, {{outDim, size}}};
+}
+
+LayoutValue zeros1DValue(uint64_t size, const std::string& inDim, const std::string& outDim,
+                         uint64_t outDimSize) {
+  if (size == 0) return {};
+  if (!isPowerOfTwo(size))
+    throw Error("zeros1D: size " + std::to_string(size) + " is not a power of two");
+  InDim in{inDim, std::vector<Basis>(log2Exact(size), Basis{0})};
+  return LayoutValue{{in}, {{outDim, outDimSize}}};
+}
+
+LayoutValue strided1DValue(uint64_t size, uint64_t stride, const std::string& inDim,
+                           const std::string& outDim) {
+  if (size == 0) return {};
+  if (!isPowerOfTwo(size) || !isPowerOfTwo(stride))
+    throw Error("strided1D: size " + std::to_string(size) + " and stride " +
+                std::to_string(stride) + " must both be powers of two");
+  if (log2Exact(size) + log2Exact(stride) > 63)
+    throw Error("strided1D: size * stride exceeds 2^63");
+  InDim in{inDim, {}};
+  for (uint64_t v = 1; v < size; v *= 2) in.bases.push_back({v * stride});
+  return LayoutValue{{in}, {{outDim, size * stride}}};
+}
+
 bool isPowerOfTwo(uint64_t x) { return x != 0 && (x & (x - 1)) == 0; }
 
 int log2Exact(uint64_t powerOfTwo) { return std::countr_zero(powerOfTwo); }

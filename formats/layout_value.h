@@ -54,6 +54,15 @@ void inferOutDimSizes(LayoutValue& layout);
 // Throws f2lay::Error naming the first broken rule (see the header comment).
 void validate(const LayoutValue& layout);
 
+// Triton's 1-D constructors as plain values, with their errors, for both
+// implementations (size 0 gives the empty layout): in=2^i -> out=2^i; every
+// input to 0 (out dim of outDimSize); in=2^i -> out=stride*2^i.
+LayoutValue identity1DValue(uint64_t size, const std::string& inDim, const std::string& outDim);
+LayoutValue zeros1DValue(uint64_t size, const std::string& inDim, const std::string& outDim,
+                         uint64_t outDimSize);
+LayoutValue strided1DValue(uint64_t size, uint64_t stride, const std::string& inDim,
+                           const std::string& outDim);
+
 bool isPowerOfTwo(uint64_t x);
 // log2 of a power of two.
 int log2Exact(uint64_t powerOfTwo);

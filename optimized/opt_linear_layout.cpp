@@ -77,27 +77,6 @@ DimList dimsOf(const DimBits& dims) {
   return out;
 }
 
-std::vector<int> reshapeBits(const std::string& op, const DimSizes& dims, int totalBits) {
-  std::vector<int> bits;
-  std::vector<std::string> names;
-  int sum = 0;
-  for (const auto& [name, size] : dims) {
-    if (!isIdentifier(name)) throw Error(op + ": '" + name + "' is not a valid dim name");
-    for (const std::string& n : names)
-      if (n == name) throw Error(op + ": dim '" + name + "' is named twice");
-    names.push_back(name);
-    if (!isPowerOfTwo(size))
-      throw Error(op + ": size " + std::to_string(size) + " of dim '" + name +
-                  "' is not a power of two");
-    bits.push_back(log2Exact(size));
-    sum += bits.back();
-  }
-  if (sum != totalBits)
-    throw Error(op + ": the new dims have 2^" + std::to_string(sum) +
-                " elements but the layout has 2^" + std::to_string(totalBits));
-  return bits;
-}
-
 }  // namespace
 
 LinearLayout::LinearLayout(const LayoutValue& value) {
@@ -129,34 +108,17 @@ LinearLayout LinearLayout::make(const DimList& ins, const DimList& outs, const u
 
 LinearLayout LinearLayout::identity1D(uint64_t size, const std::string& inDim,
                                       const std::string& outDim) {
-  if (size == 0) return empty();
-  if (!isPowerOfTwo(size))
-    throw Error("identity1D: size " + std::to_string(size) + " is not a power of two");
-  InDim in{inDim, {}};
-  for (uint64_t v = 1; v < size; v *= 2) in.bases.push_back({v});
-  return LinearLayout(LayoutValue{{in}, {{outDim, size}}});
+  return LinearLayout(identity1DValue(size, inDim, outDim));
 }
 
 LinearLayout LinearLayout::zeros1D(uint64_t size, const std::string& inDim,
                                    const std::string& outDim, uint64_t outDimSize) {
-  if (size == 0) return empty();
-  if (!isPowerOfTwo(size))
-    throw Error("zeros1D: size " + std::to_string(size) + " is not a power of two");
-  InDim in{inDim, std::vector<Basis>(log2Exact(size), Basis{0})};
-  return LinearLayout(LayoutValue{{in}, {{outDim, outDimSize}}});
+  return LinearLayout(zeros1DValue(size, inDim, outDim, outDimSize));
 }
 
 LinearLayout LinearLayout::strided1D(uint64_t size, uint64_t stride, const std::string& inDim,
                                      const std::string& outDim) {
-  if (size == 0) return empty();
-  if (!isPowerOfTwo(size) || !isPowerOfTwo(stride))
-    throw Error("strided1D: size " + std::to_string(size) + " and stride " +
-                std::to_string(stride) + " must both be powers of two");
-  if (log2Exact(size) + log2Exact(stride) > 63)
-    throw Error("strided1D: size * stride exceeds 2^63");
-  InDim in{inDim, {}};
-  for (uint64_t v = 1; v < size; v *= 2) in.bases.push_back({v * stride});
-  return LinearLayout(LayoutValue{{in}, {{outDim, size * stride}}});
+  return LinearLayout(strided1DValue(size, stride, inDim, outDim));
 }
 
 LayoutValue LinearLayout::value() const { return unpack(listOf(ins_), listOf(outs_), cols_); }

@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "formats/dim_names.h"
 #include "formats/error.h"
 #include "formats/layout_value.h"
 #include "formats/triton_version.h"
@@ -27,8 +28,8 @@
 
 namespace f2lay::opt {
 
-using DimValues = std::vector<std::pair<std::string, uint64_t>>;
-using DimSizes = std::vector<std::pair<std::string, uint64_t>>;
+using f2lay::DimSizes;
+using f2lay::DimValues;
 using MatrixView = std::vector<std::vector<int>>;
 
 class LinearLayout {

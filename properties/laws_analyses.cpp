@@ -31,9 +31,8 @@ uint64_t elementBytes(const Case& c) { return c.params.at("element_bytes").get<u
 std::optional<ShufflePlan> planUnlessRefused(const Layout& a, const Layout& b, uint64_t w) {
   try {
     return shufflePlan(a, b, std::min<uint64_t>(w, 8));
-  } catch (const Error& e) {
-    if (std::string(e.what()).find("is a broadcast in") != std::string::npos) return std::nullopt;
-    throw;
+  } catch (const UnpairedBroadcast&) {
+    return std::nullopt;
   }
 }
 

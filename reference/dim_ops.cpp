@@ -7,32 +7,7 @@
 
 namespace f2lay::ref {
 
-namespace {
-
-// Checks new dims for reshape: identifiers, unique, powers of two, the same
-// total number of bits. Returns the bits of each.
-std::vector<int> reshapeBits(const std::string& op, const DimSizes& dims, int totalBits) {
-  std::vector<int> bits;
-  std::vector<std::string> names;
-  int sum = 0;
-  for (const auto& [name, size] : dims) {
-    if (!isIdentifier(name)) throw Error(op + ": '" + name + "' is not a valid dim name");
-    for (const std::string& n : names)
-      if (n == name) throw Error(op + ": dim '" + name + "' is named twice");
-    names.push_back(name);
-    if (!isPowerOfTwo(size))
-      throw Error(op + ": size " + std::to_string(size) + " of dim '" + name +
-                  "' is not a power of two");
-    bits.push_back(log2Exact(size));
-    sum += bits.back();
-  }
-  if (sum != totalBits)
-    throw Error(op + ": the new dims have 2^" + std::to_string(sum) +
-                " elements but the layout has 2^" + std::to_string(totalBits));
-  return bits;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 LinearLayout LinearLayout::transposeIns(const std::vector<std::string>& newInDims) const {
   if (newInDims.size() != value_.in_dims.size() ||

@@ -95,6 +95,7 @@
 #include <utility>
 #include <vector>
 
+#include "formats/dim_names.h"
 #include "formats/error.h"
 #include "formats/layout_value.h"
 #include "formats/triton_version.h"
@@ -102,10 +103,9 @@
 
 namespace f2lay::ref {
 
-// (dim name, value) pairs: inputs of apply, and its outputs in out-dim order.
-using DimValues = std::vector<std::pair<std::string, uint64_t>>;
-// (dim name, size) pairs, sizes powers of two: new dims for reshape.
-using DimSizes = std::vector<std::pair<std::string, uint64_t>>;
+// formats/dim_names.h's: (name, value) and (name, size) pairs.
+using f2lay::DimSizes;
+using f2lay::DimValues;
 // A layout's matrix as rows of 0/1, as Triton's get_matrix_view returns it.
 using MatrixView = std::vector<std::vector<int>>;
 

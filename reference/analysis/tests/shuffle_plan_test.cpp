@@ -146,6 +146,12 @@ TEST(ShufflePlan, RefusesBroadcastsItCannotPair) {
             "shuffle plan: lane bit 4 is a broadcast in B but not in A: B's lanes t and t ^ 16 "
             "hold the same data while A's hold different data (|E| = 1, |F| = 0): the §5.4 "
             "construction pairs E with F one to one and cannot");
+  try {
+    shufflePlan(a, b, 4);
+    ADD_FAILURE() << "no refusal";
+  } catch (const UnpairedBroadcast& e) {
+    EXPECT_EQ(e.laneBit, 4);  // typed, with the lane bit it names
+  }
   // A broadcasts lane bit 0, which B uses.
   EXPECT_PRED2(contains, errorMessage([&] {
                  shufflePlan(oneD({{1}}, {{0}, {2}, {4}, {8}, {16}}, {}, 32), a, 4);
