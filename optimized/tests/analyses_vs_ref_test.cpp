@@ -67,8 +67,8 @@ TEST(AnalysesVsRef, ClassifyConversion) {
   for (int k : kinds) EXPECT_GT(k, 5);
 }
 
-// Vectorization, tile division and duplication written out, by either
-// implementation (tools/analysis/analyses.h names their functions alike).
+// Vectorization, tile division and duplication written out, on either
+// implementation's layouts.
 template <class L>
 std::string describeVectorization(const L& d, const L& s, uint64_t elements,
                                   uint64_t elementBytes) {

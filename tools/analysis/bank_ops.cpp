@@ -3,7 +3,7 @@
 // H100's wavefront rule (device_tests/HARDWARE.md), with the lemma's closed form
 // beside it where the lemma is exact.
 #include "reference/analysis/bank_conflicts.h"
-#include "tools/analysis/analyses.h"
+#include "tools/analysis/bank_models.h"
 #include "tools/op_table.h"
 
 namespace f2lay::tools {
@@ -13,7 +13,7 @@ namespace {
 using analysis::AccessKind;
 using analysis::Instruction;
 
-// Written once for both implementations (analyses.h): the simulated counts
+// Written once for both implementations (bank_models.h): the simulated counts
 // (f2lay::opt: by rank where Lemma 9.4 is exact, by enumeration elsewhere)
 // and the lemma's.
 template <class L>

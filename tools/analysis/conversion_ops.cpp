@@ -2,7 +2,6 @@
 // (with the sets V, I, E, F, G, R and the table of rounds) and gather_plan.
 #include "analysis/conversion.h"
 #include "analysis/gather.h"
-#include "tools/analysis/analyses.h"
 #include "tools/op_table.h"
 
 namespace f2lay::tools {

@@ -3,7 +3,7 @@
 #include "analysis/optimal_swizzle.h"
 #include "analysis/vectorization.h"
 #include "reference/analysis/bank_conflicts.h"
-#include "tools/analysis/analyses.h"
+#include "tools/analysis/bank_models.h"
 #include "tools/op_table.h"
 
 namespace f2lay::tools {
@@ -65,7 +65,7 @@ Json registerOrderJson(const std::vector<int>& order) {
   return out;
 }
 
-// Written once for both implementations (analyses.h).
+// Written once for both implementations, as the constructions are (analysis/).
 template <class L>
 Json vectorizationJson(const Args& a) {
   L offsets = analysis::offsetsOf(a.layoutAs<L>("layout"), a.layoutAs<L>("shared"));
