@@ -97,6 +97,28 @@ std::string opsHelp() {
   return s.str();
 }
 
+// The ops as the README's table (between its "ops table" markers, which ctest
+// readme_ops_table compares with this): one row per op, from the same table
+// that --help and the oracle read, so the README cannot drift from them.
+std::string opsMarkdown() {
+  auto cell = [](std::string s) {
+    for (size_t i = 0; (i = s.find('|', i)) != std::string::npos; i += 2) s.insert(i, "\\");
+    return s;
+  };
+  std::ostringstream s;
+  s << "| op | keys (optional in brackets) | result | meaning | answered by |\n"
+       "|---|---|---|---|---|\n";
+  for (const auto& op : f2lay::tools::oracleOps()) {
+    std::string keys;
+    for (const auto& arg : op.args)
+      keys += std::string(keys.empty() ? "" : ", ") + (arg.required ? "`" : "[`") + arg.key +
+              (arg.required ? "`" : "`]");
+    s << "| `" << op.name << "` | " << keys << " | " << cell(op.result) << " | " << cell(op.meaning)
+      << " | " << (op.byBoth ? "ref, opt" : "ref") << " |\n";
+  }
+  return s.str();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -117,6 +139,9 @@ int main(int argc, char** argv) {
   auto* oracle = app.add_subcommand("oracle", "Answer JSON Lines requests on stdin");
   oracle->footer(opsHelp());
   addImplOptions(oracle);
+  bool opsTable = false;
+  oracle->add_flag("--markdown", opsTable,
+                   "Print the ops as a Markdown table (the README's) and exit");
 
   auto* verify = app.add_subcommand(
       "verify", "Run every built-in golden case (and any given case files); print a summary");
@@ -174,6 +199,10 @@ int main(int argc, char** argv) {
   using f2lay::tools::Impl;
   Impl impl = check ? Impl::kCheck : implName == "ref" ? Impl::kRef : Impl::kOpt;
   try {
+    if (oracle->parsed() && opsTable) {
+      std::cout << opsMarkdown();
+      return kOk;
+    }
     if (oracle->parsed()) {
       // Synced with C stdio (the default), std::cin has no buffer: every
       // character is a getc and an ungetc (a sixth of a 32-bit compose

@@ -226,7 +226,10 @@ void checkKeys(const Op& op, const Json& request) {
 const std::vector<OpDoc>& oracleOps() {
   static const std::vector<OpDoc> docs = [] {
     std::vector<OpDoc> d;
-    for (const Op& op : ops()) d.push_back(op.doc);
+    for (const Op& op : ops()) {
+      d.push_back(op.doc);
+      d.back().byBoth = op.runOpt != nullptr;
+    }
     return d;
   }();
   return docs;

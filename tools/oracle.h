@@ -29,6 +29,7 @@ struct OpDoc {
   std::vector<OpArg> args;
   std::string result;
   std::string meaning;
+  bool byBoth = false;  // answered by f2lay::opt too (else the reference only)
 };
 
 // Every op, in the order --help lists them.
