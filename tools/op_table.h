@@ -23,30 +23,37 @@ using Layout = ref::LinearLayout;
 
 // The keys of one request, read with the checks of the JSON format. Every
 // reader throws f2lay::Error naming the key (and index) that is wrong.
+// The readers an op of both implementations uses are virtual, so that a
+// request can also come from elsewhere than JSON: testing/op_requests.h
+// draws them for the differential tests and the fuzzer, op by op.
 class Args {
  public:
   explicit Args(const Json& request) : request_(request) {}
-  bool has(const char* key) const { return request_.contains(key); }
+  virtual ~Args() = default;
+  virtual bool has(const char* key) const { return request_.contains(key); }
   Layout layout(const char* key) const { return layoutAs<Layout>(key); }
   // The layout under `key` as an implementation's LinearLayout (ref or opt).
   template <class L>
   L layoutAs(const char* key) const {
-    return L(layoutFromJson(request_.at(key), key));
+    return L(layoutValue(key));
   }
-  std::string name(const char* key) const;
-  uint64_t number(const char* key) const;
-  bool boolean(const char* key) const;
+  virtual LayoutValue layoutValue(const char* key) const {
+    return layoutFromJson(request_.at(key), key);
+  }
+  virtual std::string name(const char* key) const;
+  virtual uint64_t number(const char* key) const;
+  virtual bool boolean(const char* key) const;
   // "triton": the release whose rules to follow, the current one when absent.
-  TritonVersion triton() const;
-  std::vector<std::string> names(const char* key) const;
+  virtual TritonVersion triton() const;
+  virtual std::vector<std::string> names(const char* key) const;
   // [4, 8, ...]: non-negative integers.
-  std::vector<uint64_t> numbers(const char* key) const;
+  virtual std::vector<uint64_t> numbers(const char* key) const;
   // [[1, 0], [0, 1]]: a list of lists of non-negative integers.
-  std::vector<std::vector<uint64_t>> numberLists(const char* key) const;
+  virtual std::vector<std::vector<uint64_t>> numberLists(const char* key) const;
   // [{"name": "x", "size": 4}, ...], the same shape as "out_dims".
-  ref::DimSizes dimSizes(const char* key) const;
+  virtual ref::DimSizes dimSizes(const char* key) const;
   // {"register": 3, "lane": 1}, in any order.
-  ref::DimValues dimValues(const char* key) const;
+  virtual ref::DimValues dimValues(const char* key) const;
   // A permutation of 0..rank-1 (a layout's "order"); large values are
   // refused before they could wrap around into a valid permutation.
   std::vector<unsigned> order(const char* key, size_t rank) const;
@@ -79,6 +86,13 @@ struct Op {
   std::function<Json(const Args&)> run;
   std::function<Json(const Args&)> runOpt = nullptr;
 };
+
+// Every op, in the order --help lists them (oracle.cpp).
+const std::vector<Op>& opTable();
+
+// {"ok": true, "result": ...} or {"ok": false, "error": ...}: run's answer to
+// args, never throwing (oracle.cpp).
+Json attempt(const std::function<Json(const Args&)>& run, const Args& args);
 
 // The ops of each part, concatenated in this order by oracle.cpp.
 std::vector<Op> algebraOps();

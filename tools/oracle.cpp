@@ -184,7 +184,9 @@ std::vector<Op> algebraOps() {
   };
 }
 
-const std::vector<Op>& ops() {
+}  // namespace
+
+const std::vector<Op>& opTable() {
   static const std::vector<Op> table = [] {
     std::vector<Op> all = algebraOps<ref::LinearLayout>();
     std::vector<Op> optOps = algebraOps<opt::LinearLayout>();
@@ -199,12 +201,14 @@ const std::vector<Op>& ops() {
   return table;
 }
 
+namespace {
+
 const Op& findOp(const Json& request) {
   if (!request.is_object()) throw Error("the request must be a JSON object");
   if (!request.contains("op")) throw Error("the request has no \"op\"");
   if (!request["op"].is_string()) throw Error("\"op\" must be a string");
   std::string name = request["op"].get<std::string>();
-  for (const Op& op : ops())
+  for (const Op& op : opTable())
     if (op.doc.name == name) return op;
   throw Error("unknown op \"" + name + "\" (f2lay oracle --help lists the ops)");
 }
@@ -226,7 +230,7 @@ void checkKeys(const Op& op, const Json& request) {
 const std::vector<OpDoc>& oracleOps() {
   static const std::vector<OpDoc> docs = [] {
     std::vector<OpDoc> d;
-    for (const Op& op : ops()) {
+    for (const Op& op : opTable()) {
       d.push_back(op.doc);
       d.back().byBoth = op.runOpt != nullptr;
     }
@@ -235,9 +239,6 @@ const std::vector<OpDoc>& oracleOps() {
   return docs;
 }
 
-namespace {
-
-// {"ok": true, "result": ...} or {"ok": false, "error": ...}; never throws.
 Json attempt(const std::function<Json(const Args&)>& run, const Args& args) {
   try {
     return {{"ok", true}, {"result", run(args)}};
@@ -249,8 +250,6 @@ Json attempt(const std::function<Json(const Args&)>& run, const Args& args) {
     return {{"ok", false}, {"error", std::string("internal error: ") + e.what()}};
   }
 }
-
-}  // namespace
 
 Json answer(const Json& request, Impl impl) {
   Json response = Json::object();
