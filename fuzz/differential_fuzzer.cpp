@@ -4,11 +4,14 @@
 // message) must be equal. The first byte's bit 1 picks the range: at most
 // 8 bits a side, or the README's whole range, 64 bits a side over dims of
 // up to 63 bits (in dims of 32 bits and more, out dims of 2^32 and more).
-// The ops are the oracle's (tools/oracle.cpp), every one: the constructors,
-// apply, compose, product, divideLeft, invert, pseudoinvert and
-// invertAndCompose (both Triton releases), the transposes, reshapes,
-// flattens, sublayout, concatenations, rank and its predicates, free
-// variable masks, consecutive in-outs, the matrix view, equality, toString.
+// The ops: every op of the op table that both implementations answer (the
+// algebra and the analyses, tools/op_table.h), picked by its index there,
+// its request drawn key by key from the input (testing/op_requests.h), the
+// answers compared as the oracle gives them; and, decoded as they were
+// before the op table was reachable (so that the corpus and the regressions
+// keep what they reach), the C++ calls the table does not make: rank,
+// toString, the 1-D constructors at 64 bits, and the ops the laws below
+// check on the way.
 // Algebra laws are checked on the way, by XOR of the columns of the plain
 // values (properties/f2_check.h, no code of either implementation), at
 // every input up to 2^12 and at sampled ones above (every unit vector among
@@ -28,6 +31,8 @@
 #include "optimized/opt_linear_layout.h"
 #include "properties/f2_check.h"
 #include "reference/linear_layout.h"
+#include "testing/op_requests.h"
+#include "tools/op_table.h"
 
 namespace {
 
@@ -227,6 +232,49 @@ std::vector<std::pair<std::string, uint64_t>> cutInTwo(int bits, uint8_t cut, bo
   return {{"x", uint64_t{1} << low}, {"y", high < 64 ? uint64_t{1} << high : 0}};
 }
 
+// The ops both implementations answer, in the op table's order.
+const std::vector<const f2lay::tools::Op*>& opsOfBoth() {
+  static const std::vector<const f2lay::tools::Op*> ops = [] {
+    std::vector<const f2lay::tools::Op*> both;
+    for (const f2lay::tools::Op& op : f2lay::tools::opTable())
+      if (op.runOpt) both.push_back(&op);
+    return both;
+  }();
+  return ops;
+}
+
+// The laws of the ops that have one, on an op table answer's layout.
+F2LAY_NO_COVERAGE void tableLaw(const std::string& op, const LayoutValue& a,
+                                const LayoutValue& b, const f2lay::Json& result) {
+  if (!result.is_object() || !result.contains("in_dims")) return;
+  LayoutValue c = f2lay::layoutFromJson(result, "result");
+  if (op == "compose") composeLaw(a, b, c);
+  if (op == "invert_and_compose") invertAndComposeLaw(a, b, c);
+  if (op == "invert") undoesLaw("invert", c, a);
+  if (op == "flatten_ins" || op == "flatten_outs" || op == "reshape_ins" || op == "reshape_outs")
+    sameColumnsLaw(op.c_str(), a, c);
+}
+
+// Op `k` of opsOfBoth on a request drawn from the input, with self = a,
+// other = b, shared = s: the answers of ref and opt must be equal. Only on
+// layouts of at most 16 bits a side: the analyses enumerate up to 2^24
+// accesses, which sanitizers make seconds, and the algebra's 64-bit edges
+// are the hand-decoded ops' to reach.
+void tableOp(FuzzedDataProvider& in, size_t k, const LayoutValue& a, const LayoutValue& b,
+             const LayoutValue& s) {
+  for (const LayoutValue* v : {&a, &b, &s})
+    if (f2lay::totalInBits(*v) > 16 || f2lay::totalOutBits(*v) > 16) return;
+  const f2lay::tools::Op& op = *opsOfBoth()[k];
+  f2lay::testing::DrawnRequest request(
+      [&](uint64_t n) { return in.ConsumeIntegralInRange<uint64_t>(0, n - 1); }, {a, b, s});
+  f2lay::Json r = f2lay::tools::attempt(op.run, request);
+  f2lay::Json o = f2lay::tools::attempt(op.runOpt, request);
+  if (r != o)
+    fail(op.doc.name + " (" + request.describe() + "): ref says " + r.dump() + ", opt says " +
+         o.dump());
+  if (r["ok"].get<bool>()) tableLaw(op.doc.name, a, b, r["result"]);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -239,9 +287,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const LayoutValue &a = ops.value[i], &b = ops.value[j];
     // Ops 0-8 decode as they did before the rest were added, so the seeds
     // still reach what they reached; 9 picks among the rest, 23 is one of
-    // 1-3 under Triton 3.6's rules. `arg` is the rest's argument.
+    // 1-3 under Triton 3.6's rules, 24 an op of the op table by its index.
+    // `arg` is the rest's argument.
     int op = in.ConsumeIntegralInRange(0, 9);
-    if (op == 9) op += in.ConsumeIntegralInRange(0, 14);
+    if (op == 9) op += in.ConsumeIntegralInRange(0, 15);
+    if (op == 24) {
+      size_t k = in.ConsumeIntegralInRange<size_t>(0, opsOfBoth().size() - 1);
+      tableOp(in, k, a, b, ops.value[(i + j + 1) % 3]);
+      continue;
+    }
     auto release = f2lay::kCurrentTriton;
     if (op == 23) {
       op = in.ConsumeIntegralInRange(1, 3);
