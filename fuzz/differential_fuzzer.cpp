@@ -4,14 +4,14 @@
 // message) must be equal. The first byte's bit 1 picks the range: at most
 // 8 bits a side, or the README's whole range, 64 bits a side over dims of
 // up to 63 bits (in dims of 32 bits and more, out dims of 2^32 and more).
-// The ops: every op of the op table that both implementations answer (the
+// The ops: first, decoded as they were before the op table was reachable
+// (so that the corpus and the regressions keep what they reach), the
+// algebra's C++ calls, with the laws below checked on the way, rank,
+// toString and the 1-D constructors at 64 bits included; then, on the bytes
+// left, every op of the op table that both implementations answer (the
 // algebra and the analyses, tools/op_table.h), picked by its index there,
 // its request drawn key by key from the input (testing/op_requests.h), the
-// answers compared as the oracle gives them; and, decoded as they were
-// before the op table was reachable (so that the corpus and the regressions
-// keep what they reach), the C++ calls the table does not make: rank,
-// toString, the 1-D constructors at 64 bits, and the ops the laws below
-// check on the way.
+// answers compared as the oracle gives them.
 // Algebra laws are checked on the way, by XOR of the columns of the plain
 // values (properties/f2_check.h, no code of either implementation), at
 // every input up to 2^12 and at sampled ones above (every unit vector among
@@ -287,15 +287,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const LayoutValue &a = ops.value[i], &b = ops.value[j];
     // Ops 0-8 decode as they did before the rest were added, so the seeds
     // still reach what they reached; 9 picks among the rest, 23 is one of
-    // 1-3 under Triton 3.6's rules, 24 an op of the op table by its index.
-    // `arg` is the rest's argument.
+    // 1-3 under Triton 3.6's rules. `arg` is the rest's argument.
     int op = in.ConsumeIntegralInRange(0, 9);
-    if (op == 9) op += in.ConsumeIntegralInRange(0, 15);
-    if (op == 24) {
-      size_t k = in.ConsumeIntegralInRange<size_t>(0, opsOfBoth().size() - 1);
-      tableOp(in, k, a, b, ops.value[(i + j + 1) % 3]);
-      continue;
-    }
+    if (op == 9) op += in.ConsumeIntegralInRange(0, 14);
     auto release = f2lay::kCurrentTriton;
     if (op == 23) {
       op = in.ConsumeIntegralInRange(1, 3);
@@ -487,6 +481,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         });
       }
     }
+  }
+  // Then ops of the op table, by their index, on what the input has left:
+  // bytes the ops above never read, so the corpus and the regressions still
+  // do what they did and more.
+  for (int n = 0; n < kMaxOps && in.remaining_bytes() > 0; ++n) {
+    int i = in.ConsumeIntegralInRange(0, 2), j = in.ConsumeIntegralInRange(0, 2);
+    size_t k = in.ConsumeIntegralInRange<size_t>(0, opsOfBoth().size() - 1);
+    tableOp(in, k, ops.value[i], ops.value[j], ops.value[(i + j + 1) % 3]);
   }
   return 0;
 }
