@@ -73,18 +73,18 @@ void checkOperands(const L& a, const L& b) {
 
 // How far in bit `bit` of B's in dim `dim` reaches: the kind it forces, with
 // the sentence that says why. `image` is pull's flattened image of the bit,
-// over A's in dims.
+// over A's in dims, whose fields (kLevels' order) are `levels`.
 struct BitVerdict {
   ConversionKind kind;
   std::string reason;
 };
 
-template <class L>
-BitVerdict judgeBit(const L& pull, const std::string& dim, int bit, Vec image) {
+inline BitVerdict judgeBit(const Field (&levels)[4], const std::string& dim, int bit, Vec image) {
   uint64_t own = uint64_t{1} << bit;
   std::string what = dim + " bit " + std::to_string(bit) + " of B";
-  for (const std::string level : kLevels) {
-    uint64_t got = outField(pull, level).of(image);
+  for (int k = 0; k < 4; ++k) {
+    const std::string level = kLevels[k];
+    uint64_t got = levels[k].of(image);
     uint64_t want = dim == level ? own : 0;
     if (got == want) continue;
     std::string reason = what + " reads from " + level + " " + std::to_string(got) +
@@ -141,10 +141,12 @@ Classification<L> classifyConversion(const L& a, const L& b) {
   // layouts, and the rest of A reaches every other bit.
   Classification<L> c{ConversionKind::kNoOp, a.invertAndCompose(b), b.invertAndCompose(a), "",
                       ConversionKind::kNoOp};
+  Field levels[4];
+  for (int k = 0; k < 4; ++k) levels[k] = outField(c.pull, kLevels[k]);
   for (const std::string& dim : c.pull.getInDimNames()) {
     Vecs images = Space<L>::flatBases(c.pull, dim);
     for (int i = 0; i < static_cast<int>(images.size()); ++i) {
-      BitVerdict v = judgeBit(c.pull, dim, i, images[i]);
+      BitVerdict v = judgeBit(levels, dim, i, images[i]);
       if (v.kind > c.kind) {  // the first bit that reaches the worst level
         c.kind = v.kind;
         c.reason = v.reason;

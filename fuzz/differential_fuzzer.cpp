@@ -244,8 +244,8 @@ const std::vector<const f2lay::tools::Op*>& opsOfBoth() {
 }
 
 // The laws of the ops that have one, on an op table answer's layout.
-F2LAY_NO_COVERAGE void tableLaw(const std::string& op, const LayoutValue& a,
-                                const LayoutValue& b, const f2lay::Json& result) {
+F2LAY_NO_COVERAGE void tableLaw(const std::string& op, const LayoutValue& a, const LayoutValue& b,
+                                const f2lay::Json& result) {
   if (!result.is_object() || !result.contains("in_dims")) return;
   LayoutValue c = f2lay::layoutFromJson(result, "result");
   if (op == "compose") composeLaw(a, b, c);

@@ -88,8 +88,9 @@ std::vector<LayoutValue> drawLayouts(std::mt19937_64& rng) {
   LayoutValue other = kind == 0   ? chainedAfter(rng, self)
                       : kind == 1 ? self
                       : kind == 2 ? besides(rng, self, true)
-                      : kind == 3 ? besides(rng, self, false)
-                                  : naive::randomLayout(rng, someOf(rng, kIns), someOf(rng, kOuts), 5);
+                      : kind == 3
+                          ? besides(rng, self, false)
+                          : naive::randomLayout(rng, someOf(rng, kIns), someOf(rng, kOuts), 5);
   return {self, other, naive::randomLayout(rng, {"offset"}, someOf(rng, kOuts), 5)};
 }
 
@@ -112,8 +113,7 @@ TEST(OpsVsRef, EveryOpOfBothImplementations) {
       answered += byRef["ok"].get<bool>();
     }
     // The draws reach the op's answers, not only its refusals.
-    EXPECT_GT(answered, kDraws / 20) << op.doc.name << " answered " << answered << " of "
-                                     << kDraws;
+    EXPECT_GT(answered, kDraws / 20) << op.doc.name << " answered " << answered << " of " << kDraws;
   }
   EXPECT_GE(ops, 34);  // the algebra and the analyses f2lay::opt answers
 }
