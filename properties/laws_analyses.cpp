@@ -15,7 +15,8 @@
 #include "reference/analysis/shared_roundtrip.h"
 #include "reference/analysis/tests/subspaces.h"
 #include "reference/analysis/warp_simulator.h"
-#include "tools/oracle.h"
+#include "testing/op_requests.h"
+#include "tools/op_table.h"
 
 namespace f2lay::properties {
 
@@ -184,7 +185,7 @@ Layout alternative(const Layout& a, const OptimalSwizzle<Layout>& s, const Vecs&
   Vecs bank = completeWithUnits(vIdx, d);
   bits.insert(bits.end(), bank.begin(), bank.end());
   bits.insert(bits.end(), idx.begin(), idx.end());
-  return testing::memoryFrom(a, bits);
+  return ref::analysis::testing::memoryFrom(a, bits);
 }
 
 // No memory layout with the same Vec does better: random Idx subspaces
@@ -207,7 +208,7 @@ std::string swizzleIsOptimal(const Case& c) {
               str(ours);
   };
   if (count <= 300) {
-    testing::forEachSubspace(quotient, s.idxBits, tryIdx);
+    ref::analysis::testing::forEachSubspace(quotient, s.idxBits, tryIdx);
     return found;
   }
   std::mt19937_64 rng(c.params.value("seed", uint64_t{1}));
@@ -252,71 +253,28 @@ std::string vectorizationIsMaximal(const Case& c) {
       "the round trip moves narrower vectors than Vec");
 }
 
-// Every oracle op the case's layouts can be asked, under --check: ref and
-// opt give the same answer or the same error.
+// Every op of the op table that both implementations answer, on the case's
+// layouts (self, and other and shared from every layout of the case when the
+// op reads them), its other keys drawn for it (testing/op_requests.h) from a
+// generator seeded by the case, so that a case always asks the same: ref
+// and opt give the same answer or the same error.
 std::string refEqualsOpt(const Case& c) {
-  std::vector<Json> ls;
-  for (const LayoutValue& l : c.layouts) ls.push_back(layoutToJson(l));
-  std::vector<Json> requests;
-  for (const Json& l : ls) {
-    for (const char* op : {"invert", "pseudoinvert", "flatten_ins", "flatten_outs", "is_injective",
-                           "is_surjective", "is_invertible", "free_variable_masks",
-                           "num_consecutive_in_out", "matrix_view", "is_distributed", "is_memory"})
-      requests.push_back({{"op", op}, {"layout", l}});
-    for (size_t axis : {0, 1})
-      requests.push_back({{"op", "gather_plan"}, {"layout", l}, {"axis", axis}});
-    // Dim ops: dims reversed, flattened into one named like the first,
-    // the first of each side kept, and an input with every bit set.
-    Json ins = Json::array(), outs = Json::array(), input = Json::object();
-    uint64_t total = 1;
-    for (const Json& d : l["in_dims"]) {
-      ins.insert(ins.begin(), d["name"]);
-      input[d["name"].get<std::string>()] = (uint64_t{1} << d["bases"].size()) - 1;
-    }
-    for (const Json& d : l["out_dims"]) {
-      outs.insert(outs.begin(), d["name"]);
-      total *= d["size"].get<uint64_t>();
-    }
-    requests.push_back({{"op", "apply"}, {"layout", l}, {"input", input}});
-    requests.push_back({{"op", "transpose_ins"}, {"layout", l}, {"new_in_dims", ins}});
-    requests.push_back({{"op", "transpose_outs"}, {"layout", l}, {"new_out_dims", outs}});
-    requests.push_back({{"op", "reshape_outs"},
-                        {"layout", l},
-                        {"new_out_dims", {{{"name", outs.back()}, {"size", total}}}}});
-    requests.push_back({{"op", "sublayout"},
-                        {"layout", l},
-                        {"in_dim_names", {ins.back()}},
-                        {"out_dim_names", {outs.back()}}});
-    requests.push_back({{"op", "duplication"}, {"layout", l}});
-  }
-  for (const Json& x : ls)
-    for (const Json& y : ls) {
-      for (const char* op : {"compose", "product", "divide_left", "invert_and_compose",
-                             "concat_ins", "concat_outs", "equal", "classify_conversion"})
-        requests.push_back({{"op", op}, {"self", x}, {"other", y}});
-      for (uint64_t w : {c.params.value("element_bytes", uint64_t{4})}) {
-        requests.push_back(
-            {{"op", "shuffle_plan"}, {"self", x}, {"other", y}, {"element_bytes", w}});
-        requests.push_back(
-            {{"op", "optimal_swizzle"}, {"self", x}, {"other", y}, {"element_bytes", w}});
-        for (const char* access : {"load", "store"})
-          requests.push_back({{"op", "bank_conflicts"},
-                              {"layout", x},
-                              {"shared", y},
-                              {"element_bytes", w},
-                              {"access", access}});
+  std::string seedText;
+  for (const LayoutValue& l : c.layouts) seedText += writeJsonLayout(l);
+  std::mt19937_64 rng(std::hash<std::string>{}(seedText));
+  for (const tools::Op& op : tools::opTable()) {
+    if (!op.runOpt) continue;
+    bool pairs = false;
+    for (const tools::OpArg& arg : op.doc.args)
+      pairs = pairs || std::string(arg.key) == "other" || std::string(arg.key) == "shared";
+    for (const LayoutValue& x : c.layouts)
+      for (const LayoutValue& y : pairs ? c.layouts : std::vector<LayoutValue>{x}) {
+        f2lay::testing::DrawnRequest request([&](uint64_t n) { return rng() % n; }, {x, y, y});
+        Json r = tools::attempt(op.run, request), o = tools::attempt(op.runOpt, request);
+        if (r != o)
+          return op.doc.name + " (" + request.describe() + "): ref says " + r.dump() +
+                 ", opt says " + o.dump();
       }
-      requests.push_back({{"op", "vectorization"}, {"layout", x}, {"shared", y}});
-      requests.push_back({{"op", "divide_by_tile"},
-                          {"layout", x},
-                          {"shared", y},
-                          {"tile", "vector"},
-                          {"elements", 4}});
-    }
-  for (const Json& r : requests) {
-    Json answer = tools::answer(r, tools::Impl::kCheck);
-    if (answer.contains("check_failed"))
-      return r["op"].get<std::string>() + ": " + answer["error"].get<std::string>();
   }
   return "";
 }
