@@ -115,6 +115,7 @@ std::vector<std::string> DrawnRequest::names(const char* key) const {
     std::vector<std::string> subset;
     for (const std::string& d : dims)
       if (pick(3) != 0) subset.push_back(d);
+    if (pick(8) == 0) subset.push_back("nope");
     return subset;
   });
 }
@@ -134,7 +135,7 @@ std::vector<std::vector<uint64_t>> DrawnRequest::numberLists(const char* key) co
 }
 
 // The layout's in or out bits split into up to three new dims (a, b, c),
-// now and then one bit off.
+// now and then one bit off, a name twice or a size not a power of two.
 DimSizes DrawnRequest::dimSizes(const char* key) const {
   return memo(dimSizes_, key, [&] {
     int bits = isIn(key) ? totalInBits(first()) : totalOutBits(first());
@@ -147,6 +148,9 @@ DimSizes DrawnRequest::dimSizes(const char* key) const {
       out.push_back({std::string(1, static_cast<char>('a' + p)), uint64_t{1} << b});
       bits -= b;
     }
+    uint64_t spoil = pick(12);
+    if (spoil == 0 && out.size() > 1) out[1].first = out[0].first;
+    if (spoil == 1) out[0].second = 3;
     return out;
   });
 }
