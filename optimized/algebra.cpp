@@ -6,6 +6,7 @@
 #include <bit>
 
 #include "formats/dim_names.h"
+#include "formats/op_errors.h"
 #include "optimized/opt_linear_layout.h"
 
 namespace f2lay::opt {
@@ -44,18 +45,13 @@ bool supremum(const DimList& x, const DimList& y, NameId* merged, int* count) {
 LinearLayout LinearLayout::compose(const LinearLayout& outer) const {
   bool sameNames = outs_.count == outer.ins_.count;
   for (int k = 0; sameNames && k < outs_.count; ++k) sameNames = outer.ins_.find(outs_.id[k]) >= 0;
-  if (!sameNames)
-    throw Error("compose: the out dims of self " + joinNames(getOutDimNames()) +
-                " must be the in dims of other " + joinNames(outer.getInDimNames()) +
-                ", in any order");
+  if (!sameNames) throw Error(op_errors::composeDims(getOutDimNames(), outer.getInDimNames()));
   bool aligned = true;  // self's output bits are already outer's input bits
   for (int k = 0; k < outs_.count; ++k) {
     int d = outer.ins_.find(outs_.id[k]);
     if (outs_.bits[k] > outer.ins_.bits[d])
-      throw Error("compose: out dim '" + nameOf(outs_.id[k]) + "' of self has size " +
-                  std::to_string(uint64_t{1} << outs_.bits[k]) + ", larger than in dim '" +
-                  nameOf(outs_.id[k]) + "' of other (2^" + std::to_string(outer.ins_.bits[d]) +
-                  ")");
+      throw Error(op_errors::composeOutTooLarge(nameOf(outs_.id[k]), uint64_t{1} << outs_.bits[k],
+                                                outer.ins_.bits[d]));
     aligned = aligned && d == k && outs_.bits[k] == outer.ins_.bits[d];
   }
   LinearLayout l;
@@ -72,11 +68,11 @@ LinearLayout operator*(const LinearLayout& inner, const LinearLayout& outer) {
   NameId inNames[2 * kMaxDims], outNames[2 * kMaxDims];
   int nIn = 0, nOut = 0;
   if (!supremum(inner.ins_, outer.ins_, inNames, &nIn))
-    throw Error("product: the dims " + joinNames(inner.getInDimNames()) + " and " +
-                joinNames(outer.getInDimNames()) + " share dims in different relative orders");
+    throw Error("product: " +
+                op_errors::dimsInDifferentOrders(inner.getInDimNames(), outer.getInDimNames()));
   if (!supremum(inner.outs_, outer.outs_, outNames, &nOut))
-    throw Error("product: the dims " + joinNames(inner.getOutDimNames()) + " and " +
-                joinNames(outer.getOutDimNames()) + " share dims in different relative orders");
+    throw Error("product: " +
+                op_errors::dimsInDifferentOrders(inner.getOutDimNames(), outer.getOutDimNames()));
   auto bitsIn = [](const DimList& side, NameId id) {
     int k = side.find(id);
     return k < 0 ? 0 : side.bits[k];
@@ -85,9 +81,7 @@ LinearLayout operator*(const LinearLayout& inner, const LinearLayout& outer) {
   int totalIn = 0, totalOut = 0;
   for (int k = 0; k < nOut; ++k) {
     outBits[k] = bitsIn(inner.outs_, outNames[k]) + bitsIn(outer.outs_, outNames[k]);
-    if (outBits[k] > 63)
-      throw Error("product: out dim '" + nameOf(outNames[k]) + "' would have " +
-                  std::to_string(outBits[k]) + " bits; one dim has at most 63");
+    if (outBits[k] > 63) throw Error(op_errors::productOutTooWide(nameOf(outNames[k]), outBits[k]));
     totalOut += outBits[k];
   }
   for (int k = 0; k < nIn; ++k) {
@@ -167,14 +161,12 @@ LinearLayout LinearLayout::invertAndComposeWith(const LinearLayout& outer,
   bool sameNames = outs_.count == outer.outs_.count;
   for (int k = 0; sameNames && k < outs_.count; ++k) sameNames = outer.outs_.find(outs_.id[k]) >= 0;
   if (!sameNames)
-    throw Error("invert_and_compose: the out dims of self " + joinNames(getOutDimNames()) +
-                " and other " + joinNames(outer.getOutDimNames()) + " must match, in any order");
+    throw Error(op_errors::invertAndComposeOutDims(getOutDimNames(), outer.getOutDimNames()));
   for (int k = 0; k < outs_.count; ++k) {
     int o = outer.outs_.bits[outer.outs_.find(outs_.id[k])];
     if (outs_.bits[k] > o)
-      throw Error("invert_and_compose: out dim '" + nameOf(outs_.id[k]) + "' of self has size " +
-                  std::to_string(uint64_t{1} << outs_.bits[k]) + ", larger than in other (" +
-                  std::to_string(uint64_t{1} << o) + ")");
+      throw Error(op_errors::invertAndComposeOutTooLarge(
+          nameOf(outs_.id[k]), uint64_t{1} << outs_.bits[k], uint64_t{1} << o));
   }
   // Both layouts over one output space: outer's out dims in self's order,
   // with outer's sizes. Equal columns there are equal bases, out-dim sizes
@@ -223,11 +215,7 @@ LinearLayout LinearLayout::invertAndComposeWith(const LinearLayout& outer,
     return names;
   };
   if (v36 && (otherRest == 0) != (selfRest == 0))
-    throw Error("invert_and_compose: every in dim of " +
-                std::string(otherRest == 0 ? "other" : "self") +
-                " maps like the same-named dim of the other layout, but " +
-                std::string(otherRest == 0 ? "self" : "other") + " has more in dims " +
-                joinNames(restNames(otherRest != 0)) + " (Triton 3.6 asserts here)");
+    throw Error(op_errors::invertAndComposeAlike(otherRest == 0, restNames(otherRest != 0)));
   // The result maps self's in dims (self's order) to outer's in dims
   // (outer's order).
   LinearLayout l;
@@ -265,9 +253,7 @@ LinearLayout LinearLayout::invertAndComposeWith(const LinearLayout& outer,
         y = uint64_t{1} << (outerOffset + i);
       } else {
         if (rest.reduce(self[offset + i], &x) != 0)
-          throw Error("invert_and_compose: the image of self " + joinNames(restNames(false)) +
-                      " is not inside the image of other " + joinNames(restNames(true)) +
-                      " (Triton asserts here)");
+          throw Error(op_errors::invertAndComposeImage(restNames(false), restNames(true)));
         for (; x; x &= x - 1) y |= uint64_t{1} << aPosition[std::countr_zero(x)];
       }
       l.cols_[offset + i] = y;
@@ -287,10 +273,7 @@ LinearLayout LinearLayout::outIdentity() const {
 
 LinearLayout LinearLayout::pseudoinvert(TritonVersion triton) const {
   core::Echelon e = core::echelon(cols_, inBits_);
-  if (e.rank != outBits_)
-    throw Error("pseudoinvert: the layout is not surjective (rank " + std::to_string(e.rank) +
-                " < " + std::to_string(outBits_) +
-                " output bits); only a surjective layout has a right inverse (Def 4.5)");
+  if (e.rank != outBits_) throw Error(op_errors::notSurjective(e.rank, outBits_));
   // As Triton (and the reference): the identity on the out dims, inverted
   // and composed with this layout; the identity's out dims are this
   // layout's, in its order, so the elimination above serves the solve.
@@ -300,9 +283,7 @@ LinearLayout LinearLayout::pseudoinvert(TritonVersion triton) const {
 LinearLayout LinearLayout::invert(TritonVersion triton) const {
   core::Echelon e = core::echelon(cols_, inBits_);
   if (e.rank != inBits_ || e.rank != outBits_)
-    throw Error("invert: the layout is not invertible (rank " + std::to_string(e.rank) + ", " +
-                std::to_string(inBits_) + " input bits, " + std::to_string(outBits_) +
-                " output bits)");
+    throw Error(op_errors::notInvertible(e.rank, inBits_, outBits_));
   return outIdentity().invertAndComposeWith(*this, &e, triton);
 }
 

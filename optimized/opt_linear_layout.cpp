@@ -8,6 +8,7 @@
 #include <bit>
 
 #include "formats/dim_names.h"
+#include "formats/op_errors.h"
 #include "formats/triton_text.h"
 
 namespace f2lay::opt {
@@ -125,17 +126,13 @@ LayoutValue LinearLayout::value() const { return unpack(listOf(ins_), listOf(out
 
 int LinearLayout::inDimIndex(const std::string& name) const {
   int k = ins_.find(intern(name));
-  if (k < 0)
-    throw Error("in dim '" + name + "' is not in the layout (in dims " +
-                joinNames(getInDimNames()) + ")");
+  if (k < 0) throw Error(op_errors::noSuchDim(true, name, getInDimNames()));
   return k;
 }
 
 int LinearLayout::outDimIndex(const std::string& name) const {
   int k = outs_.find(intern(name));
-  if (k < 0)
-    throw Error("out dim '" + name + "' is not in the layout (out dims " +
-                joinNames(getOutDimNames()) + ")");
+  if (k < 0) throw Error(op_errors::noSuchDim(false, name, getOutDimNames()));
   return k;
 }
 
@@ -180,19 +177,16 @@ DimValues LinearLayout::apply(const DimValues& inputs) const {
   uint32_t given = 0;
   for (const auto& [name, value] : inputs) {
     int d = ins_.find(intern(name));
-    if (d < 0)
-      throw Error("apply: '" + name + "' is not an in dim of the layout (in dims " +
-                  joinNames(getInDimNames()) + ")");
-    if (given >> d & 1) throw Error("apply: in dim '" + name + "' is given twice");
+    if (d < 0) throw Error(op_errors::applyUnknownDim(name, getInDimNames()));
+    if (given >> d & 1) throw Error(op_errors::applyDimTwice(name));
     given |= uint32_t{1} << d;
     int bits = ins_.bits[d];
     if (bits < 64 && (value >> bits) != 0)
-      throw Error("apply: value " + std::to_string(value) + " of in dim '" + name +
-                  "' is not below its size 2^" + std::to_string(bits));
+      throw Error(op_errors::applyValueTooLarge(value, name, bits));
     x |= core::shiftUp(value, ins_.offset(d));
   }
   for (int d = 0; d < ins_.count; ++d)
-    if (!(given >> d & 1)) throw Error("apply: in dim '" + nameOf(ins_.id[d]) + "' is missing");
+    if (!(given >> d & 1)) throw Error(op_errors::applyDimMissing(nameOf(ins_.id[d])));
   uint64_t y = applyFlat(x);
   DimValues out;
   for (int k = 0; k < outs_.count; ++k)
@@ -238,8 +232,7 @@ bool operator==(const LinearLayout& a, const LinearLayout& b) {
 
 LinearLayout LinearLayout::transposeIns(const std::vector<std::string>& newInDims) const {
   if (newInDims.size() != ins_.count || !sameNamesIgnoringOrder(newInDims, getInDimNames()))
-    throw Error("transpose_ins: " + joinNames(newInDims) + " is not a permutation of the in dims " +
-                joinNames(getInDimNames()));
+    throw Error(op_errors::notAPermutation(true, newInDims, getInDimNames()));
   LinearLayout l;
   for (const std::string& name : newInDims) {
     int d = ins_.find(intern(name));
@@ -254,8 +247,7 @@ LinearLayout LinearLayout::transposeIns(const std::vector<std::string>& newInDim
 
 LinearLayout LinearLayout::transposeOuts(const std::vector<std::string>& newOutDims) const {
   if (newOutDims.size() != outs_.count || !sameNamesIgnoringOrder(newOutDims, getOutDimNames()))
-    throw Error("transpose_outs: " + joinNames(newOutDims) +
-                " is not a permutation of the out dims " + joinNames(getOutDimNames()));
+    throw Error(op_errors::notAPermutation(false, newOutDims, getOutDimNames()));
   LinearLayout l = *this;
   l.outs_ = DimList{};
   for (const std::string& name : newOutDims) {
@@ -284,17 +276,13 @@ LinearLayout LinearLayout::reshapeOuts(const DimSizes& newOutDims) const {
 
 LinearLayout LinearLayout::flattenIns() const {
   if (ins_.count == 0) return *this;
-  if (inBits_ > 63)
-    throw Error("flatten_ins: one in dim of " + std::to_string(inBits_) +
-                " bits exceeds the limit of 63");
+  if (inBits_ > 63) throw Error(op_errors::flattenTooWide(true, inBits_));
   return reshapeIns({{nameOf(ins_.id[0]), uint64_t{1} << inBits_}});
 }
 
 LinearLayout LinearLayout::flattenOuts() const {
   if (outs_.count == 0) return *this;
-  if (outBits_ > 63)
-    throw Error("flatten_outs: one out dim of " + std::to_string(outBits_) +
-                " bits exceeds the limit of 63");
+  if (outBits_ > 63) throw Error(op_errors::flattenTooWide(false, outBits_));
   return reshapeOuts({{nameOf(outs_.id[0]), uint64_t{1} << outBits_}});
 }
 
@@ -303,13 +291,12 @@ LinearLayout LinearLayout::sublayout(const std::vector<std::string>& inDims,
   uint32_t keepIn = 0, keepOut = 0;
   for (const std::string& n : inDims) {
     int d = ins_.find(intern(n));
-    if (d < 0) throw Error("sublayout: '" + n + "' is not an in dim " + joinNames(getInDimNames()));
+    if (d < 0) throw Error(op_errors::sublayoutUnknownDim(true, n, getInDimNames()));
     keepIn |= uint32_t{1} << d;
   }
   for (const std::string& n : outDims) {
     int k = outs_.find(intern(n));
-    if (k < 0)
-      throw Error("sublayout: '" + n + "' is not an out dim " + joinNames(getOutDimNames()));
+    if (k < 0) throw Error(op_errors::sublayoutUnknownDim(false, n, getOutDimNames()));
     keepOut |= uint32_t{1} << k;
   }
   LinearLayout l;
@@ -335,13 +322,10 @@ LinearLayout LinearLayout::sublayout(const std::vector<std::string>& inDims,
 }
 
 LinearLayout LinearLayout::concatIns(const LinearLayout& other) const {
-  if (!(outs_ == other.outs_))
-    throw Error(
-        "concat_ins: the layouts must have the same out dims in the same "
-        "order with the same sizes");
+  if (!(outs_ == other.outs_)) throw Error(op_errors::concatSidesDiffer(true));
   for (int d = 0; d < other.ins_.count; ++d)
     if (ins_.find(other.ins_.id[d]) >= 0)
-      throw Error("concat_ins: in dim '" + nameOf(other.ins_.id[d]) + "' is in both layouts");
+      throw Error(op_errors::concatDimInBoth(true, nameOf(other.ins_.id[d])));
   DimBits ins = listOf(ins_), more = listOf(other.ins_);
   ins.insert(ins.end(), more.begin(), more.end());
   uint64_t cols[2 * kMaxInBits];
@@ -352,13 +336,10 @@ LinearLayout LinearLayout::concatIns(const LinearLayout& other) const {
 }
 
 LinearLayout LinearLayout::concatOuts(const LinearLayout& other) const {
-  if (!(ins_ == other.ins_))
-    throw Error(
-        "concat_outs: the layouts must have the same in dims in the same "
-        "order with the same sizes");
+  if (!(ins_ == other.ins_)) throw Error(op_errors::concatSidesDiffer(false));
   for (int k = 0; k < other.outs_.count; ++k)
     if (outs_.find(other.outs_.id[k]) >= 0)
-      throw Error("concat_outs: out dim '" + nameOf(other.outs_.id[k]) + "' is in both layouts");
+      throw Error(op_errors::concatDimInBoth(false, nameOf(other.outs_.id[k])));
   DimBits outs = listOf(outs_), more = listOf(other.outs_);
   outs.insert(outs.end(), more.begin(), more.end());
   // validate() finds a broken limit on the out dims before it reads a basis.

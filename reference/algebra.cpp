@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "formats/dim_names.h"
+#include "formats/op_errors.h"
 #include "reference/linear_layout.h"
 
 namespace f2lay::ref {
@@ -34,26 +35,20 @@ std::vector<std::string> supremum(const std::vector<std::string>& x,
       if (contains(to, d)) r.push_back(d);
     return r;
   };
-  if (restricted(x) != x || restricted(y) != y)
-    throw Error("the dims " + joinNames(x) + " and " + joinNames(y) +
-                " share dims in different relative orders");
+  if (restricted(x) != x || restricted(y) != y) throw Error(op_errors::dimsInDifferentOrders(x, y));
   return merged;
 }
 
 LinearLayout LinearLayout::compose(const LinearLayout& outer) const {
   if (!sameNamesIgnoringOrder(getOutDimNames(), outer.getInDimNames()))
-    throw Error("compose: the out dims of self " + joinNames(getOutDimNames()) +
-                " must be the in dims of other " + joinNames(outer.getInDimNames()) +
-                ", in any order");
+    throw Error(op_errors::composeDims(getOutDimNames(), outer.getInDimNames()));
   // E embeds self's output bits into outer's input bits of the same names.
   F2Matrix embed = F2Matrix::Zero(outer.getTotalInDimSizeLog2(), getTotalOutDimSizeLog2());
   int row = 0;
   for (const OutDim& d : value_.out_dims) {
     int bits = log2Exact(d.size);
     if (bits > outer.getInDimSizeLog2(d.name))
-      throw Error("compose: out dim '" + d.name + "' of self has size " + std::to_string(d.size) +
-                  ", larger than in dim '" + d.name + "' of other (2^" +
-                  std::to_string(outer.getInDimSizeLog2(d.name)) + ")");
+      throw Error(op_errors::composeOutTooLarge(d.name, d.size, outer.getInDimSizeLog2(d.name)));
     int col = 0;
     for (const InDim& in : outer.value_.in_dims) {
       if (in.name == d.name) break;
@@ -81,9 +76,7 @@ LinearLayout operator*(const LinearLayout& inner, const LinearLayout& outer) {
   LayoutValue v;
   for (const std::string& name : outNames) {
     int bits = outBits(inner, name) + outBits(outer, name);
-    if (bits > 63)
-      throw Error("product: out dim '" + name + "' would have " + std::to_string(bits) +
-                  " bits; one dim has at most 63");
+    if (bits > 63) throw Error(op_errors::productOutTooWide(name, bits));
     v.out_dims.push_back({name, uint64_t{1} << bits});
   }
   // Def 4.3: block-diagonal. For each in dim, inner's bases come first; then
@@ -127,9 +120,7 @@ LinearLayout LinearLayout::leastSquares(const LinearLayout& a, const LinearLayou
   bool noColumns = tb.cols() == 0;
   for (int r = static_cast<int>(e.pivotColumns.size()); !noColumns && r < tb.rows(); ++r)
     if (!tb.row(r).isZero())
-      throw Error("invert_and_compose: the image of self " + joinNames(b.getInDimNames()) +
-                  " is not inside the image of other " + joinNames(a.getInDimNames()) +
-                  " (Triton asserts here)");
+      throw Error(op_errors::invertAndComposeImage(b.getInDimNames(), a.getInDimNames()));
   F2Matrix x = F2Matrix::Zero(a.getTotalInDimSizeLog2(), b.getTotalInDimSizeLog2());
   if (!noColumns)
     for (size_t r = 0; r < e.pivotColumns.size(); ++r) x.row(e.pivotColumns[r]) = tb.row(r);
@@ -159,13 +150,11 @@ bool outputBitsApart(const LayoutValue& l, const std::string& d) {
 LinearLayout LinearLayout::invertAndCompose(const LinearLayout& outer, TritonVersion triton) const {
   bool v36 = triton == TritonVersion::k3_6;
   if (!sameNamesIgnoringOrder(getOutDimNames(), outer.getOutDimNames()))
-    throw Error("invert_and_compose: the out dims of self " + joinNames(getOutDimNames()) +
-                " and other " + joinNames(outer.getOutDimNames()) + " must match, in any order");
+    throw Error(op_errors::invertAndComposeOutDims(getOutDimNames(), outer.getOutDimNames()));
   for (const OutDim& d : value_.out_dims)
     if (d.size > outer.getOutDimSize(d.name))
-      throw Error("invert_and_compose: out dim '" + d.name + "' of self has size " +
-                  std::to_string(d.size) + ", larger than in other (" +
-                  std::to_string(outer.getOutDimSize(d.name)) + ")");
+      throw Error(
+          op_errors::invertAndComposeOutTooLarge(d.name, d.size, outer.getOutDimSize(d.name)));
   // §5.4: the conversion is other^-1 o self. Triton's broadcasting heuristic
   // first sets aside the in dims that map to themselves (the header says
   // which, for each release), so that a broadcast dim stays put instead of
@@ -185,11 +174,8 @@ LinearLayout LinearLayout::invertAndCompose(const LinearLayout& outer, TritonVer
   for (const std::string& d : getInDimNames())
     if (std::find(alike.begin(), alike.end(), d) == alike.end()) selfRest.push_back(d);
   if (v36 && otherRest.empty() != selfRest.empty())
-    throw Error("invert_and_compose: every in dim of " +
-                std::string(otherRest.empty() ? "other" : "self") +
-                " maps like the same-named dim of the other layout, but " +
-                std::string(otherRest.empty() ? "self" : "other") + " has more in dims " +
-                joinNames(otherRest.empty() ? selfRest : otherRest) + " (Triton 3.6 asserts here)");
+    throw Error(op_errors::invertAndComposeAlike(otherRest.empty(),
+                                                 otherRest.empty() ? selfRest : otherRest));
   LinearLayout result =
       otherRest.empty() && selfRest.empty()
           ? empty()
@@ -200,11 +186,7 @@ LinearLayout LinearLayout::invertAndCompose(const LinearLayout& outer, TritonVer
 }
 
 LinearLayout LinearLayout::pseudoinvert(TritonVersion triton) const {
-  if (!isSurjective())
-    throw Error("pseudoinvert: the layout is not surjective (rank " + std::to_string(rank()) +
-                " < " + std::to_string(getTotalOutDimSizeLog2()) +
-                " output bits); only a surjective layout has a right inverse "
-                "(Def 4.5)");
+  if (!isSurjective()) throw Error(op_errors::notSurjective(rank(), getTotalOutDimSizeLog2()));
   // Def 4.5, as Triton computes it: the identity on the out dims, inverted
   // and composed with this layout. Each output bit maps to the combination of
   // the leftmost independent input bits, free input bits zero.
@@ -215,9 +197,8 @@ LinearLayout LinearLayout::pseudoinvert(TritonVersion triton) const {
 
 LinearLayout LinearLayout::invert(TritonVersion triton) const {
   if (!isInvertible())
-    throw Error("invert: the layout is not invertible (rank " + std::to_string(rank()) + ", " +
-                std::to_string(getTotalInDimSizeLog2()) + " input bits, " +
-                std::to_string(getTotalOutDimSizeLog2()) + " output bits)");
+    throw Error(
+        op_errors::notInvertible(rank(), getTotalInDimSizeLog2(), getTotalOutDimSizeLog2()));
   return pseudoinvert(triton);
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "formats/dim_names.h"
+#include "formats/op_errors.h"
 #include "reference/linear_layout.h"
 
 namespace f2lay::ref {
@@ -12,8 +13,7 @@ namespace {}  // namespace
 LinearLayout LinearLayout::transposeIns(const std::vector<std::string>& newInDims) const {
   if (newInDims.size() != value_.in_dims.size() ||
       !sameNamesIgnoringOrder(newInDims, getInDimNames()))
-    throw Error("transpose_ins: " + joinNames(newInDims) + " is not a permutation of the in dims " +
-                joinNames(getInDimNames()));
+    throw Error(op_errors::notAPermutation(true, newInDims, getInDimNames()));
   LayoutValue v{{}, value_.out_dims};
   for (const std::string& name : newInDims) v.in_dims.push_back(inDim(name));
   return LinearLayout(std::move(v));
@@ -22,8 +22,7 @@ LinearLayout LinearLayout::transposeIns(const std::vector<std::string>& newInDim
 LinearLayout LinearLayout::transposeOuts(const std::vector<std::string>& newOutDims) const {
   if (newOutDims.size() != value_.out_dims.size() ||
       !sameNamesIgnoringOrder(newOutDims, getOutDimNames()))
-    throw Error("transpose_outs: " + joinNames(newOutDims) +
-                " is not a permutation of the out dims " + joinNames(getOutDimNames()));
+    throw Error(op_errors::notAPermutation(false, newOutDims, getOutDimNames()));
   LayoutValue v{{}, {}};
   for (const std::string& name : newOutDims) v.out_dims.push_back(outDim(name));
   for (const InDim& d : value_.in_dims) {
@@ -65,18 +64,14 @@ LinearLayout LinearLayout::reshapeOuts(const DimSizes& newOutDims) const {
 LinearLayout LinearLayout::flattenIns() const {
   if (value_.in_dims.empty()) return *this;
   int bits = getTotalInDimSizeLog2();
-  if (bits > 63)
-    throw Error("flatten_ins: one in dim of " + std::to_string(bits) +
-                " bits exceeds the limit of 63");
+  if (bits > 63) throw Error(op_errors::flattenTooWide(true, bits));
   return reshapeIns({{value_.in_dims[0].name, uint64_t{1} << bits}});
 }
 
 LinearLayout LinearLayout::flattenOuts() const {
   if (value_.out_dims.empty()) return *this;
   int bits = getTotalOutDimSizeLog2();
-  if (bits > 63)
-    throw Error("flatten_outs: one out dim of " + std::to_string(bits) +
-                " bits exceeds the limit of 63");
+  if (bits > 63) throw Error(op_errors::flattenTooWide(false, bits));
   return reshapeOuts({{value_.out_dims[0].name, uint64_t{1} << bits}});
 }
 
@@ -86,11 +81,9 @@ LinearLayout LinearLayout::sublayout(const std::vector<std::string>& inDims,
     return std::find(names.begin(), names.end(), n) != names.end();
   };
   for (const std::string& n : inDims)
-    if (!hasInDim(n))
-      throw Error("sublayout: '" + n + "' is not an in dim " + joinNames(getInDimNames()));
+    if (!hasInDim(n)) throw Error(op_errors::sublayoutUnknownDim(true, n, getInDimNames()));
   for (const std::string& n : outDims)
-    if (!hasOutDim(n))
-      throw Error("sublayout: '" + n + "' is not an out dim " + joinNames(getOutDimNames()));
+    if (!hasOutDim(n)) throw Error(op_errors::sublayoutUnknownDim(false, n, getOutDimNames()));
   LayoutValue v;
   for (const OutDim& d : value_.out_dims)
     if (keep(outDims, d.name)) v.out_dims.push_back(d);
@@ -109,13 +102,10 @@ LinearLayout LinearLayout::sublayout(const std::vector<std::string>& inDims,
 }
 
 LinearLayout LinearLayout::concatIns(const LinearLayout& other) const {
-  if (value_.out_dims != other.value_.out_dims)
-    throw Error(
-        "concat_ins: the layouts must have the same out dims in the same "
-        "order with the same sizes");
+  if (value_.out_dims != other.value_.out_dims) throw Error(op_errors::concatSidesDiffer(true));
   LayoutValue v = value_;
   for (const InDim& d : other.value_.in_dims) {
-    if (hasInDim(d.name)) throw Error("concat_ins: in dim '" + d.name + "' is in both layouts");
+    if (hasInDim(d.name)) throw Error(op_errors::concatDimInBoth(true, d.name));
     v.in_dims.push_back(d);
   }
   try {
@@ -130,13 +120,10 @@ LinearLayout LinearLayout::concatOuts(const LinearLayout& other) const {
   for (size_t d = 0; sameIns && d < value_.in_dims.size(); ++d)
     sameIns = value_.in_dims[d].name == other.value_.in_dims[d].name &&
               value_.in_dims[d].bases.size() == other.value_.in_dims[d].bases.size();
-  if (!sameIns)
-    throw Error(
-        "concat_outs: the layouts must have the same in dims in the same "
-        "order with the same sizes");
+  if (!sameIns) throw Error(op_errors::concatSidesDiffer(false));
   LayoutValue v = value_;
   for (const OutDim& d : other.value_.out_dims) {
-    if (hasOutDim(d.name)) throw Error("concat_outs: out dim '" + d.name + "' is in both layouts");
+    if (hasOutDim(d.name)) throw Error(op_errors::concatDimInBoth(false, d.name));
     v.out_dims.push_back(d);
   }
   for (size_t d = 0; d < v.in_dims.size(); ++d)

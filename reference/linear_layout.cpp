@@ -7,6 +7,7 @@
 #include <bit>
 
 #include "formats/dim_names.h"
+#include "formats/op_errors.h"
 #include "formats/triton_text.h"
 
 namespace f2lay::ref {
@@ -55,15 +56,13 @@ bool LinearLayout::hasOutDim(const std::string& name) const {
 const InDim& LinearLayout::inDim(const std::string& name) const {
   for (const InDim& d : value_.in_dims)
     if (d.name == name) return d;
-  throw Error("in dim '" + name + "' is not in the layout (in dims " + joinNames(getInDimNames()) +
-              ")");
+  throw Error(op_errors::noSuchDim(true, name, getInDimNames()));
 }
 
 size_t LinearLayout::outDimIndex(const std::string& name) const {
   for (size_t k = 0; k < value_.out_dims.size(); ++k)
     if (value_.out_dims[k].name == name) return k;
-  throw Error("out dim '" + name + "' is not in the layout (out dims " +
-              joinNames(getOutDimNames()) + ")");
+  throw Error(op_errors::noSuchDim(false, name, getOutDimNames()));
 }
 
 const OutDim& LinearLayout::outDim(const std::string& name) const {
@@ -147,19 +146,16 @@ DimValues LinearLayout::apply(const DimValues& inputs) const {
     size_t d = 0, col = 0;
     while (d < value_.in_dims.size() && value_.in_dims[d].name != name)
       col += value_.in_dims[d++].bases.size();
-    if (d == value_.in_dims.size())
-      throw Error("apply: '" + name + "' is not an in dim of the layout (in dims " +
-                  joinNames(getInDimNames()) + ")");
-    if (given[d]) throw Error("apply: in dim '" + name + "' is given twice");
+    if (d == value_.in_dims.size()) throw Error(op_errors::applyUnknownDim(name, getInDimNames()));
+    if (given[d]) throw Error(op_errors::applyDimTwice(name));
     given[d] = true;
     size_t bits = value_.in_dims[d].bases.size();
     if (bits < 64 && (value >> bits) != 0)
-      throw Error("apply: value " + std::to_string(value) + " of in dim '" + name +
-                  "' is not below its size 2^" + std::to_string(bits));
+      throw Error(op_errors::applyValueTooLarge(value, name, static_cast<int>(bits)));
     for (size_t i = 0; i < bits; ++i) x(col + i) = (value >> i) & 1;
   }
   for (size_t d = 0; d < given.size(); ++d)
-    if (!given[d]) throw Error("apply: in dim '" + value_.in_dims[d].name + "' is missing");
+    if (!given[d]) throw Error(op_errors::applyDimMissing(value_.in_dims[d].name));
   F2Matrix y = multiplyMod2(matrix(), x);
   DimValues out;
   int row = 0;
