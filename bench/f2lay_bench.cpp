@@ -23,8 +23,9 @@
 #include "optimized/batch_apply.h"
 #include "optimized/f2_core.h"
 #include "optimized/opt_linear_layout.h"
-#include "properties/f2_check.h"
 #include "reference/linear_layout.h"
+#include "testing/columns.h"
+#include "testing/dims.h"
 
 namespace f2lay {
 namespace {
@@ -34,7 +35,7 @@ constexpr size_t kBatch = 4096;  // inputs per batched-apply call
 constexpr int kMaxApplyAllBits = 24;
 constexpr int kMaxRefApplyAllBits = 16;  // ref takes ~1 us a point
 
-using Dims = std::vector<std::pair<std::string, int>>;  // (name, bits)
+using Dims = testing::DimBits;
 
 // Square layouts of n bits: in dims register/lane/warp/block of n/4 bits
 // each, out dims dim0/dim1 of n/2 bits each.
@@ -87,25 +88,19 @@ Inputs makeInputs(int n) {
   std::mt19937_64 rng(0xf2f2 + n);
   Inputs in;
   in.n = n;
-  in.random = check::layoutOf(inDims(n), outDims(n), randomColumns(rng, n, n, false));
-  in.outer = check::layoutOf(outDims(n), outDims(n), randomColumns(rng, n, n, false));
-  in.invertible = check::layoutOf(inDims(n), outDims(n), randomColumns(rng, n, n, true));
-  in.target = check::layoutOf(inDims(n), outDims(n), randomColumns(rng, n, n, true));
+  in.random = testing::layoutOf(inDims(n), outDims(n), randomColumns(rng, n, n, false));
+  in.outer = testing::layoutOf(outDims(n), outDims(n), randomColumns(rng, n, n, false));
+  in.invertible = testing::layoutOf(inDims(n), outDims(n), randomColumns(rng, n, n, true));
+  in.target = testing::layoutOf(inDims(n), outDims(n), randomColumns(rng, n, n, true));
   int h = n / 2;
   Dims halfIns = {
       {"register", h / 4}, {"lane", h / 4}, {"warp", h / 4}, {"block", h - 3 * (h / 4)}};
-  in.half1 = check::layoutOf(halfIns, outDims(h), randomColumns(rng, h, h, false));
-  in.half2 = check::layoutOf(halfIns, outDims(h), randomColumns(rng, h, h, false));
+  in.half1 = testing::layoutOf(halfIns, outDims(h), randomColumns(rng, h, h, false));
+  in.half2 = testing::layoutOf(halfIns, outDims(h), randomColumns(rng, h, h, false));
   for (size_t i = 0; i < kBatch; ++i) {
     uint64_t x = rng() & opt::core::lowMask(n);
     in.flatInputs.push_back(x);
-    ref::DimValues d;
-    int shift = 0;
-    for (const auto& [name, bits] : inDims(n)) {
-      d.push_back({name, (x >> shift) & opt::core::lowMask(bits)});
-      shift += bits;
-    }
-    in.dimInputs.push_back(d);
+    in.dimInputs.push_back(testing::inputOf(in.random, x));
   }
   return in;
 }

@@ -1,7 +1,7 @@
 // Apply on the GPU (issue 8, §1): a kernel evaluates many layouts at every
 // input with f2lay::opt's core (f2_core.h compiled as device code); the host
 // compares every output with f2lay::opt on the CPU and a sample with the
-// reference tests' independent evaluator (naive.h).
+// test side's independent evaluator (testing/evaluate.h).
 #include <gtest/gtest.h>
 
 #include <random>
@@ -10,7 +10,9 @@
 #include "device_tests/gpu.h"
 #include "optimized/f2_core.h"
 #include "optimized/opt_linear_layout.h"
-#include "reference/tests/naive.h"
+#include "testing/columns.h"
+#include "testing/evaluate.h"
+#include "testing/random_layout.h"
 
 namespace f2lay::device {
 namespace {
@@ -82,8 +84,8 @@ TEST(DeviceApply, RandomLayoutsEveryInputEqualOpt) {
   std::vector<LayoutValue> values;
   std::vector<opt::LinearLayout> layouts;
   for (int i = 0; i < 300; ++i) {
-    values.push_back(naive::randomLayout(rng, {"register", "lane", "warp", "block"},
-                                         {"dim0", "dim1", "dim2"}, 4));
+    values.push_back(testing::randomLayout(rng, {"register", "lane", "warp", "block"},
+                                           {"dim0", "dim1", "dim2"}, 4));
     layouts.emplace_back(values.back());
   }
   std::vector<uint64_t> start;
@@ -93,8 +95,9 @@ TEST(DeviceApply, RandomLayoutsEveryInputEqualOpt) {
   for (size_t k = 0; k < layouts.size(); ++k)
     for (uint64_t x = 0; x < uint64_t{1} << layouts[k].getTotalInDimSizeLog2(); ++x, ++checked) {
       uint64_t gpu = out[start[k] + x];
-      bool wrong = gpu != layouts[k].applyFlat(x) ||
-                   (x % 97 == 0 && gpu != naive::flatOut(values[k], naive::apply(values[k], x)));
+      bool wrong =
+          gpu != layouts[k].applyFlat(x) ||
+          (x % 97 == 0 && gpu != testing::flatOut(values[k], testing::apply(values[k], x)));
       if (wrong && ++mismatches <= 5)
         ADD_FAILURE() << "layout " << k << " input " << x << ": the GPU says " << gpu
                       << ", opt says " << layouts[k].applyFlat(x);

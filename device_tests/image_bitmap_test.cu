@@ -8,7 +8,7 @@
 #include "device_tests/gpu.h"
 #include "device_tests/image_bitmap.cuh"
 #include "optimized/opt_linear_layout.h"
-#include "reference/tests/naive.h"
+#include "testing/random_layout.h"
 
 namespace f2lay::device {
 namespace {
@@ -50,14 +50,14 @@ TEST(DeviceImageBitmap, RandomLayoutsAgreeWithRank) {
   int injective = 0, surjective = 0, wholeWords = 0;
   for (int t = 0; t < 200; ++t) {
     // Up to 24 bits a side, often square, so that both answers occur.
-    LayoutValue v = naive::randomLayout(rng, {"register", "lane", "warp"}, {"dim0", "dim1"}, 8);
+    LayoutValue v = testing::randomLayout(rng, {"register", "lane", "warp"}, {"dim0", "dim1"}, 8);
     opt::LinearLayout l(v);
     int in = l.getTotalInDimSizeLog2(), out = l.getTotalOutDimSizeLog2();
     ImageCount c = countImage(l.columns(), in, out);
     ASSERT_TRUE(c.ok) << "a CUDA call failed";
     uint64_t image = (uint64_t{1} << in) - c.repeats;
-    EXPECT_EQ(c.repeats == 0, l.isInjective()) << naive::inBits(v) << " -> " << out;
-    EXPECT_EQ(image == uint64_t{1} << out, l.isSurjective()) << naive::inBits(v) << " -> " << out;
+    EXPECT_EQ(c.repeats == 0, l.isInjective()) << totalInBits(v) << " -> " << out;
+    EXPECT_EQ(image == uint64_t{1} << out, l.isSurjective()) << totalInBits(v) << " -> " << out;
     injective += c.repeats == 0;
     surjective += image == uint64_t{1} << out;
     wholeWords += c.wholeWords;

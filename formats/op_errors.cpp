@@ -16,8 +16,7 @@ std::string noSuchDim(bool in, const std::string& name, const Names& dims) {
 }
 
 std::string applyUnknownDim(const std::string& name, const Names& inDims) {
-  return "apply: '" + name + "' is not an in dim of the layout (in dims " + joinNames(inDims) +
-         ")";
+  return "apply: '" + name + "' is not an in dim of the layout (in dims " + joinNames(inDims) + ")";
 }
 
 std::string applyDimTwice(const std::string& name) {

@@ -35,8 +35,7 @@ std::string productOutTooWide(const std::string& name, int bits);
 // invert_and_compose (§5.4): the same out dims, none larger in self; self's
 // image inside other's; Triton 3.6's assertion on dims set aside.
 std::string invertAndComposeOutDims(const Names& selfOuts, const Names& otherOuts);
-std::string invertAndComposeOutTooLarge(const std::string& name, uint64_t size,
-                                        uint64_t otherSize);
+std::string invertAndComposeOutTooLarge(const std::string& name, uint64_t size, uint64_t otherSize);
 std::string invertAndComposeImage(const Names& selfRest, const Names& otherRest);
 std::string invertAndComposeAlike(bool otherAllAlike, const Names& rest);
 

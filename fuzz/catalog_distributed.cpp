@@ -96,8 +96,8 @@ void fuzzBlocked(Decoder& in) {
   Target t{"blocked", describe(p) + " shape " + list(p.shape), in};
   Built b = construct(t, [&] { return buildBlocked(p); });
   if (!accepted(t, b, plainLegal(in)) || inputBits(p) > kMaxInputBits) return;
-  expectSame(t, outDimMismatch(*b.layout, p.shape));
-  expectSame(t, distributedMismatch(*b.layout, p));
+  expectSame(t, outDimMismatch(*b.answer, p.shape));
+  expectSame(t, distributedMismatch(*b.answer, p));
 }
 
 // slice(blocked at the slice's shape with a 1 at dim, dim).
@@ -119,11 +119,11 @@ void fuzzSlice(Decoder& in) {
     return slice(buildBlocked(atParentShape), dim);
   });
   if (!accepted(t, b, plainLegal(in))) return;
-  expectSame(t, outDimMismatch(*b.layout, shape));
+  expectSame(t, outDimMismatch(*b.answer, shape));
   // elementwise::Slice scans a thread's parent registers for each register.
   if (inputBits(parent) <= 10)
     expectSame(
-        t, distributedMismatch(*b.layout, elementwise::Slice<elementwise::Blocked>{parent, dim}));
+        t, distributedMismatch(*b.answer, elementwise::Slice<elementwise::Blocked>{parent, dim}));
 }
 
 namespace {
@@ -205,9 +205,9 @@ void fuzzNvidiaMma(Decoder& in) {
   Target t{"nvidia_mma", m.describe(), in};
   Built b = construct(t, [&] { return nvidiaMma(m.params(), m.shape); });
   if (!accepted(t, b, false)) return;
-  expectSame(t, outDimMismatch(*b.layout, m.shape));
+  expectSame(t, outDimMismatch(*b.answer, m.shape));
   if (m.modelled())
-    expectSame(t, distributedMismatch(*b.layout, ptx::Accumulator{m.wgmma(), m.p.instrShape[1],
+    expectSame(t, distributedMismatch(*b.answer, ptx::Accumulator{m.wgmma(), m.p.instrShape[1],
                                                                   m.p.warpsPerCta, m.shape}));
 }
 
@@ -230,9 +230,9 @@ void fuzzDotOperand(Decoder& in) {
     return dotOperand(q, m.shape);
   });
   if (!accepted(t, b, false)) return;
-  expectSame(t, outDimMismatch(*b.layout, m.shape));
+  expectSame(t, outDimMismatch(*b.answer, m.shape));
   if (m.modelled() && !m.wgmma() && p.kWidth <= 4)
-    expectSame(t, distributedMismatch(*b.layout, ptx::Operand{static_cast<unsigned>(p.operandIndex),
+    expectSame(t, distributedMismatch(*b.answer, ptx::Operand{static_cast<unsigned>(p.operandIndex),
                                                               p.kWidth, m.p.warpsPerCta, m.shape}));
 }
 
@@ -261,7 +261,7 @@ void fuzzLdmatrix(Decoder& in) {
   Target t{"ldmatrix", "count " + std::to_string(p.count) + (p.trans ? " trans" : ""), in};
   Built b = construct(t, [&] { return ldmatrix(p); });
   if (!accepted(t, b, plainLegal(in))) return;
-  expectSame(t, distributedMismatch(*b.layout, Ldmatrix{p.count, p.trans}, {"register", "lane"}));
+  expectSame(t, distributedMismatch(*b.answer, Ldmatrix{p.count, p.trans}, {"register", "lane"}));
 }
 
 namespace {
@@ -317,9 +317,9 @@ void fuzzAmdMfma(Decoder& in) {
            in};
   Built b = construct(t, [&] { return amdMfma(p, g.shape); });
   if (!accepted(t, b, false)) return;
-  expectSame(t, outDimMismatch(*b.layout, g.shape));
+  expectSame(t, outDimMismatch(*b.answer, g.shape));
   expectSame(t, distributedMismatch(
-                    *b.layout, amd::Accumulator{false, 0, p.elementBitwidth == 64, p.transposed,
+                    *b.answer, amd::Accumulator{false, 0, p.elementBitwidth == 64, p.transposed,
                                                 p.instrShape[0], p.instrShape[1], 64, g.warps,
                                                 g.tilesOrOnes(), g.shape}));
 }
@@ -424,9 +424,9 @@ void fuzzAmdWmma(Decoder& in) {
       return amdWmma(p, g.shape);
     });
     if (!accepted(t, b, false)) return;
-    expectSame(t, outDimMismatch(*b.layout, g.shape));
+    expectSame(t, outDimMismatch(*b.answer, g.shape));
     expectSame(t, distributedMismatch(
-                      *b.layout, amd::Accumulator{true, p.version, false, p.transposed, 16, 16, 32,
+                      *b.answer, amd::Accumulator{true, p.version, false, p.transposed, 16, 16, 32,
                                                   g.warps, g.tilesOrOnes(), g.shape}));
     return;
   }
@@ -440,8 +440,8 @@ void fuzzAmdWmma(Decoder& in) {
   Target t{"amd_wmma", head + bases.describe() + " shape " + list(shape), in};
   Built b = construct(t, [&] { return amdWmma(p, shape); });
   if (!accepted(t, b, plainLegal(in))) return;
-  expectSame(t, outDimMismatch(*b.layout, shape));
-  expectSame(t, distributedMismatch(*b.layout, amd::WmmaByBases{p.version, p.transposed, instrM,
+  expectSame(t, outDimMismatch(*b.answer, shape));
+  expectSame(t, distributedMismatch(*b.answer, amd::WmmaByBases{p.version, p.transposed, instrM,
                                                                 bases.warp, bases.reg, shape}));
 }
 

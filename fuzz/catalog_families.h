@@ -15,7 +15,7 @@
 #include "fuzz/fuzz_support.h"
 #include "reference/catalog/shape_fit.h"
 #include "reference/linear_layout.h"
-#include "reference/tests/naive.h"
+#include "testing/outcome.h"
 
 namespace f2lay::fuzz::catalog_fuzz {
 
@@ -33,19 +33,14 @@ struct Target {
   f2lay::fuzz::fail("catalog", std::string(t.family) + " " + t.params + ": " + what);
 }
 
-// What a constructor did: its layout, or the message of its f2lay::Error.
-// Any other exception aborts.
-struct Built {
-  std::optional<LinearLayout> layout;
-  std::string error;
-};
+// What a constructor did: its layout (answer), or the message of its
+// f2lay::Error (testing/outcome.h). Any other exception aborts.
+using Built = f2lay::testing::Outcome<LinearLayout>;
 
 template <class Build>
 Built construct(const Target& t, const Build& build) {
   try {
-    return {build(), ""};
-  } catch (const Error& e) {
-    return {std::nullopt, e.what()};
+    return f2lay::testing::attempt(build);
   } catch (const std::exception& e) {
     fail(t, std::string("threw an exception that is not f2lay::Error: ") + e.what());
   } catch (...) {
@@ -57,12 +52,12 @@ Built construct(const Target& t, const Build& build) {
 // rule were accepted or, with `mustAccept`, legal ones refused; false for a
 // refusal and for a layout too large to enumerate.
 inline bool accepted(const Target& t, const Built& b, bool mustAccept) {
-  if (!b.layout) {
+  if (!b.answer) {
     if (mustAccept) fail(t, "refused legal parameters: " + b.error);
     return false;
   }
   if (!t.in.broken.empty()) fail(t, "accepted parameters that break a rule: " + t.in.broken);
-  return f2lay::naive::inBits(b.layout->value()) <= kMaxInputBits;
+  return totalInBits(b.answer->value()) <= kMaxInputBits;
 }
 
 inline bool plainLegal(const Decoder& in) { return in.broken.empty() && !in.wild; }

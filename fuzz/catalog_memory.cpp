@@ -44,8 +44,8 @@ void fuzzSwizzledShared(Decoder& in) {
   Built b = construct(
       t, [&] { return swizzled ? swizzledShared(p, shape) : unswizzledShared(p.order, shape); });
   if (!accepted(t, b, plainLegal(in))) return;
-  expectSame(t, outDimMismatch(*b.layout, shape));
-  expectSame(t, memoryMismatch(*b.layout, shape, [&](const shared_formulas::Coords& x) {
+  expectSame(t, outDimMismatch(*b.answer, shape));
+  expectSame(t, memoryMismatch(*b.answer, shape, [&](const shared_formulas::Coords& x) {
                return shared_formulas::def411Offset(p, shape, x);
              }));
 }
@@ -74,9 +74,9 @@ void fuzzNvmmaShared(Decoder& in) {
            in};
   Built b = construct(t, [&] { return nvmmaShared(p, shape); });
   if (!accepted(t, b, false)) return;
-  expectSame(t, outDimMismatch(*b.layout, shape));
+  expectSame(t, outDimMismatch(*b.answer, shape));
   if (!p.fp4Padded && (shape.size() == 2 || !p.transposed))
-    expectSame(t, memoryMismatch(*b.layout, shape, [&](const shared_formulas::Coords& x) {
+    expectSame(t, memoryMismatch(*b.answer, shape, [&](const shared_formulas::Coords& x) {
                  return shared_formulas::nvmmaOffset(p, shape, x);
                }));
 }
@@ -109,17 +109,17 @@ bool isBijection(const std::vector<uint64_t>& offsets) {
 void expectOffsets(const Target& t, const Built& toOffset, const Built& memory, const Shape& shape,
                    const std::vector<uint64_t>& offsets) {
   if (accepted(t, toOffset, false)) {
-    expectSame(t, flatMismatch(*toOffset.layout,
+    expectSame(t, flatMismatch(*toOffset.answer,
                                [&](uint64_t x) { return std::vector<uint64_t>{offsets[x]}; }));
-    if (toOffset.layout->getOutDimSize("offset") != sizeAbove(offsets))
-      fail(t, "offset has size " + std::to_string(toOffset.layout->getOutDimSize("offset")) +
+    if (toOffset.answer->getOutDimSize("offset") != sizeAbove(offsets))
+      fail(t, "offset has size " + std::to_string(toOffset.answer->getOutDimSize("offset")) +
                   ", the offsets reach " +
                   std::to_string(*std::max_element(offsets.begin(), offsets.end())));
   }
-  if (!accepted(t, memory, toOffset.layout && isBijection(offsets))) return;
-  if (!toOffset.layout || !isBijection(offsets))
+  if (!accepted(t, memory, toOffset.answer && isBijection(offsets))) return;
+  if (!toOffset.answer || !isBijection(offsets))
     fail(t, "the memory layout exists, the offsets are no bijection");
-  expectSame(t, memoryMismatch(*memory.layout, shape, [&](const std::vector<uint64_t>& x) {
+  expectSame(t, memoryMismatch(*memory.answer, shape, [&](const std::vector<uint64_t>& x) {
                uint64_t flat = 0;
                for (size_t d = shape.size(); d-- > 0;) flat = flat * shape[d] + x[d];
                return offsets[flat];
@@ -178,11 +178,11 @@ void fuzzCute(Decoder& in) {
     offsets[x] = static_cast<uint64_t>(o);
   }
   if (!linear) {
-    if (toOffset.layout) fail(t, "accepted a layout that is not linear over F2 (cute_formula.h)");
-    if (memory.layout) fail(t, "the memory direction accepted a layout that is not linear over F2");
+    if (toOffset.answer) fail(t, "accepted a layout that is not linear over F2 (cute_formula.h)");
+    if (memory.answer) fail(t, "the memory direction accepted a layout that is not linear over F2");
     return;
   }
-  if (!toOffset.layout) fail(t, "refused a layout that is linear over F2: " + toOffset.error);
+  if (!toOffset.answer) fail(t, "refused a layout that is linear over F2: " + toOffset.error);
   expectOffsets(t, toOffset, memory, layout.shape, offsets);
 }
 

@@ -13,7 +13,7 @@
 // its request drawn key by key from the input (testing/op_requests.h), the
 // answers compared as the oracle gives them.
 // Algebra laws are checked on the way, by XOR of the columns of the plain
-// values (properties/f2_check.h, no code of either implementation), at
+// values (testing/evaluate.h, no code of either implementation), at
 // every input up to 2^12 and at sampled ones above (every unit vector among
 // them): apply is the XOR of x's columns, compose is function composition,
 // invertAndCompose solves outer(C(x)) = a(x), an inverse undoes its layout,
@@ -29,9 +29,14 @@
 #include "formats/json_format.h"
 #include "fuzz/fuzz_support.h"
 #include "optimized/opt_linear_layout.h"
-#include "properties/f2_check.h"
 #include "reference/linear_layout.h"
+#include "testing/both.h"
+#include "testing/columns.h"
+#include "testing/evaluate.h"
+#include "testing/inputs.h"
 #include "testing/op_requests.h"
+#include "testing/random_layout.h"
+#include "testing/rank.h"
 #include "tools/op_table.h"
 
 namespace {
@@ -72,16 +77,10 @@ LayoutValue decodeLayout(FuzzedDataProvider& in, const LayoutValue* previous, in
       ins.push_back({kHardware[k], bits});
     }
   }
-  for (const auto& [name, bits] : ins) {
-    f2lay::InDim d{name, {}};
-    for (int i = 0; i < bits; ++i) {
-      f2lay::Basis b;
-      for (const auto& o : v.out_dims)
-        b.push_back(in.ConsumeIntegralInRange<uint64_t>(0, o.size - 1));
-      d.bases.push_back(b);
-    }
-    v.in_dims.push_back(d);
-  }
+  for (const auto& [name, bits] : ins)
+    v.in_dims.push_back({name, f2lay::testing::drawBases(bits, v.out_dims, [&](uint64_t size) {
+                           return in.ConsumeIntegralInRange<uint64_t>(0, size - 1);
+                         })});
   return v;
 }
 
@@ -98,17 +97,6 @@ std::string describe(const Answer& a) {
   std::string s = f2lay::writeJsonLayout(a.layout);
   for (uint64_t n : a.numbers) s += " " + std::to_string(n);
   return s + " " + a.text;
-}
-
-template <class F>
-Answer answer(const F& f) {
-  Answer a;
-  try {
-    f(a);
-  } catch (const f2lay::Error& e) {
-    a.error = e.what();
-  }
-  return a;
 }
 
 // The layouts decoded, each built by an implementation when an op first
@@ -131,11 +119,23 @@ struct Operands {
   }
 };
 
-// Runs op on both implementations; the answer, aborting when they differ.
+// The answer op fills in, or its error (testing/outcome.h) in `error`.
+Answer answerOf(const f2lay::testing::Outcome<Answer>& o) {
+  Answer a = o.answer.value_or(Answer{});
+  a.error = o.error;
+  return a;
+}
+
+// Runs op on both implementations (testing/both.h); the answer, aborting
+// when they differ.
 template <class F>
 Answer both(const char* name, const F& op) {
-  Answer r = answer([&](Answer& a) { op.template operator()<Ref>(a); });
-  Answer o = answer([&](Answer& a) { op.template operator()<Opt>(a); });
+  auto outcomes = f2lay::testing::onBoth([&]<class L>() {
+    Answer a;
+    op.template operator()<L>(a);
+    return a;
+  });
+  Answer r = answerOf(outcomes.ref), o = answerOf(outcomes.opt);
   if (!(r == o))
     fail(std::string(name) + ": ref says " + describe(r) + ", opt says " + describe(o));
   return r;
@@ -151,9 +151,9 @@ Answer both(const char* name, const F& op) {
 #define F2LAY_NO_COVERAGE
 #endif
 
-using f2lay::check::applyColumns;
-using f2lay::check::columnsOf;
-using f2lay::check::inputsToCheck;
+using f2lay::testing::applyColumns;
+using f2lay::testing::columnsOf;
+using f2lay::testing::inputsToCheck;
 
 // The out dims of `first` are the in dims of `second`, in order, with the
 // same sizes: flat outputs of first are flat inputs of second.
@@ -206,14 +206,7 @@ F2LAY_NO_COVERAGE void sameColumnsLaw(const char* op, const LayoutValue& before,
 // its out-dim values in order.
 F2LAY_NO_COVERAGE void applyLaw(const LayoutValue& l, uint64_t x,
                                 const std::vector<uint64_t>& out) {
-  uint64_t want = applyColumns(columnsOf(l), x);
-  int shift = 0;
-  for (size_t k = 0; k < out.size(); ++k) {
-    int bits = f2lay::log2Exact(l.out_dims[k].size);
-    if (out[k] != (shift < 64 ? want >> shift & f2lay::check::lowBits(bits) : 0))
-      fail("apply: not the XOR of x's columns");
-    shift += bits;
-  }
+  if (out != f2lay::testing::apply(l, x)) fail("apply: not the XOR of x's columns");
 }
 
 // A random subset of `names` (bits of `mask`), in order or reversed.
@@ -323,7 +316,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         Answer p = both("pseudoinvert", [&]<class L>(Answer& r) {
           r.layout = ops.get<L>(i).pseudoinvert(release).value();
         });
-        if (p.error.empty() && f2lay::check::rankOf(columnsOf(a)) == f2lay::totalOutBits(a))
+        if (p.error.empty() && f2lay::testing::rankOf(columnsOf(a)) == f2lay::totalOutBits(a))
           undoesLaw("pseudoinvert", a, p.layout);
         break;
       }
@@ -346,7 +339,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
           r.numbers = {static_cast<uint64_t>(l.rank()), l.isInjective(), l.isSurjective(),
                        l.isInvertible()};
         });
-        int want = f2lay::check::rankOf(columnsOf(a));
+        int want = f2lay::testing::rankOf(columnsOf(a));
         if (rank.numbers[0] != static_cast<uint64_t>(want) ||
             rank.numbers[1] != (want == f2lay::totalInBits(a)) ||
             rank.numbers[2] != (want == f2lay::totalOutBits(a)))
@@ -389,7 +382,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         int shift = 0;
         for (const f2lay::InDim& d : a.in_dims) {
           int bits = static_cast<int>(d.bases.size());
-          uint64_t v = shift < 64 ? x >> shift & f2lay::check::lowBits(bits) : 0;
+          uint64_t v = shift < 64 ? x >> shift & f2lay::testing::lowBits(bits) : 0;
           if (shift < 64) flat |= v << shift;
           input.push_back({d.name, v});
           shift += bits;

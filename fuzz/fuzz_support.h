@@ -15,6 +15,7 @@
 #include "properties/case.h"
 #include "properties/choices.h"
 #include "properties/laws.h"
+#include "testing/outcome.h"
 #include "tools/oracle.h"
 
 namespace f2lay::fuzz {
@@ -40,12 +41,7 @@ class FuzzChoices : public properties::Choices {
 inline void checkLaws(const char* target, std::initializer_list<const char*> names,
                       const properties::Case& c) {
   for (const char* name : names) {
-    std::string why;
-    try {
-      why = properties::laws().at(name)(c);
-    } catch (const Error& e) {
-      why = std::string("threw: ") + e.what();
-    }
+    std::string why = testing::outcome([&] { return properties::laws().at(name)(c); });
     if (!why.empty())
       fail(target,
            std::string(name) + ": " + why + "\n  case: " + properties::caseToJson(c).dump());

@@ -4,7 +4,8 @@
 #include <numeric>
 #include <random>
 
-#include "properties/f2_check.h"
+#include "testing/dims.h"
+#include "testing/rank.h"
 
 namespace f2lay::properties {
 
@@ -22,10 +23,10 @@ rc::Gen<uint64_t> genBits(int bits) {
 
 // Independent columns stay; a dependent one is replaced by the lowest unit
 // vector outside the span while the rank is short of `outBits`. The span is
-// the test side's own (f2_check.h), not the elimination of the code under
+// the test side's own (testing/rank.h), not the elimination of the code under
 // test.
 void repairRank(std::vector<uint64_t>& cols, int outBits) {
-  check::Span basis;
+  testing::Span basis;
   for (size_t j = 0; j < cols.size(); ++j) {
     if (basis.insert(cols[j])) continue;
     for (int k = 0; k < outBits && basis.rank < outBits; ++k)
@@ -52,19 +53,11 @@ int genTotal(int lo, int hi) {
 }
 
 // `total` bits over 1-4 dims named by `name`, each at most 63 bits.
-std::vector<std::pair<std::string, int>> splitBits(int total, std::string (*name)(size_t)) {
-  int n = *rc::gen::inRange(total > 63 ? 2 : 1, 5);
-  std::vector<std::pair<std::string, int>> dims;
-  for (int k = 0, left = total; k < n; ++k) {
-    int bits = k == n - 1 ? left : *rc::gen::inRange(0, std::min(63, left) + 1);
-    dims.push_back({name(k), bits});
-    left -= bits;
-  }
-  if (dims.back().second > 63) {  // 64 bits left to the last dim: give one away
-    dims.back().second = 63;
-    dims.front().second = 1;
-  }
-  return dims;
+testing::DimBits splitBits(int total, std::string (*name)(size_t)) {
+  std::vector<std::string> names;
+  for (int k = 0, n = *rc::gen::inRange(total > 63 ? 2 : 1, 5); k < n; ++k)
+    names.push_back(name(k));
+  return testing::spreadBits(total, names, [](int most) { return *rc::gen::inRange(0, most + 1); });
 }
 
 std::string inName(size_t k) { return kInNames[k]; }
@@ -146,27 +139,14 @@ rc::Gen<LayoutValue> genWithDependentColumn(const LayoutValue& injective) {
   });
 }
 
-int Dims::inBits() const {
-  int n = 0;
-  for (const auto& d : ins) n += d.second;
-  return n;
-}
+int Dims::inBits() const { return testing::totalBits(ins); }
 
-int Dims::outBits() const {
-  int n = 0;
-  for (const auto& d : outs) n += d.second;
-  return n;
-}
+int Dims::outBits() const { return testing::totalBits(outs); }
 
-Dims dimsOf(const LayoutValue& l) {
-  Dims dims;
-  for (const InDim& d : l.in_dims) dims.ins.push_back({d.name, static_cast<int>(d.bases.size())});
-  for (const OutDim& d : l.out_dims) dims.outs.push_back({d.name, log2Exact(d.size)});
-  return dims;
-}
+Dims dimsOf(const LayoutValue& l) { return {testing::inDimBits(l), testing::outDimBits(l)}; }
 
 LayoutValue layoutOf(const Dims& dims, const std::vector<uint64_t>& cols) {
-  return check::layoutOf(dims.ins, dims.outs, cols);
+  return testing::layoutOf(dims.ins, dims.outs, cols);
 }
 
 rc::Gen<LayoutValue> genLayoutFrom(const std::vector<std::pair<std::string, int>>& ins) {

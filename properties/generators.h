@@ -6,7 +6,7 @@
 // genLayout and the families stay small (at most 12 bits a side) so that
 // the laws can check by brute force over every input; genWideLayout covers
 // the whole range (64 bits a side), for laws that check by sampled inputs
-// (f2_check.h).
+// (testing/inputs.h).
 #pragma once
 
 #include <rapidcheck.h>
@@ -19,13 +19,14 @@
 #include "formats/layout_value.h"
 #include "properties/case.h"
 #include "properties/choices.h"
-#include "properties/f2_check.h"
+#include "testing/columns.h"
+#include "testing/dims.h"
 
 namespace f2lay::properties {
 
 // A layout's dims without its bases: (name, bits) per side.
 struct Dims {
-  std::vector<std::pair<std::string, int>> ins, outs;
+  testing::DimBits ins, outs;
   int inBits() const;
   int outBits() const;
 };
@@ -34,8 +35,8 @@ Dims dimsOf(const LayoutValue& l);
 // The layout over `dims` whose flattened input bit j maps to cols[j]
 // (flattened output, first out dim least significant).
 LayoutValue layoutOf(const Dims& dims, const std::vector<uint64_t>& cols);
-// Its columns, flattened likewise (f2_check.h).
-using check::columnsOf;
+// Its columns, flattened likewise (testing/columns.h).
+using testing::columnsOf;
 
 // Catalog parameters, drawn inside rc::gen::exec (or any generator body):
 // `bits` powers of two spread over `rank` dims (their product is 2^bits); a

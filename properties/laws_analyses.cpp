@@ -12,10 +12,12 @@
 #include "properties/law_support.h"
 #include "properties/laws.h"
 #include "reference/analysis/bank_conflicts.h"
+#include "reference/analysis/f2_space.h"
 #include "reference/analysis/shared_roundtrip.h"
-#include "reference/analysis/tests/subspaces.h"
 #include "reference/analysis/warp_simulator.h"
+#include "testing/columns.h"
 #include "testing/op_requests.h"
+#include "testing/subspaces.h"
 #include "tools/op_table.h"
 
 namespace f2lay::properties {
@@ -74,13 +76,7 @@ ConversionKind bruteForceKind(const Layout& a, const Layout& b) {
   // B's element in A, A's further registers unused.
   bool same = b.getInDimSizeLog2("register") <= a.getInDimSizeLog2("register");
   for (uint64_t x = 0; same && x < (uint64_t{1} << b.getTotalInDimSizeLog2()); ++x) {
-    ref::DimValues place;
-    uint64_t rest = x;
-    for (const std::string& name : b.getInDimNames()) {
-      int bits = b.getInDimSizeLog2(name);
-      place.push_back({name, rest & ((uint64_t{1} << bits) - 1)});
-      rest >>= bits;
-    }
+    ref::DimValues place = testing::inputOf(b.value(), x);
     same = a.apply(place) == b.apply(place);
   }
   if (same) return ConversionKind::kNoOp;
@@ -185,7 +181,7 @@ Layout alternative(const Layout& a, const OptimalSwizzle<Layout>& s, const Vecs&
   Vecs bank = completeWithUnits(vIdx, d);
   bits.insert(bits.end(), bank.begin(), bank.end());
   bits.insert(bits.end(), idx.begin(), idx.end());
-  return ref::analysis::testing::memoryFrom(a, bits);
+  return Layout(testing::memoryFrom(a.value(), bits));
 }
 
 // No memory layout with the same Vec does better: random Idx subspaces
@@ -208,7 +204,7 @@ std::string swizzleIsOptimal(const Case& c) {
               str(ours);
   };
   if (count <= 300) {
-    ref::analysis::testing::forEachSubspace(quotient, s.idxBits, tryIdx);
+    f2lay::testing::forEachSubspace(quotient, s.idxBits, tryIdx);
     return found;
   }
   std::mt19937_64 rng(c.params.value("seed", uint64_t{1}));

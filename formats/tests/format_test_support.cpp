@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <optional>
 #include <random>
 #include <string>
 #include <string_view>
@@ -12,6 +13,8 @@
 
 #include "formats/error.h"
 #include "formats/layout_value.h"
+#include "testing/outcome.h"
+#include "testing/random_layout.h"
 
 namespace f2lay::format_tests {
 
@@ -47,26 +50,21 @@ std::string replaced(std::string text, std::string_view from, std::string_view t
 }
 
 std::string errorMessage(const Reader& read, std::string_view text) {
+  std::optional<std::string> error;
   try {
-    read(text);
-  } catch (const Error& e) {
-    return e.what();
+    error = testing::errorOf([&] { read(text); });
   } catch (const std::exception& e) {
     ADD_FAILURE() << "threw a non-f2lay exception (" << e.what() << ") on: " << printable(text);
     return {};
   }
-  ADD_FAILURE() << "accepted bad input: " << printable(text);
-  return {};
+  if (!error) ADD_FAILURE() << "accepted bad input: " << printable(text);
+  return error.value_or("");
 }
 
 std::string writeErrorMessage(const std::function<std::string()>& write) {
-  try {
-    std::string text = write();
-    ADD_FAILURE() << "wrote a layout it should refuse: " << text;
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return {};
+  testing::Outcome<std::string> written = testing::attempt(write);
+  if (written.answer) ADD_FAILURE() << "wrote a layout it should refuse: " << *written.answer;
+  return written.error;
 }
 
 void expectContains(const std::string& message, const std::string& part) {
@@ -131,13 +129,10 @@ LayoutValue randomLayout(std::mt19937& rng) {
     int n = randomInt(rng, 0, 19) == 0 ? 63 : randomInt(rng, 0, 8);
     n = std::min(n, inBitsLeft);
     inBitsLeft -= n;
-    InDim dim{inNames[d], {}};
-    for (int i = 0; i < n; ++i) {
-      Basis basis;
-      for (const OutDim& out : layout.out_dims) basis.push_back(randomValueBelow(rng, out.size));
-      dim.bases.push_back(basis);
-    }
-    layout.in_dims.push_back(dim);
+    layout.in_dims.push_back(
+        {inNames[d], testing::drawBases(n, layout.out_dims, [&](uint64_t size) {
+           return randomValueBelow(rng, size);
+         })});
   }
   validate(layout);  // the generator must only make valid layouts
   return layout;

@@ -14,18 +14,17 @@
 #include "analysis/gather.h"
 #include "analysis/vectorization.h"
 #include "optimized/opt_linear_layout.h"
-#include "optimized/tests/compare.h"
-#include "reference/analysis/tests/random_layouts.h"
+#include "testing/both.h"
+#include "testing/random_tensor_layouts.h"
 
 namespace f2lay {
 namespace {
 
 using testing::outcome;
+using testing::randomDistributed;
+using testing::randomMemory;
+using testing::TensorShape;
 using testing::toOpt;
-
-using ref::analysis::testing::randomDistributed;
-using ref::analysis::testing::randomMemory;
-using ref::analysis::testing::TensorShape;
 
 // The answer, or the error message, of each side.
 
@@ -40,16 +39,18 @@ TEST(AnalysesVsRef, ClassifyConversion) {
     int warpBits = static_cast<int>(rng() % 2);
     if (shape.bits() < 5 + warpBits) continue;
     int zeroLanesA = rng() % 4 == 0, zeroLanesB = rng() % 4 == 0;
-    ref::LinearLayout a = randomDistributed(rng, shape, warpBits, zeroLanesA, rng() % 2);
+    ref::LinearLayout a(randomDistributed(rng, shape, warpBits, zeroLanesA, rng() % 2));
     ref::LinearLayout b =
-        rng() % 4 == 0 ? a : randomDistributed(rng, shape, warpBits, zeroLanesB, rng() % 2);
+        rng() % 4 == 0
+            ? a
+            : ref::LinearLayout(randomDistributed(rng, shape, warpBits, zeroLanesB, rng() % 2));
     if (rng() % 4 == 0) {  // a with its registers renumbered
       LayoutValue v = a.value();
       std::shuffle(v.in_dims[0].bases.begin(), v.in_dims[0].bases.end(), rng);
       b = ref::LinearLayout(v);
     }
     if (rng() % 20 == 0 && shape.bits() >= 6)  // other warp counts: an error
-      b = randomDistributed(rng, shape, warpBits ^ 1, 0, 0);
+      b = ref::LinearLayout(randomDistributed(rng, shape, warpBits ^ 1, 0, 0));
     std::string byRef = outcome([&] {
       auto c = ref::analysis::classifyConversion(a, b);
       ++kinds[static_cast<int>(c.kind)];
@@ -96,8 +97,8 @@ TEST(AnalysesVsRef, VectorizationTilesAndDuplication) {
     TensorShape shape{2 + static_cast<int>(rng() % 4), 2 + static_cast<int>(rng() % 4)};
     int warpBits = static_cast<int>(rng() % 2);
     if (shape.bits() < 5 + warpBits) continue;
-    ref::LinearLayout d = randomDistributed(rng, shape, warpBits, rng() % 3 == 0, rng() % 2);
-    ref::LinearLayout s = randomMemory(rng, shape);
+    ref::LinearLayout d(randomDistributed(rng, shape, warpBits, rng() % 3 == 0, rng() % 2));
+    ref::LinearLayout s(randomMemory(rng, shape));
     if (rng() % 3 == 0) {  // beyond Def 4.10: register images repeat and mix
       LayoutValue v = d.value();
       for (Basis& b : v.in_dims[0].bases)
@@ -148,7 +149,7 @@ TEST(AnalysesVsRef, GatherPlan) {
     TensorShape shape{2 + static_cast<int>(rng() % 4), 2 + static_cast<int>(rng() % 4)};
     int warpBits = static_cast<int>(rng() % 2);
     if (shape.bits() < 5 + warpBits) continue;
-    ref::LinearLayout l = randomDistributed(rng, shape, warpBits, rng() % 3 == 0, rng() % 2);
+    ref::LinearLayout l(randomDistributed(rng, shape, warpBits, rng() % 3 == 0, rng() % 2));
     for (size_t axis : {size_t{0}, size_t{1}, size_t{2}}) {
       std::string byRef = outcome([&] { return describeGather(l, axis); });
       std::string byOpt = outcome([&] { return describeGather(toOpt(l), axis); });

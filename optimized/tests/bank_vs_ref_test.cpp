@@ -17,23 +17,22 @@
 
 #include "optimized/analysis/bank_conflicts.h"
 #include "optimized/opt_linear_layout.h"
-#include "optimized/tests/compare.h"
 #include "reference/analysis/bank_conflicts.h"
-#include "reference/analysis/tests/random_layouts.h"
 #include "reference/analysis/tests/seed_transpose.h"
 #include "reference/catalog/ldmatrix.h"
 #include "reference/catalog/nvidia_mma.h"
 #include "reference/catalog/shared.h"
+#include "testing/both.h"
+#include "testing/random_tensor_layouts.h"
 
 namespace f2lay {
 namespace {
 
 using testing::outcome;
+using testing::randomDistributed;
+using testing::randomMemory;
+using testing::TensorShape;
 using testing::toOpt;
-
-using ref::analysis::testing::randomDistributed;
-using ref::analysis::testing::randomMemory;
-using ref::analysis::testing::TensorShape;
 
 // One access, as both implementations spell it.
 struct Access {
@@ -225,7 +224,7 @@ ref::LinearLayout offsetDistributed(std::mt19937_64& rng, const ref::LinearLayou
 ref::LinearLayout memoryFor(std::mt19937_64& rng, const TensorShape& t) {
   switch (rng() % 3) {
     case 0:
-      return randomMemory(rng, t);
+      return ref::LinearLayout(randomMemory(rng, t));
     case 1: {
       ref::catalog::SwizzledSharedParams p;
       p.vec = uint64_t{1} << rng() % 4;
@@ -253,7 +252,8 @@ TEST(BankVsRef, RandomLayoutsEveryAccess) {
     ref::LinearLayout shared = memoryFor(rng, t);
     ref::LinearLayout dist;
     if (rng() % 3 == 0) {
-      dist = randomDistributed(rng, t, warpBits, zeroLanes, static_cast<int>(rng() % 3));
+      dist = ref::LinearLayout(
+          randomDistributed(rng, t, warpBits, zeroLanes, static_cast<int>(rng() % 3)));
     } else {  // rows: none, ldmatrix's, .trans's (twice as often), a vector's
       const int rows[] = {0, 1, 1, 2, 2, 3};
       int regBits = std::max(0, bits - 5 - warpBits) + static_cast<int>(rng() % 3);
@@ -261,11 +261,8 @@ TEST(BankVsRef, RandomLayoutsEveryAccess) {
     }
     opt::LinearLayout od = toOpt(dist), os = toOpt(shared);
     auto widest = [&](uint64_t w) {  // 0 where the layouts are refused
-      try {
-        return opt::analysis::widestVectorBytes(od, os, w);
-      } catch (const Error&) {
-        return uint64_t{0};
-      }
+      return testing::attempt([&] { return opt::analysis::widestVectorBytes(od, os, w); })
+          .answer.value_or(0);
     };
     for (const Access& a : accesses(rng, widest)) failures += !compare(dist, shared, a, counts);
   }

@@ -9,17 +9,18 @@
 #include <random>
 
 #include "formats/json_format.h"
-#include "reference/analysis/tests/random_layouts.h"
-#include "reference/tests/naive.h"
 #include "testing/op_requests.h"
+#include "testing/random_layout.h"
+#include "testing/random_tensor_layouts.h"
 #include "tools/op_table.h"
 
 namespace f2lay {
 namespace {
 
-using ref::analysis::testing::randomDistributed;
-using ref::analysis::testing::randomMemory;
-using ref::analysis::testing::TensorShape;
+using testing::randomDistributed;
+using testing::randomLayout;
+using testing::randomMemory;
+using testing::TensorShape;
 
 constexpr int kDraws = 300;
 
@@ -35,7 +36,7 @@ std::vector<std::string> someOf(std::mt19937_64& rng, std::vector<std::string> n
 // A layout whose in dims are `first`'s out dims, sizes and order kept, so
 // that compose and invert_and_compose meet pairs they accept.
 LayoutValue chainedAfter(std::mt19937_64& rng, const LayoutValue& first) {
-  LayoutValue v = naive::randomLayout(rng, {}, someOf(rng, kOuts), 6);
+  LayoutValue v = randomLayout(rng, {}, someOf(rng, kOuts), 6);
   for (const OutDim& d : first.out_dims) {
     InDim in{d.name, {}};
     for (uint64_t s = 1; s < d.size; s <<= 1) {
@@ -51,8 +52,7 @@ LayoutValue chainedAfter(std::mt19937_64& rng, const LayoutValue& first) {
 // A layout beside `first` for concat_ins (other in dims, the same out dims)
 // or concat_outs (the same in dims, other out dims).
 LayoutValue besides(std::mt19937_64& rng, const LayoutValue& first, bool ins) {
-  LayoutValue v = ins ? naive::randomLayout(rng, {"x", "y"}, {}, 4)
-                      : naive::randomLayout(rng, {}, {"u", "v"}, 4);
+  LayoutValue v = ins ? randomLayout(rng, {"x", "y"}, {}, 4) : randomLayout(rng, {}, {"u", "v"}, 4);
   if (ins) v.out_dims = first.out_dims;
   if (!ins)
     for (const InDim& d : first.in_dims) v.in_dims.push_back({d.name, {}});
@@ -79,19 +79,17 @@ std::vector<LayoutValue> drawLayouts(std::mt19937_64& rng) {
     if (shape.bits() < 5 + warpBits) warpBits = 0;
     if (shape.bits() < 5) shape.colBits = 5 - shape.rowBits;
     int zeros = rng() % 4 == 0;
-    return {randomDistributed(rng, shape, warpBits, zeros, rng() % 2).value(),
-            randomDistributed(rng, shape, warpBits, 0, rng() % 2).value(),
-            randomMemory(rng, shape).value()};
+    return {randomDistributed(rng, shape, warpBits, zeros, rng() % 2),
+            randomDistributed(rng, shape, warpBits, 0, rng() % 2), randomMemory(rng, shape)};
   }
-  LayoutValue self = naive::randomLayout(rng, someOf(rng, kIns), someOf(rng, kOuts), 5);
+  LayoutValue self = randomLayout(rng, someOf(rng, kIns), someOf(rng, kOuts), 5);
   uint64_t kind = rng() % 5;
   LayoutValue other = kind == 0   ? chainedAfter(rng, self)
                       : kind == 1 ? self
                       : kind == 2 ? besides(rng, self, true)
-                      : kind == 3
-                          ? besides(rng, self, false)
-                          : naive::randomLayout(rng, someOf(rng, kIns), someOf(rng, kOuts), 5);
-  return {self, other, naive::randomLayout(rng, {"offset"}, someOf(rng, kOuts), 5)};
+                      : kind == 3 ? besides(rng, self, false)
+                                  : randomLayout(rng, someOf(rng, kIns), someOf(rng, kOuts), 5);
+  return {self, other, randomLayout(rng, {"offset"}, someOf(rng, kOuts), 5)};
 }
 
 TEST(OpsVsRef, EveryOpOfBothImplementations) {

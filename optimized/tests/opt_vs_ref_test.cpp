@@ -10,24 +10,24 @@
 
 #include "formats/json_format.h"
 #include "optimized/opt_linear_layout.h"
-#include "properties/f2_check.h"
 #include "properties/law_support.h"
 #include "reference/linear_layout.h"
-#include "reference/tests/naive.h"
+#include "testing/both.h"
+#include "testing/columns.h"
+#include "testing/dims.h"
+#include "testing/evaluate.h"
+#include "testing/inputs.h"
+#include "testing/random_layout.h"
+#include "testing/rank.h"
 
 namespace f2lay {
 namespace {
 
-// What an operation gave: its result written out, or its error message.
-struct Outcome {
-  bool ok;
-  std::string text;
-  bool operator==(const Outcome&) const = default;
-};
-std::ostream& operator<<(std::ostream& os, const Outcome& o) {
-  return os << (o.ok ? "result " : "error ") << o.text;
-}
+using testing::inDimNames;
+using testing::outDimNames;
+using testing::randomLayout;
 
+// An operation's answer written out (an error is kept by testing::onBoth).
 std::string show(const ref::LinearLayout& l) { return writeJsonLayout(l.value()); }
 std::string show(const opt::LinearLayout& l) { return writeJsonLayout(l.value()); }
 std::string show(const std::string& s) { return s; }
@@ -55,23 +55,18 @@ std::string show(const std::optional<L>& l) {
 // Runs op on both implementations, each built from the same values.
 template <class Op>
 void expectSame(const Op& op, const std::vector<LayoutValue>& args, const std::string& what) {
-  auto run = [&]<class L>(const L*) -> Outcome {
-    try {
-      std::vector<L> ls;
-      for (const LayoutValue& v : args) ls.emplace_back(v);
-      return {true, show(op(ls))};
-    } catch (const Error& e) {
-      return {false, e.what()};
-    }
-  };
-  Outcome r = run(static_cast<const ref::LinearLayout*>(nullptr));
-  Outcome o = run(static_cast<const opt::LinearLayout*>(nullptr));
-  ASSERT_EQ(o, r) << what << " of\n"
-                  << [&] {
-                       std::string s;
-                       for (const LayoutValue& v : args) s += writeJsonLayout(v) + "\n";
-                       return s;
-                     }();
+  auto both = testing::onBoth([&]<class L>() {
+    std::vector<L> ls;
+    for (const LayoutValue& v : args) ls.emplace_back(v);
+    return show(op(ls));
+  });
+  ASSERT_EQ(both.opt, both.ref) << what << " of\n"
+                                << [&] {
+                                     std::string s;
+                                     for (const LayoutValue& v : args)
+                                       s += writeJsonLayout(v) + "\n";
+                                     return s;
+                                   }();
 }
 
 const std::vector<std::string> kDims = {"register", "lane", "warp", "block"};
@@ -82,23 +77,6 @@ std::vector<std::string> someOf(std::mt19937_64& rng, std::vector<std::string> n
   std::shuffle(names.begin(), names.end(), rng);
   names.resize(rng() % (names.size() + 1));
   return names;
-}
-
-LayoutValue random(std::mt19937_64& rng, const std::vector<std::string>& ins,
-                   const std::vector<std::string>& outs, int maxBits) {
-  return naive::randomLayout(rng, ins, outs, maxBits);
-}
-
-// Out dims of a with its in dims; used to chain layouts (compose).
-std::vector<std::string> outNames(const LayoutValue& v) {
-  std::vector<std::string> n;
-  for (const OutDim& d : v.out_dims) n.push_back(d.name);
-  return n;
-}
-std::vector<std::string> inNames(const LayoutValue& v) {
-  std::vector<std::string> n;
-  for (const InDim& d : v.in_dims) n.push_back(d.name);
-  return n;
 }
 
 constexpr int kTrials = 400;
@@ -113,7 +91,7 @@ TEST(OptVsRef, CallsOutsideTheOpTable) {
   std::mt19937_64 rng(11);
   for (int t = 0; t < kTrials; ++t) {
     int maxBits = 1 + static_cast<int>(rng() % 10);
-    LayoutValue v = random(rng, someOf(rng, kDims), someOf(rng, kOuts), maxBits);
+    LayoutValue v = randomLayout(rng, someOf(rng, kDims), someOf(rng, kOuts), maxBits);
     expectSame([](auto& l) { return l[0].rank(); }, {v}, "rank");
     expectSame([](auto& l) { return l[0].toString(); }, {v}, "toString");
     expectSame([](auto& l) { return l[0] * l[0]; }, {v}, "product self");
@@ -129,8 +107,8 @@ TEST(OptVsRef, InvertAndComposeOfConversions) {
   // Distributed layouts over one tensor, the §5.4 use: B^-1 A both ways.
   std::mt19937_64 rng(13);
   for (int t = 0; t < kTrials; ++t) {
-    LayoutValue a = random(rng, kDims, {"dim0", "dim1"}, 5);
-    LayoutValue b = random(rng, kDims, {"dim1", "dim0"}, 5);
+    LayoutValue a = randomLayout(rng, kDims, {"dim0", "dim1"}, 5);
+    LayoutValue b = randomLayout(rng, kDims, {"dim1", "dim0"}, 5);
     if (rng() % 3 == 0) b.in_dims[2] = a.in_dims[2];  // a shared warp dim
     for (TritonVersion r : kReleases)
       expectSame([r](auto& l) { return l[0].invertAndCompose(l[1], r); }, {a, b},
@@ -142,8 +120,8 @@ TEST(OptVsRef, LimitsAndLargeLayouts) {
   std::mt19937_64 rng(14);
   for (int t = 0; t < 100; ++t) {
     // Up to 64 bits a side.
-    LayoutValue a = random(rng, {"a", "b", "c", "d"}, {"x", "y", "z", "w"}, 16);
-    LayoutValue b = random(rng, {"a", "b", "c", "d"}, {"u", "v"}, 16);
+    LayoutValue a = randomLayout(rng, {"a", "b", "c", "d"}, {"x", "y", "z", "w"}, 16);
+    LayoutValue b = randomLayout(rng, {"a", "b", "c", "d"}, {"u", "v"}, 16);
     expectSame([](auto& l) { return l[0] * l[1]; }, {a, b}, "product (limits)");
     expectSame([](auto& l) { return l[0].concatOuts(l[1]); }, {a, b}, "concatOuts (limits)");
     expectSame([](auto& l) { return l[0].pseudoinvert(); }, {a}, "pseudoinvert");
@@ -153,44 +131,32 @@ TEST(OptVsRef, LimitsAndLargeLayouts) {
 }
 
 // The whole range (README: 64 input and 64 output bits). Expected values
-// come from the plain values' columns by XOR (properties/f2_check.h), at 0,
+// come from the plain values' columns by XOR (testing/evaluate.h), at 0,
 // every unit vector, the top bits and random inputs.
 
-using Side = std::vector<std::pair<std::string, int>>;
-using check::applyColumns;
-using check::columnsOf;
+using Side = testing::DimBits;
+using testing::applyColumns;
+using testing::columnsOf;
+using testing::totalBits;
 
 // `total` bits over `names` (at most 63 bits a dim; 64 needs two names).
 Side split(std::mt19937_64& rng, int total, const std::vector<std::string>& names) {
-  Side dims;
-  for (size_t k = 0, left = total; k < names.size(); ++k) {
-    int bits = k + 1 == names.size() ? static_cast<int>(left)
-                                     : static_cast<int>(rng() % (std::min<size_t>(63, left) + 1));
-    dims.push_back({names[k], bits});
-    left -= bits;
-  }
-  if (dims.back().second > 63) dims = {{names[0], 1}, {names[1], 63}};
-  return dims;
-}
-
-int bitsOf(const Side& side) {
-  int n = 0;
-  for (const auto& d : side) n += d.second;
-  return n;
+  return testing::spreadBits(total, names,
+                             [&](int most) { return static_cast<int>(rng() % (most + 1)); });
 }
 
 // Random columns from `ins` onto `outs`, every third an XOR of two earlier
 // ones; with `fullRank`, min(in, out) of them (shuffled among the rest) are
 // unit vectors over lower bits, triangular, so the rank is min(in, out).
 LayoutValue wideLayout(std::mt19937_64& rng, const Side& ins, const Side& outs, bool fullRank) {
-  int in = bitsOf(ins), out = bitsOf(outs), full = fullRank ? std::min(in, out) : 0;
+  int in = totalBits(ins), out = totalBits(outs), full = fullRank ? std::min(in, out) : 0;
   std::vector<uint64_t> cols;
   for (int j = 0; j < in; ++j)
-    cols.push_back(j < full                   ? uint64_t{1} << j | (rng() & check::lowBits(j))
+    cols.push_back(j < full                   ? uint64_t{1} << j | (rng() & testing::lowBits(j))
                    : j >= 2 && rng() % 3 == 0 ? cols[rng() % j] ^ cols[rng() % j]
-                                              : rng() & check::lowBits(out));
+                                              : rng() & testing::lowBits(out));
   std::shuffle(cols.begin(), cols.end(), rng);
-  return check::layoutOf(ins, outs, cols);
+  return testing::layoutOf(ins, outs, cols);
 }
 
 // expectSame, then `law` ("" or how it fails) on opt's result (equal to
@@ -200,13 +166,12 @@ template <class Op, class Law>
 void expectLaw(const Op& op, const std::vector<LayoutValue>& args, const Law& law,
                const std::string& what) {
   expectSame(op, args, what);
-  std::vector<opt::LinearLayout> ls;
-  try {
+  std::string why = testing::outcome([&] {
+    std::vector<opt::LinearLayout> ls;
     for (const LayoutValue& v : args) ls.emplace_back(v);
-    EXPECT_EQ(law(op(ls).value()), "") << what << " of " << writeJsonLayout(args[0]);
-  } catch (const Error& e) {
-    ADD_FAILURE() << what << ": " << e.what();
-  }
+    return std::string(law(op(ls).value()));
+  });
+  EXPECT_EQ(why, "") << what << " of " << writeJsonLayout(args[0]);
 }
 
 // The boundaries first, then random totals.
@@ -246,10 +211,10 @@ TEST(OptVsRef, WholeRangeEveryOp) {
                                  tensor = {"dim0", "dim1", "dim2"};
   for (int t = 0; t < 40; ++t) {
     Side outs = split(rng, total(rng, t, 64), tensor);
-    int out = bitsOf(outs), in = total(rng, (t + 2) % 40, 64);
+    int out = totalBits(outs), in = total(rng, (t + 2) % 40, 64);
     LayoutValue a = wideLayout(rng, split(rng, in, hw), outs, t % 2);
     auto ca = columnsOf(a);
-    auto inputs = check::inputsToCheck(in, t), outputs = check::inputsToCheck(out, t);
+    auto inputs = testing::inputsToCheck(in, t), outputs = testing::inputsToCheck(out, t);
     SCOPED_TRACE("trial " + std::to_string(t) + ": " + writeJsonLayout(a));
 
     // Def 4.1: apply is the XOR of the columns of x's set bits.
@@ -258,7 +223,7 @@ TEST(OptVsRef, WholeRangeEveryOp) {
       ASSERT_EQ(properties::applyFlat(opt::LinearLayout(a), x), applyColumns(ca, x));
     }
     // The rank and what it decides, against the test side's elimination.
-    int r = check::rankOf(ca);
+    int r = testing::rankOf(ca);
     EXPECT_EQ(opt::LinearLayout(a).rank(), r);
     EXPECT_EQ(ref::LinearLayout(a).rank(), r);
     expectSame([](auto& l) { return l[0].isInjective(); }, {a}, "isInjective");
@@ -293,7 +258,7 @@ TEST(OptVsRef, WholeRangeEveryOp) {
               {{"x", uint64_t{1} << out / 2}, {"y", uint64_t{1} << (out - out / 2)}});
         },
         {a}, sameColumns, "reshapeOuts");
-    std::vector<std::string> ins = inNames(a), outNamesA = outNames(a);
+    std::vector<std::string> ins = inDimNames(a), outNamesA = outDimNames(a);
     std::reverse(ins.begin(), ins.end());
     std::reverse(outNamesA.begin(), outNamesA.end());
     expectSame([&](auto& l) { return l[0].transposeIns(ins); }, {a}, "transposeIns");

@@ -9,17 +9,16 @@
 #include <random>
 
 #include "analysis/conversion.h"
-#include "optimized/tests/compare.h"
-#include "reference/analysis/tests/random_layouts.h"
+#include "testing/both.h"
+#include "testing/random_tensor_layouts.h"
 
 namespace f2lay {
 namespace {
 
 using testing::outcome;
+using testing::randomDistributed;
+using testing::TensorShape;
 using testing::toOpt;
-
-using ref::analysis::testing::randomDistributed;
-using ref::analysis::testing::TensorShape;
 
 // b: a's register and lane vectors dealt out again at random (zero lanes and
 // registers inserted), a's warp bases kept.
@@ -31,14 +30,11 @@ ref::LinearLayout sameWarps(std::mt19937_64& rng, const ref::LinearLayout& a, in
     for (const Basis& x : v.in_dims[d].bases)
       if (x != Basis{0, 0}) pool.push_back(x);
   std::shuffle(pool.begin(), pool.end(), rng);
-  auto withZeros = [&](std::vector<Basis> bases, int zeros) {
-    for (int i = 0; i < zeros; ++i)
-      bases.insert(bases.begin() + static_cast<long>(rng() % (bases.size() + 1)), Basis{0, 0});
-    return bases;
-  };
   size_t lanes = 5 - zeroLanes;
-  v.in_dims[1].bases = withZeros({pool.begin(), pool.begin() + lanes}, zeroLanes);
-  v.in_dims[0].bases = withZeros({pool.begin() + lanes, pool.end()}, zeroRegisters);
+  v.in_dims[1].bases = {pool.begin(), pool.begin() + lanes};
+  testing::insertZeros(rng, v.in_dims[1].bases, zeroLanes);
+  v.in_dims[0].bases = {pool.begin() + lanes, pool.end()};
+  testing::insertZeros(rng, v.in_dims[0].bases, zeroRegisters);
   return ref::LinearLayout(v);
 }
 
@@ -73,7 +69,7 @@ TEST(ShuffleVsRef, RandomPairsInOneWarp) {
     int warpBits = static_cast<int>(rng() % 2);
     int zeroLanesA = rng() % 4 == 0, zeroLanesB = rng() % 4 == 0;
     if (shape.bits() < 5 + warpBits) continue;
-    ref::LinearLayout a = randomDistributed(rng, shape, warpBits, zeroLanesA, rng() % 2);
+    ref::LinearLayout a(randomDistributed(rng, shape, warpBits, zeroLanesA, rng() % 2));
     if (zeroLanesA && !zeroLanesB && rng() % 2) zeroLanesB = 1;  // mostly pairable
     if (shape.bits() - warpBits - 5 + zeroLanesA < 5 - zeroLanesB - (5 - zeroLanesA)) continue;
     ref::LinearLayout b = sameWarps(rng, a, zeroLanesA ? zeroLanesB : zeroLanesB && rng() % 3 == 0,

@@ -10,18 +10,17 @@
 
 #include "analysis/optimal_swizzle.h"
 #include "optimized/analysis/subspace.h"
-#include "optimized/tests/compare.h"
 #include "reference/analysis/f2_space.h"
-#include "reference/analysis/tests/random_layouts.h"
+#include "testing/both.h"
+#include "testing/random_tensor_layouts.h"
 
 namespace f2lay {
 namespace {
 
 using testing::outcome;
+using testing::randomDistributed;
+using testing::TensorShape;
 using testing::toOpt;
-
-using ref::analysis::testing::randomDistributed;
-using ref::analysis::testing::TensorShape;
 
 TEST(SubspaceVsRef, SameVectorsInTheSameOrder) {
   std::mt19937_64 rng(31);
@@ -76,8 +75,8 @@ TEST(SwizzleVsRef, RandomPairsEveryWidthAndTile) {
     shape.colBits = bits - shape.rowBits;
     int warpBits = static_cast<int>(rng() % 2);
     if (bits < 5 + warpBits) continue;
-    ref::LinearLayout a = randomDistributed(rng, shape, warpBits, rng() % 4 == 0, rng() % 2);
-    ref::LinearLayout b = randomDistributed(rng, shape, warpBits, rng() % 4 == 0, rng() % 2);
+    ref::LinearLayout a(randomDistributed(rng, shape, warpBits, rng() % 4 == 0, rng() % 2));
+    ref::LinearLayout b(randomDistributed(rng, shape, warpBits, rng() % 4 == 0, rng() % 2));
     uint64_t w = rng() % 3 == 0 ? 2 : widths[rng() % 6];
     int write = static_cast<int>(rng() % 5 == 0 ? 1 + rng() % 2 : 0);
     int read = static_cast<int>(rng() % 5 == 0 ? 1 + rng() % 2 : 0);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "reference/linear_layout.h"
+#include "testing/outcome.h"
 
 namespace f2lay::ref {
 namespace {
@@ -12,13 +13,8 @@ LinearLayout make(std::vector<InDim> ins, std::vector<OutDim> outs) {
   return LinearLayout(LayoutValue{std::move(ins), std::move(outs)});
 }
 
-void expectError(const std::function<void()>& f, const std::string& contains) {
-  try {
-    f();
-    ADD_FAILURE() << "no error; expected one containing '" << contains << "'";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find(contains), std::string::npos) << e.what();
-  }
+void expectError(const std::function<void()>& f, const std::string& part) {
+  EXPECT_PRED2(f2lay::testing::contains, f2lay::testing::errorMessage(f), part);
 }
 
 TEST(Errors, ConstructionValidatesTheValue) {

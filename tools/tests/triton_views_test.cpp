@@ -8,12 +8,14 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
 
 #include "formats/error.h"
 #include "formats/json_format.h"
 #include "optimized/opt_linear_layout.h"
 #include "reference/linear_layout.h"
+#include "testing/outcome.h"
 
 namespace f2lay::tools {
 namespace {
@@ -235,16 +237,8 @@ TYPED_TEST(TritonViews, SharedNoOffsetListed) {
   EXPECT_EQ(sharedView(s, true), kS4SharedHw);
 }
 
-// The message of the f2lay::Error that `call` throws, or "" if none.
-template <class F>
-std::string errorOf(F call) {
-  try {
-    call();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
+// The message of the f2lay::Error that a call throws; nullopt if none.
+using testing::errorOf;
 
 // Triton 3.9.0 aborts on each of these (asked in a child process): a missing
 // in dim asserts in getInDimSizeLog2, an extra one in apply, no out dims on
@@ -265,7 +259,7 @@ TYPED_TEST(TritonViews, RefusedWhereTritonAborts) {
             "distributedView: a layout's in dims must be exactly [register, lane, warp, block], "
             "in any order; this one has [register, lane, warp, block, offset], 'offset' too "
             "(Triton's apply aborts: \"Dimensions must match, ignoring order\")");
-  EXPECT_NE(errorOf([&] { sharedView(extra, false); }), "");
+  EXPECT_NE(errorOf([&] { sharedView(extra, false); }), std::nullopt);
   EXPECT_EQ(errorOf([&] { distributedView(this->layout(kZ), false); }),
             "distributedView: the tensor view (hwPointOfView false) needs an out dim; the "
             "layout has none (Triton asserts on the back() of an empty shape)");
@@ -276,13 +270,13 @@ TYPED_TEST(TritonViews, RefusedWhereTritonAborts) {
             "sharedView: a layout's in dims must be exactly [offset, block], in any order; "
             "this one has [offset], no 'block' (Triton asserts: \"inDim not found in "
             "layout\")");
-  EXPECT_NE(errorOf([&] { distributedView(noSharedBlock, true); }), "");
+  EXPECT_NE(errorOf([&] { distributedView(noSharedBlock, true); }), std::nullopt);
   auto sharedNoOuts = this->layout(R"({"in_dims": [{"name": "offset", "bases": [[]]},
       {"name": "block", "bases": []}], "out_dims": []})");
   EXPECT_EQ(errorOf([&] { sharedView(sharedNoOuts, true); }),
             "sharedView: the layout needs an out dim; it has none (Triton reads the first "
             "out dim's name and asserts)");
-  EXPECT_NE(errorOf([&] { sharedView(this->layout(kA), false); }), "");
+  EXPECT_NE(errorOf([&] { sharedView(this->layout(kA), false); }), std::nullopt);
 }
 
 // f2lay's own limits: views that would list more than 2^24 entries, and

@@ -9,9 +9,9 @@
 #include <random>
 
 #include "reference/analysis/gather_simulator.h"
-#include "reference/analysis/tests/random_layouts.h"
 #include "reference/catalog/tests/layout_literals.h"
 #include "reference/catalog/tests/test_support.h"
+#include "testing/random_tensor_layouts.h"
 
 namespace f2lay::ref::analysis {
 namespace {
@@ -118,7 +118,7 @@ TEST(GatherPlan, RandomLayoutsAndIndicesMatchTheDefinition) {
     int zeroLanes = static_cast<int>(rng() % 2);
     int warpBits = static_cast<int>(rng() % 2);
     int zeroRegs = static_cast<int>(rng() % 2);
-    LinearLayout l = testing::randomDistributed(rng, t, warpBits, zeroLanes, zeroRegs);
+    LinearLayout l(testing::randomDistributed(rng, t, warpBits, zeroLanes, zeroRegs));
     for (size_t axis = 0; axis < 2; ++axis) {
       GatherLocality where = gatherLocality(l, axis);
       if (!where.warpLocal) {

@@ -11,8 +11,8 @@
 #include <random>
 
 #include "reference/analysis/bank_conflicts.h"
-#include "reference/analysis/tests/random_layouts.h"
 #include "reference/catalog/shared.h"
+#include "testing/random_tensor_layouts.h"
 
 namespace f2lay::ref::analysis {
 namespace {
@@ -45,15 +45,13 @@ LinearLayout registerFirstMemory(std::mt19937_64& rng, const TensorShape& t,
     }
     offset.push_back(b);
   }
-  return LinearLayout(
-      LayoutValue{{{"offset", offset}},
-                  {{"dim0", uint64_t{1} << t.rowBits}, {"dim1", uint64_t{1} << t.colBits}}});
+  return LinearLayout(LayoutValue{{{"offset", offset}}, t.outDims()});
 }
 
 LinearLayout randomMemoryFor(std::mt19937_64& rng, const TensorShape& t, const LinearLayout& dist) {
   switch (rng() % 3) {
     case 0:
-      return testing::randomMemory(rng, t);
+      return LinearLayout(testing::randomMemory(rng, t));
     case 1: {
       catalog::SwizzledSharedParams p;
       p.vec = uint64_t{1} << rng() % 4;
@@ -77,7 +75,7 @@ TEST(Lemma94Random, AgreesWithTheSimulatorWhereItAnswers) {
     int bits = 5 - zeroLanes + warpBits + static_cast<int>(rng() % 4);
     int rowBits = static_cast<int>(rng() % static_cast<uint64_t>(bits + 1));
     TensorShape t{rowBits, bits - rowBits};
-    LinearLayout dist = testing::randomDistributed(rng, t, warpBits, zeroLanes, zeroRegisters);
+    LinearLayout dist(testing::randomDistributed(rng, t, warpBits, zeroLanes, zeroRegisters));
     LinearLayout shared = randomMemoryFor(rng, t, dist);
     AccessSpec access{rng() % 2 ? AccessKind::kLoad : AccessKind::kStore, widths[rng() % 5],
                       std::nullopt, Instruction::kVector};

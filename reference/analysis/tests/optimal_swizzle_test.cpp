@@ -13,13 +13,13 @@
 #include "analysis/vectorization.h"
 #include "reference/analysis/bank_conflicts.h"
 #include "reference/analysis/shared_roundtrip.h"
-#include "reference/analysis/tests/random_layouts.h"
 #include "reference/analysis/tests/seed_transpose.h"
-#include "reference/analysis/tests/subspaces.h"
 #include "reference/catalog/blocked.h"
 #include "reference/catalog/dot_operand.h"
 #include "reference/catalog/shared.h"
 #include "reference/catalog/tests/test_support.h"
+#include "testing/random_tensor_layouts.h"
+#include "testing/subspaces.h"
 
 namespace f2lay::ref::analysis {
 namespace {
@@ -69,9 +69,10 @@ Pair randomPair(std::mt19937_64& rng, int maxBits) {
     int warpBits = static_cast<int>(rng() % 2);
     int zeroLanesA = rng() % 4 == 0 ? 1 : 0, zeroLanesB = rng() % 4 == 0 ? 1 : 0;
     if (bits < 5 + warpBits) continue;
-    Pair p{randomDistributed(rng, t, warpBits, zeroLanesA, static_cast<int>(rng() % 2)),
-           randomDistributed(rng, t, warpBits, zeroLanesB, static_cast<int>(rng() % 2)),
-           widths[rng() % 5]};
+    Pair p{
+        LinearLayout(randomDistributed(rng, t, warpBits, zeroLanesA, static_cast<int>(rng() % 2))),
+        LinearLayout(randomDistributed(rng, t, warpBits, zeroLanesB, static_cast<int>(rng() % 2))),
+        widths[rng() % 5]};
     return p;
   }
 }
@@ -136,7 +137,8 @@ TEST(OptimalSwizzle, NoMemoryLayoutWithTheSameVecDoesBetter) {
       Vecs bank = completeWithUnits(vIdx, d);
       bits.insert(bits.end(), bank.begin(), bank.end());
       bits.insert(bits.end(), idx.begin(), idx.end());
-      best = std::min(best, totalWavefronts(p.a, p.b, memoryFrom(p.a, bits), p.w, s.vectorBytes));
+      best = std::min(best, totalWavefronts(p.a, p.b, LinearLayout(memoryFrom(p.a.value(), bits)),
+                                            p.w, s.vectorBytes));
     });
     uint64_t visited = 0;
     forEachSubspace(quotient, s.idxBits, [&](const Vecs&) { ++visited; });

@@ -10,9 +10,9 @@
 #include <random>
 
 #include "analysis/conversion.h"
-#include "reference/analysis/tests/random_layouts.h"
 #include "reference/analysis/warp_simulator.h"
 #include "reference/catalog/tests/test_support.h"
+#include "testing/random_tensor_layouts.h"
 
 namespace f2lay::ref::analysis {
 namespace {
@@ -30,24 +30,17 @@ struct Shape {
 LinearLayout side(std::mt19937_64& rng, const Shape& s, std::vector<int> rest,
                   const std::vector<Basis>& warp, int zeroRegs) {
   std::shuffle(rest.begin(), rest.end(), rng);
-  auto insertZeros = [&rng](std::vector<Basis>& bases, int zeros) {
-    for (int i = 0; i < zeros; ++i)
-      bases.insert(bases.begin() + static_cast<long>(rng() % (bases.size() + 1)), Basis{0, 0});
-  };
   std::vector<Basis> lane, reg;
   for (size_t i = 0; i < rest.size(); ++i)
     (static_cast<int>(i) < 5 - s.zeroLanes ? lane : reg).push_back(unit(s.tensor, rest[i]));
-  insertZeros(lane, s.zeroLanes);
-  insertZeros(reg, zeroRegs);
-  return LinearLayout(LayoutValue{
-      {{"register", reg}, {"lane", lane}, {"warp", warp}},
-      {{"dim0", uint64_t{1} << s.tensor.rowBits}, {"dim1", uint64_t{1} << s.tensor.colBits}}});
+  testing::insertZeros(rng, lane, s.zeroLanes);
+  testing::insertZeros(rng, reg, zeroRegs);
+  return LinearLayout(
+      LayoutValue{{{"register", reg}, {"lane", lane}, {"warp", warp}}, s.tensor.outDims()});
 }
 
 std::pair<LinearLayout, LinearLayout> randomPair(std::mt19937_64& rng, const Shape& s) {
-  std::vector<int> perm(s.tensor.bits());
-  for (int i = 0; i < s.tensor.bits(); ++i) perm[i] = i;
-  std::shuffle(perm.begin(), perm.end(), rng);
+  std::vector<int> perm = testing::shuffledBits(rng, s.tensor);
   std::vector<Basis> warp;
   for (int i = 0; i < s.warpBits; ++i) warp.push_back(unit(s.tensor, perm[i]));
   std::vector<int> rest(perm.begin() + s.warpBits, perm.end());

@@ -8,6 +8,7 @@
 
 #include "reference/catalog/blocked.h"
 #include "reference/catalog/tests/layout_literals.h"
+#include "reference/catalog/tests/test_support.h"
 
 namespace f2lay::ref::catalog {
 namespace {
@@ -183,14 +184,10 @@ TEST(BlockedLegacyCta, SameAsGluonCgaLayout) {
 }
 
 TEST(BlockedLegacyCta, RejectsSplitLargerThanCtas) {
-  try {
-    makeCgaLayout({2, 1}, {4, 1}, {1, 0});
-    FAIL() << "expected f2lay::Error";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("CTASplitNum[0] = 4 is larger than CTAsPerCGA[0] = 2"),
-              std::string::npos)
-        << e.what();
-  }
+  EXPECT_PRED2(contains, errorMessage([] {
+                 makeCgaLayout({2, 1}, {4, 1}, {1, 0});
+               }),
+               "CTASplitNum[0] = 4 is larger than CTAsPerCGA[0] = 2");
 }
 
 }  // namespace

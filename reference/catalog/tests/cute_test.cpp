@@ -15,7 +15,7 @@
 #include "reference/catalog/shared.h"
 #include "reference/catalog/tests/cute_formula.h"
 #include "reference/catalog/tests/test_support.h"
-#include "reference/tests/naive.h"
+#include "testing/evaluate.h"
 
 namespace f2lay::ref::catalog {
 namespace {
@@ -68,15 +68,16 @@ TEST(CuteSwizzle, DefinitionAtEveryCoordinate) {
     SCOPED_TRACE(cuteToString({c.b, c.m, c.s}, {c.shape, c.stride}));
     LinearLayout l = toLinear(c);
     ASSERT_EQ(l.getOutDimNames(), std::vector<std::string>{"offset"});
-    // naive's input is the flattened coordinate, dim0 in the low bits: for
+    // testing::apply's input is the flattened coordinate, dim0 in the low bits: for
     // power-of-two shapes that is CuTe's colexicographic 1-D index.
     for (uint64_t x = 0; x < sizeOf(c.shape); ++x, ++checked)
-      ASSERT_EQ(naive::apply(l.value(), x)[0], static_cast<uint64_t>(cuteOffset(c, x))) << x;
+      ASSERT_EQ(f2lay::testing::apply(l.value(), x)[0], static_cast<uint64_t>(cuteOffset(c, x)))
+          << x;
     if (!l.isInvertible()) continue;
     LinearLayout m = memory(c);
     ASSERT_EQ(m.getInDimNames(), std::vector<std::string>{"offset"});
     for (uint64_t x = 0; x < sizeOf(c.shape); ++x, ++inverted)
-      ASSERT_EQ(naive::apply(m.value(), static_cast<uint64_t>(cuteOffset(c, x))),
+      ASSERT_EQ(f2lay::testing::apply(m.value(), static_cast<uint64_t>(cuteOffset(c, x))),
                 colex(c.shape, x));
   }
   EXPECT_EQ(checked, 10u * (512 * 4 + 1024 + 256 + 16 + 16 + 64));

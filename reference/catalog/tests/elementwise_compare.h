@@ -3,7 +3,8 @@
 // shared_test) and the catalog fuzzer (fuzz/catalog_fuzzer.cpp) share it. Each
 // function returns the first difference as text ("" when there is none): the
 // in dims and their sizes first, then the first input whose output differs.
-// Layouts are evaluated by naive.h (the bases XORed, no reference code).
+// Layouts are evaluated by testing/evaluate.h (the bases XORed, no reference
+// code).
 #pragma once
 
 #include <cstdint>
@@ -11,7 +12,7 @@
 #include <vector>
 
 #include "reference/linear_layout.h"
-#include "reference/tests/naive.h"
+#include "testing/evaluate.h"
 
 namespace f2lay::ref::catalog {
 
@@ -97,7 +98,7 @@ std::string distributedMismatch(const LinearLayout& layout, const Model& model,
         for (uint64_t r = 0; r < sizes[0]; ++r) {
           uint64_t x =
               r | l << regBits | w << (regBits + laneBits) | b << (regBits + laneBits + warpBits);
-          std::vector<uint64_t> got = naive::apply(layout.value(), x);
+          std::vector<uint64_t> got = f2lay::testing::apply(layout.value(), x);
           if (got != held[r])
             return "register " + std::to_string(r) + " lane " + std::to_string(l) + " warp " +
                    std::to_string(w) + " block " + std::to_string(b) + ": the layout gives " +
@@ -144,7 +145,7 @@ std::string memoryMismatch(const LinearLayout& layout, const std::vector<uint64_
     if (offset >= (uint64_t{1} << bits))
       return "the definition puts " + coordText(x) + " at offset " + std::to_string(offset) +
              ", past the " + std::to_string(uint64_t{1} << bits) + " elements";
-    std::vector<uint64_t> got = naive::apply(layout.value(), offset);
+    std::vector<uint64_t> got = f2lay::testing::apply(layout.value(), offset);
     if (got != x)
       return "offset " + std::to_string(offset) + ": the layout gives " + coordText(got) +
              ", the definition " + coordText(x);
@@ -157,9 +158,9 @@ std::string memoryMismatch(const LinearLayout& layout, const std::vector<uint64_
 // that is CuTe's colexicographic 1-D index).
 template <typename Want>
 std::string flatMismatch(const LinearLayout& layout, const Want& want) {
-  int bits = naive::inBits(layout.value());
+  int bits = totalInBits(layout.value());
   for (uint64_t x = 0; x < (uint64_t{1} << bits); ++x) {
-    std::vector<uint64_t> got = naive::apply(layout.value(), x), expected = want(x);
+    std::vector<uint64_t> got = f2lay::testing::apply(layout.value(), x), expected = want(x);
     if (got != expected)
       return "input " + std::to_string(x) + ": the layout gives " + coordText(got) +
              ", the definition " + coordText(expected);

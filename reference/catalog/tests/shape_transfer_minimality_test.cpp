@@ -17,11 +17,13 @@
 #include <functional>
 #include <map>
 #include <numeric>
+#include <optional>
 
 #include "reference/catalog/blocked.h"
 #include "reference/catalog/predicates.h"
 #include "reference/catalog/shape_transfer.h"
 #include "reference/catalog/slice.h"
+#include "testing/outcome.h"
 
 namespace f2lay::ref::catalog {
 namespace {
@@ -95,13 +97,10 @@ std::vector<LinearLayout> successors(const LinearLayout& l, bool insertZeros) {
   }
   std::vector<LinearLayout> next;
   for (const auto& op : ops) {
-    try {
-      LinearLayout n = op();
-      if (withinBounds(n)) next.push_back(n);
-    } catch (const Error&) {
-      // The op does not apply to this layout (e.g. split without a size-2
-      // last dim on a register).
-    }
+    // No answer: the op does not apply to this layout (e.g. split without a
+    // size-2 last dim on a register).
+    std::optional<LinearLayout> n = f2lay::testing::attempt(op).answer;
+    if (n && withinBounds(*n)) next.push_back(*n);
   }
   return next;
 }

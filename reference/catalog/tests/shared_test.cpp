@@ -150,7 +150,7 @@ TEST(NvmmaShared, TmaSwizzleFormulaAtEveryElement) {
 }
 
 TEST(SharedErrors, NameTheParameterAndTheRule) {
-  auto message = errorMessage;
+  auto message = [](const auto& f) { return errorMessage(f); };
   EXPECT_EQ(message([] {
               swizzledShared({3, 1, 1, {1, 0}, {}}, {8, 8});
             }),

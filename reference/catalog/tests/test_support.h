@@ -4,28 +4,19 @@
 
 #include <gtest/gtest.h>
 
-#include <functional>
 #include <string>
 
 #include "reference/catalog/tests/elementwise_compare.h"
 #include "reference/linear_layout.h"
+#include "testing/outcome.h"
 
 namespace f2lay::ref::catalog {
 
-// The message of the f2lay::Error that `f` throws, or "(no error)".
-inline std::string errorMessage(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
-
-// For EXPECT_PRED2(contains, error, part): prints both when it fails.
-inline bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+// The message of the f2lay::Error that `f` throws, or "(no error)"; and
+// contains, for EXPECT_PRED2(contains, error, part), which prints both when it
+// fails (testing/outcome.h, for every test).
+using f2lay::testing::contains;
+using f2lay::testing::errorMessage;
 
 // The same number of registers, lanes, warps and blocks, and the same tensor
 // coordinate for each (register, lane, warp, block); `model` as for

@@ -1,20 +1,13 @@
-// Alternatives to a memory layout, for the optimality checks of the optimal
-// swizzle (reference/analysis/tests and properties/): every subspace of a
-// span, and the memory layout with given offset bits.
-#pragma once
+#include "testing/subspaces.h"
 
 #include <algorithm>
-#include <functional>
 
-#include "reference/analysis/f2_space.h"
-#include "reference/linear_layout.h"
+#include "testing/columns.h"
 
-namespace f2lay::ref::analysis::testing {
+namespace f2lay::testing {
 
-// Every subspace of dimension `dim` of span(basis), as bases (reduced row
-// echelon form over the given basis).
-inline void forEachSubspace(const Vecs& basis, int dim,
-                            const std::function<void(const Vecs&)>& visit) {
+void forEachSubspace(const std::vector<uint64_t>& basis, int dim,
+                     const std::function<void(const std::vector<uint64_t>&)>& visit) {
   int m = static_cast<int>(basis.size());
   std::vector<int> pivots;
   std::function<void(int)> choosePivots = [&](int from) {
@@ -30,10 +23,10 @@ inline void forEachSubspace(const Vecs& basis, int dim,
             ++count;
           }
       for (uint64_t mask = 0; mask < (uint64_t{1} << count); ++mask) {
-        Vecs rows;
+        std::vector<uint64_t> rows;
         int bit = 0;
         for (int r = 0; r < dim; ++r) {
-          Vec x = basis[pivots[r]];
+          uint64_t x = basis[pivots[r]];
           for (int c : free[r])
             if (mask >> bit++ & 1) x ^= basis[c];
           rows.push_back(x);
@@ -51,14 +44,8 @@ inline void forEachSubspace(const Vecs& basis, int dim,
   choosePivots(0);
 }
 
-inline LinearLayout memoryFrom(const LinearLayout& like, const Vecs& offsetBits) {
-  LayoutValue v{{{"offset", {}}}, like.value().out_dims};
-  for (Vec x : offsetBits) {
-    Basis b;
-    for (const auto& [name, value] : unflatten(like, x)) b.push_back(value);
-    v.in_dims[0].bases.push_back(b);
-  }
-  return LinearLayout(v);
+LayoutValue memoryFrom(const LayoutValue& like, const std::vector<uint64_t>& offsetBits) {
+  return layoutOf({{"offset", static_cast<int>(offsetBits.size())}}, outDimBits(like), offsetBits);
 }
 
-}  // namespace f2lay::ref::analysis::testing
+}  // namespace f2lay::testing
