@@ -250,13 +250,13 @@ F2LAY_NO_COVERAGE void tableLaw(const std::string& op, const LayoutValue& a, con
 
 // Op `k` of opsOfBoth on a request drawn from the input, with self = a,
 // other = b, shared = s: the answers of ref and opt must be equal. Only on
-// layouts of at most 16 bits a side: the analyses enumerate up to 2^24
+// layouts of at most 12 bits a side: the analyses enumerate up to 2^24
 // accesses, which sanitizers make seconds, and the algebra's 64-bit edges
 // are the hand-decoded ops' to reach.
 void tableOp(FuzzedDataProvider& in, size_t k, const LayoutValue& a, const LayoutValue& b,
              const LayoutValue& s) {
   for (const LayoutValue* v : {&a, &b, &s})
-    if (f2lay::totalInBits(*v) > 16 || f2lay::totalOutBits(*v) > 16) return;
+    if (f2lay::totalInBits(*v) > 12 || f2lay::totalOutBits(*v) > 12) return;
   const f2lay::tools::Op& op = *opsOfBoth()[k];
   f2lay::testing::DrawnRequest request(
       [&](uint64_t n) { return in.ConsumeIntegralInRange<uint64_t>(0, n - 1); }, {a, b, s});
