@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "formats/dim_names.h"
+#include "testing/dims.h"
 
 namespace f2lay::testing {
 
@@ -16,18 +17,6 @@ const Json& noJson() {
 template <class T>
 const T& oneOf(const std::vector<T>& options, uint64_t i) {
   return options[i % options.size()];
-}
-
-std::vector<std::string> inNames(const LayoutValue& v) {
-  std::vector<std::string> out;
-  for (const InDim& d : v.in_dims) out.push_back(d.name);
-  return out;
-}
-
-std::vector<std::string> outNames(const LayoutValue& v) {
-  std::vector<std::string> out;
-  for (const OutDim& d : v.out_dims) out.push_back(d.name);
-  return out;
 }
 
 bool isIn(const char* key) { return std::string(key).find("in_") != std::string::npos; }
@@ -91,8 +80,8 @@ std::string DrawnRequest::name(const char* key) const {
     if (k == "write") return oneOf<std::string>({"vector", "stmatrix", "stmatrix_trans"}, pick(3));
     if (k == "read") return oneOf<std::string>({"vector", "ldmatrix", "ldmatrix_trans"}, pick(3));
     if (k == "tile") return oneOf<std::string>({"vector", "matrix", "square"}, pick(3));
-    std::vector<std::string> pool = k == "axis" ? outNames(first()) : inNames(first());
-    if (k == "out_dim") pool = outNames(first());
+    std::vector<std::string> pool = k == "axis" ? outDimNames(first()) : inDimNames(first());
+    if (k == "out_dim") pool = outDimNames(first());
     for (const char* other : {"register", "lane", "dim0", "dim1"}) pool.push_back(other);
     return oneOf(pool, pick(pool.size()));
   });
@@ -103,7 +92,7 @@ std::string DrawnRequest::name(const char* key) const {
 // subset of them, in the layout's order or reversed.
 std::vector<std::string> DrawnRequest::names(const char* key) const {
   return memo(nameLists_, key, [&] {
-    std::vector<std::string> dims = isIn(key) ? inNames(first()) : outNames(first());
+    std::vector<std::string> dims = isIn(key) ? inDimNames(first()) : outDimNames(first());
     for (size_t i = dims.size(); i > 1; --i) std::swap(dims[i - 1], dims[pick(i)]);
     std::string k = key;
     if (k.rfind("new_", 0) == 0) {
