@@ -122,5 +122,9 @@ struct UnpairedBroadcast : Error {
 
 template <class L>
 ShufflePlan shufflePlan(const L& a, const L& b, uint64_t elementBytes);
+// The same for c = classifyConversion(a, b), made already: a caller that
+// has the classification (the properties' laws) does not classify twice.
+template <class L>
+ShufflePlan shufflePlan(const L& a, const L& b, const Classification<L>& c, uint64_t elementBytes);
 
 }  // namespace f2lay::analysis

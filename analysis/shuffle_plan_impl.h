@@ -178,16 +178,26 @@ std::vector<std::vector<uint64_t>> vectorPerCoset(const WarpElements& l, const c
   return at;
 }
 
+// A shuffle moves 4 or 8 bytes a lane: elements of 1 to 8 bytes.
+inline void checkElementBytes(uint64_t elementBytes) {
+  if (elementBytes != 1 && elementBytes != 2 && elementBytes != 4 && elementBytes != 8)
+    throw Error("shuffle plan: element_bytes " + std::to_string(elementBytes) +
+                " must be 1, 2, 4 or 8 (a shuffle moves 4 or 8 bytes)");
+}
+
 }  // namespace shuffle_detail
 
 template <class L>
 ShufflePlan shufflePlan(const L& a, const L& b, uint64_t elementBytes) {
+  shuffle_detail::checkElementBytes(elementBytes);
+  return shufflePlan(a, b, classifyConversion(a, b), elementBytes);
+}
+
+template <class L>
+ShufflePlan shufflePlan(const L& a, const L& b, const Classification<L>& c, uint64_t elementBytes) {
   using namespace shuffle_detail;
   using S = Space<L>;
-  if (elementBytes != 1 && elementBytes != 2 && elementBytes != 4 && elementBytes != 8)
-    throw Error("shuffle plan: element_bytes " + std::to_string(elementBytes) +
-                " must be 1, 2, 4 or 8 (a shuffle moves 4 or 8 bytes)");
-  Classification<L> c = classifyConversion(a, b);
+  checkElementBytes(elementBytes);
   if (c.kind == ConversionKind::kSharedMemory)
     throw Error("shuffle plan: the conversion needs shared memory, not shuffles: " + c.reason);
   checkLimits(a, b);
@@ -265,5 +275,6 @@ ShufflePlan shufflePlan(const L& a, const L& b, uint64_t elementBytes) {
 
 }  // namespace f2lay::analysis
 
-#define F2LAY_INSTANTIATE_SHUFFLE_PLAN(L) \
-  template ShufflePlan shufflePlan<L>(const L&, const L&, uint64_t);
+#define F2LAY_INSTANTIATE_SHUFFLE_PLAN(L)                            \
+  template ShufflePlan shufflePlan<L>(const L&, const L&, uint64_t); \
+  template ShufflePlan shufflePlan<L>(const L&, const L&, const Classification<L>&, uint64_t);

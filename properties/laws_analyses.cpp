@@ -9,6 +9,7 @@
 
 #include "analysis/conversion.h"
 #include "analysis/optimal_swizzle.h"
+#include "properties/conversion_case.h"
 #include "properties/law_support.h"
 #include "properties/laws.h"
 #include "reference/analysis/bank_conflicts.h"
@@ -16,6 +17,7 @@
 #include "reference/analysis/shared_roundtrip.h"
 #include "reference/analysis/warp_simulator.h"
 #include "testing/columns.h"
+#include "testing/evaluate.h"
 #include "testing/op_requests.h"
 #include "testing/subspaces.h"
 #include "tools/op_table.h"
@@ -27,30 +29,28 @@ namespace {
 using namespace ref::analysis;
 using Layout = ref::LinearLayout;
 
-uint64_t elementBytes(const Case& c) { return c.params.at("element_bytes").get<uint64_t>(); }
-
-// The shuffle plan, or nothing where it refuses a broadcast that only one
-// side has (issue 4: refused with the lane bit named, never assumed away).
-std::optional<ShufflePlan> planUnlessRefused(const Layout& a, const Layout& b, uint64_t w) {
-  try {
-    return shufflePlan(a, b, std::min<uint64_t>(w, 8));
-  } catch (const UnpairedBroadcast&) {
-    return std::nullopt;
-  }
+// The input of l with bit i of `dim` set and every other bit clear.
+ref::DimValues unitPlace(const Layout& l, const std::string& dim, int i) {
+  ref::DimValues place;
+  for (const std::string& d : l.getInDimNames())
+    place.push_back({d, d == dim ? uint64_t{1} << i : 0});
+  return place;
 }
 
 std::string shufflePlanDelivers(const Case& c) {
-  Layout a(c.layouts[0]), b(c.layouts[1]);
-  if (classifyConversion(a, b).kind == ConversionKind::kSharedMemory) return "";
-  std::optional<ShufflePlan> plan = planUnlessRefused(a, b, elementBytes(c));
+  const auto& p = conversionCase<Layout>(c);
+  const Layout &a = p.a, &b = p.b;
+  if (p.classification().kind == ConversionKind::kSharedMemory) return "";
+  std::optional<ShufflePlan> plan = p.plan();
   if (!plan) return "";
   WarpSimulation run = simulateShufflePlan(a, b, *plan);
   return run.ok() ? "" : run.mismatches.front();
 }
 
 std::string sharedRoundTripDelivers(const Case& c) {
-  Layout a(c.layouts[0]), b(c.layouts[1]);
-  OptimalSwizzle s = optimalSwizzle(a, b, elementBytes(c));
+  const auto& p = conversionCase<Layout>(c);
+  const Layout &a = p.a, &b = p.b;
+  OptimalSwizzle s = p.swizzle();
   RoundTrip trip = simulateSharedRoundTrip(a, b, s.shared, elementBytes(c));
   return unless(trip.wrongElements == 0, trip.firstWrong);
 }
@@ -59,26 +59,29 @@ std::string sharedRoundTripDelivers(const Case& c) {
 // element everywhere is a no-op; each lane already holding what B wants of
 // it, a register permutation; each warp, a shuffle; else shared memory.
 ConversionKind bruteForceKind(const Layout& a, const Layout& b) {
+  // (place, element) pairs, sorted, a place being (block, warp[, lane]).
   auto holdings = [](const Layout& l, bool perLane) {
-    std::map<uint64_t, std::set<uint64_t>> held;  // (block, warp[, lane]) -> elements
+    std::vector<std::pair<uint64_t, uint64_t>> held;
     int regs = l.getInDimSizeLog2("register"), lanes = l.getInDimSizeLog2("lane");
-    for (uint64_t x = 0; x < (uint64_t{1} << l.getTotalInDimSizeLog2()); ++x)
-      held[perLane ? x >> regs : x >> (regs + lanes)].insert(applyFlat(l, x));
+    std::vector<uint64_t> cols = testing::columnsOf(l.value());
+    for (uint64_t x = 0; x < (uint64_t{1} << cols.size()); ++x)
+      held.push_back({perLane ? x >> regs : x >> (regs + lanes), testing::applyColumns(cols, x)});
+    std::sort(held.begin(), held.end());
+    held.erase(std::unique(held.begin(), held.end()), held.end());
     return held;
   };
   auto within = [](const auto& need, const auto& have) {
-    for (const auto& [place, elements] : need)
-      for (uint64_t e : elements)
-        if (!have.at(place).count(e)) return false;
-    return true;
+    return std::includes(have.begin(), have.end(), need.begin(), need.end());
   };
   // No-op: every place of B (register, lane, warp, block) already holds
-  // B's element in A, A's further registers unused.
+  // B's element in A, A's further registers unused. Both are linear, so
+  // B's places agree with A's where each unit place does (Def 4.1): B's
+  // column of each in-dim bit is A's of the same bit.
   bool same = b.getInDimSizeLog2("register") <= a.getInDimSizeLog2("register");
-  for (uint64_t x = 0; same && x < (uint64_t{1} << b.getTotalInDimSizeLog2()); ++x) {
-    ref::DimValues place = testing::inputOf(b.value(), x);
-    same = a.apply(place) == b.apply(place);
-  }
+  for (const std::string& dim : b.getInDimNames())
+    for (int i = 0; same && i < b.getInDimSizeLog2(dim); ++i)
+      same = a.hasInDim(dim) && i < a.getInDimSizeLog2(dim) &&
+             a.apply(unitPlace(a, dim, i)) == b.apply(unitPlace(b, dim, i));
   if (same) return ConversionKind::kNoOp;
   if (within(holdings(b, true), holdings(a, true))) return ConversionKind::kRegisterPermutation;
   if (within(holdings(b, false), holdings(a, false))) return ConversionKind::kWarpShuffle;
@@ -101,10 +104,9 @@ ConversionKind expectedKind(const Layout& a, const Layout& b, ConversionKind bru
       if (name == level) break;
       below += l.getInDimSizeLog2(name);
     }
-    std::vector<uint64_t> cols;
-    for (int i = 0; i < l.getInDimSizeLog2(level); ++i)
-      cols.push_back(applyFlat(l, uint64_t{1} << (below + i)));
-    return cols;
+    std::vector<uint64_t> all = testing::columnsOf(l.value());
+    return std::vector<uint64_t>(all.begin() + below,
+                                 all.begin() + below + l.getInDimSizeLog2(level));
   };
   ConversionKind expected = brute;
   const std::pair<const char*, ConversionKind> levels[] = {
@@ -121,8 +123,9 @@ ConversionKind expectedKind(const Layout& a, const Layout& b, ConversionKind bru
 }
 
 std::string classificationMatchesPlan(const Case& c) {
-  Layout a(c.layouts[0]), b(c.layouts[1]);
-  Classification got = classifyConversion(a, b);
+  const auto& p = conversionCase<Layout>(c);
+  const Layout &a = p.a, &b = p.b;
+  Classification got = p.classification();
   ConversionKind brute = bruteForceKind(a, b), expected = expectedKind(a, b, brute);
   // Exact both ways: cheaper than the data allows would leave elements
   // behind; dearer wastes a shuffle or a trip through shared memory.
@@ -133,7 +136,7 @@ std::string classificationMatchesPlan(const Case& c) {
     return "minimal kind " + toString(got.minimalKind) + ", but the data needs " + toString(brute);
   ConversionKind kind = got.kind;
   if (kind == ConversionKind::kSharedMemory) return "";
-  std::optional<ShufflePlan> plan = planUnlessRefused(a, b, elementBytes(c));
+  std::optional<ShufflePlan> plan = p.plan();
   if (!plan) return "";
   if (plan->kind != kind) return "plan made for " + toString(plan->kind);
   bool crossesLanes = false;
@@ -159,9 +162,10 @@ uint64_t totalWavefronts(const Layout& a, const Layout& b, const Layout& s, uint
 // phases, so where each vector covers a bank (Lemma 9.4 exact) both accesses
 // run without conflicts, as the simulator counts them.
 std::string swizzleMeetsTheBound(const Case& c) {
-  Layout a(c.layouts[0]), b(c.layouts[1]);
+  const auto& p = conversionCase<Layout>(c);
+  const Layout &a = p.a, &b = p.b;
   uint64_t w = elementBytes(c);
-  OptimalSwizzle s = optimalSwizzle(a, b, w);
+  OptimalSwizzle s = p.swizzle();
   if (s.vectorBytes < 4) return "";
   WavefrontReport store = simulate(a, s.shared, w, AccessKind::kStore, s.vectorBytes);
   WavefrontReport load = simulate(b, s.shared, w, AccessKind::kLoad, s.vectorBytes);
@@ -184,17 +188,22 @@ Layout alternative(const Layout& a, const OptimalSwizzle<Layout>& s, const Vecs&
   return Layout(testing::memoryFrom(a.value(), bits));
 }
 
-// No memory layout with the same Vec does better: random Idx subspaces
-// (params.seed), or all of them when there are at most 300.
+// No memory layout with the same Vec does better: every Idx subspace when
+// there are at most params.idx_trials (default 300), else that many random
+// ones, at most 20 (params.seed picks them). The fuzzers try a few an input
+// (a simulation each costs what the rest of the input does) and leave the
+// choice to the input's bytes.
 std::string swizzleIsOptimal(const Case& c) {
-  Layout a(c.layouts[0]), b(c.layouts[1]);
+  const auto& p = conversionCase<Layout>(c);
+  const Layout &a = p.a, &b = p.b;
   uint64_t w = elementBytes(c);
-  OptimalSwizzle s = optimalSwizzle(a, b, w);
+  OptimalSwizzle s = p.swizzle();
   if (s.vectorBytes < 4) return "";  // narrower: not optimal, optimal_swizzle.h says why
   uint64_t ours = totalWavefronts(a, b, s.shared, w, s.vectorBytes);
   Vecs quotient = completeWithUnits(s.sets.V, a.getTotalOutDimSizeLog2());
+  const uint64_t trials = c.params.value("idx_trials", uint64_t{300});
   uint64_t count = 1;
-  for (int i = 0; i < s.idxBits && count <= 300; ++i)
+  for (int i = 0; i < s.idxBits && count <= trials; ++i)
     count = count * ((uint64_t{1} << (quotient.size() - i)) - 1) / ((uint64_t{1} << (i + 1)) - 1);
   std::string found;
   auto tryIdx = [&](const Vecs& idx) {
@@ -203,12 +212,12 @@ std::string swizzleIsOptimal(const Case& c) {
       found = "Idx " + str(idx.size()) + " vectors give " + str(theirs) + " wavefronts, ours " +
               str(ours);
   };
-  if (count <= 300) {
+  if (count <= trials) {
     f2lay::testing::forEachSubspace(quotient, s.idxBits, tryIdx);
     return found;
   }
   std::mt19937_64 rng(c.params.value("seed", uint64_t{1}));
-  for (int trial = 0; trial < 20; ++trial) {
+  for (uint64_t trial = 0; trial < std::min<uint64_t>(trials, 20); ++trial) {
     Vecs idx, span = s.sets.V;
     while (static_cast<int>(idx.size()) < s.idxBits) {
       Vec x = 0;
@@ -227,19 +236,21 @@ std::string swizzleIsOptimal(const Case& c) {
 // §5.1: Vec is as wide as both sides allow: the elements A's registers
 // hold at lane 0 and warp 0, met with B's, up to 16 bytes.
 std::string vectorizationIsMaximal(const Case& c) {
-  Layout a(c.layouts[0]), b(c.layouts[1]);
+  const auto& p = conversionCase<Layout>(c);
+  const Layout &a = p.a, &b = p.b;
   uint64_t w = elementBytes(c);
   auto registerElements = [](const Layout& l) {
     std::set<uint64_t> s;
+    std::vector<uint64_t> cols = testing::columnsOf(l.value());
     for (uint64_t r = 0; r < (uint64_t{1} << l.getInDimSizeLog2("register")); ++r)
-      s.insert(applyFlat(l, r));
+      s.insert(testing::applyColumns(cols, r));
     return s;
   };
   std::set<uint64_t> sa = registerElements(a), sb = registerElements(b);
   uint64_t common = 0;
   for (uint64_t e : sa) common += sb.count(e);
   uint64_t expected = std::min<uint64_t>(16, w * common);
-  OptimalSwizzle s = optimalSwizzle(a, b, w);
+  OptimalSwizzle s = p.swizzle();
   if (s.vectorBytes != expected)
     return "Vec is " + str(s.vectorBytes) + " bytes; the registers share " + str(common) +
            " elements of " + str(w) + " bytes";
@@ -278,27 +289,27 @@ std::string refEqualsOpt(const Case& c) {
 }  // namespace
 
 std::string conversionTag(const Case& c) {
-  Layout a(c.layouts[0]), b(c.layouts[1]);
-  bool wide = optimalSwizzle(a, b, elementBytes(c)).vectorBytes >= 4;
-  return toString(classifyConversion(a, b).kind) + (wide ? ", vec >= 4 bytes" : ", vec < 4 bytes");
+  const auto& p = conversionCase<Layout>(c);
+  bool wide = p.swizzle().vectorBytes >= 4;
+  return toString(p.classification().kind) + (wide ? ", vec >= 4 bytes" : ", vec < 4 bytes");
 }
 
 std::string classificationTag(const Case& c) {
-  Layout a(c.layouts[0]), b(c.layouts[1]);
+  const auto& p = conversionCase<Layout>(c);
+  const Layout &a = p.a, &b = p.b;
   ConversionKind brute = bruteForceKind(a, b), expected = expectedKind(a, b, brute);
   return toString(expected) + (expected == brute ? "" : " (data: " + toString(brute) + ")");
 }
 
 bool shufflePlanApplies(const Case& c) {
-  Layout a(c.layouts[0]), b(c.layouts[1]);
-  return classifyConversion(a, b).kind != ConversionKind::kSharedMemory &&
-         planUnlessRefused(a, b, elementBytes(c));
+  const auto& p = conversionCase<Layout>(c);
+  return p.classification().kind != ConversionKind::kSharedMemory && p.plan();
 }
 
 std::string shuffleTag(const Case& c) {
-  Layout a(c.layouts[0]), b(c.layouts[1]);
-  if (classifyConversion(a, b).kind == ConversionKind::kSharedMemory) return "shared_memory";
-  std::optional<ShufflePlan> plan = planUnlessRefused(a, b, elementBytes(c));
+  const auto& p = conversionCase<Layout>(c);
+  if (p.classification().kind == ConversionKind::kSharedMemory) return "shared_memory";
+  std::optional<ShufflePlan> plan = p.plan();
   if (!plan) return "refused";
   uint64_t bytes = plan->vectorElements * std::min<uint64_t>(elementBytes(c), 8);
   return toString(plan->kind) + ", " + str(plan->rounds.size()) + " round" +

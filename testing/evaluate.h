@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "formats/layout_value.h"
+#include "testing/columns.h"
 
 namespace f2lay::testing {
 
@@ -21,6 +22,20 @@ inline uint64_t applyColumns(const std::vector<uint64_t>& cols, uint64_t x) {
 
 // L(x) for flat x (the first in dim in the low bits), one value per out dim.
 std::vector<uint64_t> apply(const LayoutValue& l, uint64_t x);
+
+// apply(l, x) for many x: the columns read once (every input of a layout,
+// e.g.: reading them again for each made that most of the comparison).
+class Evaluator {
+ public:
+  explicit Evaluator(const LayoutValue& l) : l_(l), cols_(columnsOf(l)) {}
+  std::vector<uint64_t> operator()(uint64_t x) const {
+    return outValues(l_, applyColumns(cols_, x));
+  }
+
+ private:
+  const LayoutValue& l_;
+  std::vector<uint64_t> cols_;
+};
 
 // The number of distinct outputs, every input enumerated.
 uint64_t imageSize(const LayoutValue& l);

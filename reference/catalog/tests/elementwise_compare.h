@@ -82,6 +82,7 @@ std::string distributedMismatch(const LinearLayout& layout, const Model& model,
   if (std::string m = compare_detail::inDimMismatch(layout, inDims, bits); !m.empty()) return m;
   const int regBits = bits[0], laneBits = bits[1];
   const int warpBits = bits.size() > 2 ? bits[2] : 0;
+  const f2lay::testing::Evaluator apply(layout.value());
   for (uint64_t b = 0; b < sizes[3]; ++b)
     for (uint64_t w = 0; w < sizes[2]; ++w)
       for (uint64_t l = 0; l < sizes[1]; ++l) {
@@ -98,7 +99,7 @@ std::string distributedMismatch(const LinearLayout& layout, const Model& model,
         for (uint64_t r = 0; r < sizes[0]; ++r) {
           uint64_t x =
               r | l << regBits | w << (regBits + laneBits) | b << (regBits + laneBits + warpBits);
-          std::vector<uint64_t> got = f2lay::testing::apply(layout.value(), x);
+          std::vector<uint64_t> got = apply(x);
           if (got != held[r])
             return "register " + std::to_string(r) + " lane " + std::to_string(l) + " warp " +
                    std::to_string(w) + " block " + std::to_string(b) + ": the layout gives " +
@@ -133,6 +134,7 @@ std::string memoryMismatch(const LinearLayout& layout, const std::vector<uint64_
   if (layout.value().out_dims.size() != shape.size())
     return std::to_string(layout.value().out_dims.size()) + " out dims for a shape of rank " +
            std::to_string(shape.size());
+  const f2lay::testing::Evaluator apply(layout.value());
   std::vector<uint64_t> x(shape.size(), 0);
   for (uint64_t n = 0; n < (uint64_t{1} << bits); ++n) {
     // x runs over every element, the last dim fastest.
@@ -145,7 +147,7 @@ std::string memoryMismatch(const LinearLayout& layout, const std::vector<uint64_
     if (offset >= (uint64_t{1} << bits))
       return "the definition puts " + coordText(x) + " at offset " + std::to_string(offset) +
              ", past the " + std::to_string(uint64_t{1} << bits) + " elements";
-    std::vector<uint64_t> got = f2lay::testing::apply(layout.value(), offset);
+    std::vector<uint64_t> got = apply(offset);
     if (got != x)
       return "offset " + std::to_string(offset) + ": the layout gives " + coordText(got) +
              ", the definition " + coordText(x);
@@ -159,8 +161,9 @@ std::string memoryMismatch(const LinearLayout& layout, const std::vector<uint64_
 template <typename Want>
 std::string flatMismatch(const LinearLayout& layout, const Want& want) {
   int bits = totalInBits(layout.value());
+  const f2lay::testing::Evaluator apply(layout.value());
   for (uint64_t x = 0; x < (uint64_t{1} << bits); ++x) {
-    std::vector<uint64_t> got = f2lay::testing::apply(layout.value(), x), expected = want(x);
+    std::vector<uint64_t> got = apply(x), expected = want(x);
     if (got != expected)
       return "input " + std::to_string(x) + ": the layout gives " + coordText(got) +
              ", the definition " + coordText(expected);
