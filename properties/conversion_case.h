@@ -17,9 +17,7 @@
 namespace f2lay::properties {
 
 // The element width of a conversion case (params.element_bytes).
-inline uint64_t elementBytes(const Case& c) {
-  return c.params.at("element_bytes").get<uint64_t>();
-}
+inline uint64_t elementBytes(const Case& c) { return c.params.at("element_bytes").get<uint64_t>(); }
 
 template <class L>
 class ConversionCase {
