@@ -8,6 +8,7 @@
 #include "reference/catalog/blocked.h"
 #include "reference/catalog/cute.h"
 #include "reference/catalog/dot_operand.h"
+#include "reference/catalog/linear.h"
 #include "reference/catalog/nvidia_mma.h"
 #include "reference/catalog/nvmma_shared.h"
 #include "reference/catalog/shared.h"
@@ -48,6 +49,19 @@ Shape genShape(size_t rank, int minBits, int maxBits) {
   return s;
 }
 
+std::vector<Basis> genUnitBases(const Shape& shape) {
+  std::vector<Basis> bases;
+  for (size_t d = 0; d < shape.size(); ++d)
+    for (uint64_t v = 1; v < shape[d]; v *= 2) {
+      bases.emplace_back(shape.size(), 0);
+      bases.back()[d] = v;
+    }
+  for (int z = *rc::gen::inRange(0, 3); z > 0; --z) bases.emplace_back(shape.size(), 0);
+  for (size_t i = bases.size(); i > 1; --i)
+    std::swap(bases[i - 1], bases[*rc::gen::inRange<size_t>(0, i)]);
+  return bases;
+}
+
 namespace {
 
 ref::LinearLayout genBlockedLayout(size_t rank) {
@@ -59,14 +73,43 @@ ref::LinearLayout genBlockedLayout(size_t rank) {
   return ref::catalog::blocked(p, genShape(rank, 0, 5));
 }
 
+// Gluon's DistributedLinearLayout: each bit of the shape on a random
+// register, lane, warp or block basis.
+ref::LinearLayout genDistributedLinearLayout() {
+  Shape shape = genShape(*rc::gen::inRange<size_t>(1, 4), 0, 3);
+  ref::catalog::DistributedLinearParams p;
+  std::vector<Basis>* dims[] = {&p.regBases, &p.laneBases, &p.warpBases, &p.blockBases};
+  for (const Basis& b : genUnitBases(shape)) dims[*rc::gen::inRange(0, 4)]->push_back(b);
+  return ref::catalog::distributedLinear(p, shape);
+}
+
+// Gluon's SharedLinearLayout in Def 4.14's form (an invertible matrix whose
+// columns have 1 or 2 bits): the unit bases of the shape, some of them with
+// one of the bases kept pure XORed in (a swizzle).
+ref::LinearLayout genSharedLinearLayout() {
+  Shape shape = genShape(*rc::gen::inRange<size_t>(1, 4), 1, 4);
+  std::vector<Basis> bases;
+  for (const Basis& b : genUnitBases(shape))
+    if (b != Basis(b.size(), 0)) bases.push_back(b);
+  size_t pure = *rc::gen::inRange<size_t>(1, bases.size() + 1);
+  for (size_t i = pure; i < bases.size(); ++i)
+    if (*rc::gen::inRange(0, 2)) {
+      const Basis& with = bases[*rc::gen::inRange<size_t>(0, pure)];
+      for (size_t d = 0; d < shape.size(); ++d) bases[i][d] ^= with[d];
+    }
+  return ref::catalog::sharedLinear({bases, {}, 16});
+}
+
 ref::catalog::NvidiaMmaParams genMmaV2Params() {
   return {{2, 0}, genSpread(*rc::gen::inRange(0, 3), 2), {16, 8}, std::nullopt};
 }
 
 ref::LinearLayout genCatalogDistributedLayout() {
-  switch (*rc::gen::inRange(0, 5)) {
+  switch (*rc::gen::inRange(0, 6)) {
     case 0:
       return genBlockedLayout(*rc::gen::inRange<size_t>(1, 4));
+    case 5:
+      return genDistributedLinearLayout();
     case 1:
       return ref::catalog::nvidiaMma(genMmaV2Params(), genShape(2, 3, 6));
     case 2: {  // Hopper: 4 warps (or 8) along M, instruction N of 8 to 64
@@ -91,7 +134,9 @@ ref::LinearLayout genCatalogDistributedLayout() {
 }
 
 ref::LinearLayout genCatalogMemoryLayout() {
-  switch (*rc::gen::inRange(0, 3)) {
+  switch (*rc::gen::inRange(0, 4)) {
+    case 3:
+      return genSharedLinearLayout();
     case 0: {
       ref::catalog::SwizzledSharedParams p;
       p.vec = pow2(*rc::gen::inRange(0, 4));

@@ -197,6 +197,54 @@ Json cuteSwizzle() {
           {"direction", pick(0, 1) ? "coordinate_to_offset" : "offset_to_coordinate"}};
 }
 
+// Gluon's DistributedLinearLayout: each bit of the shape on a random
+// register, lane, warp or block basis (properties/generators.h).
+Json distributedLinear() {
+  std::vector<uint64_t> s = properties::genShape(static_cast<size_t>(pick(1, 3)), 0, 4);
+  Json bases[4] = {Json::array(), Json::array(), Json::array(), Json::array()};
+  for (const Basis& b : properties::genUnitBases(s)) bases[pick(0, 3)].push_back(b);
+  return {{"op", "distributed_linear"}, {"reg_bases", bases[0]},   {"lane_bases", bases[1]},
+          {"warp_bases", bases[2]},     {"block_bases", bases[3]}, {"shape", s}};
+}
+
+// Gluon's SharedLinearLayout: unit bases, some with another XORed in (a
+// swizzle that stays a bijection: a basis is mixed only with bases left
+// pure), the last one on a block now and then.
+Json sharedLinear() {
+  std::vector<uint64_t> s = properties::genShape(static_cast<size_t>(pick(1, 3)), 1, 4);
+  std::vector<Basis> bases = properties::genUnitBases(s);
+  std::erase(bases, Basis(s.size(), 0));
+  size_t pure = static_cast<size_t>(pick(1, static_cast<int>(bases.size())));
+  for (size_t i = pure; i < bases.size(); ++i)
+    if (pick(0, 1))
+      for (size_t d = 0; d < s.size(); ++d)
+        bases[i][d] ^= bases[static_cast<size_t>(pick(0, static_cast<int>(pure) - 1))][d];
+  Json blocks = Json::array();
+  if (bases.size() > 1 && pick(0, 1)) {
+    blocks.push_back(bases.back());
+    bases.pop_back();
+  }
+  return {{"op", "shared_linear"},
+          {"offset_bases", bases},
+          {"block_bases", blocks},
+          {"alignment", pow2(pick(0, 10))}};
+}
+
+// Gluon's make_cga_layout: CTAs, distinct tiles and an order per dim.
+Json makeCgaLayoutRequest() {
+  int rank = pick(1, 3);
+  Json ctas = Json::array(), split = Json::array();
+  for (int d = 0; d < rank; ++d) {
+    int bits = pick(0, 2);
+    ctas.push_back(pow2(bits));
+    split.push_back(pow2(pick(0, bits)));
+  }
+  return {{"op", "make_cga_layout"},
+          {"ctas_per_cga", ctas},
+          {"cta_split_num", split},
+          {"cta_order", permutation(rank)}};
+}
+
 }  // namespace
 
 std::vector<DrawnRequest> catalogRequests() {
@@ -211,7 +259,10 @@ std::vector<DrawnRequest> catalogRequests() {
                                                      {"swizzled_shared", swizzledShared},
                                                      {"cutlass_tensorop", cutlassTensorop},
                                                      {"nvmma_shared", nvmmaShared},
-                                                     {"cute_swizzle", cuteSwizzle}};
+                                                     {"cute_swizzle", cuteSwizzle},
+                                                     {"distributed_linear", distributedLinear},
+                                                     {"shared_linear", sharedLinear},
+                                                     {"make_cga_layout", makeCgaLayoutRequest}};
   std::vector<DrawnRequest> out;
   uint64_t seed = 20000;
   for (const auto& [name, drawer] : families) {
