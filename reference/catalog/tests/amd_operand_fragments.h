@@ -41,12 +41,12 @@ inline KNonK wmmaOperand(uint64_t version, uint64_t kWidth, uint64_t lane, uint6
 
 // A whole operand, Triton's arrangement of instruction tiles as index
 // arithmetic. `rank` 2 or 3; A is [batch,] M x K, B [batch,] K x N. Register
-// index bits, lowest first: the items of one lane (`perTile` of them: kWidth
-// times the K steps of one instruction), the rows of a 32-wide WMMA tile
-// (nonKSteps), tiles_per_warp along non-K (MFMA), the tile grid's registers
-// (WMMA: the non-K moves of reg_bases, in tiles), K repeats, then non-K and
-// batch repeats. Warps: `warpNonK(w)` and `warpBatch(w)` give a warp's tile
-// along non-K and batch (warps along K hold copies).
+// index bits, lowest first: the items of one lane (kWidth), the K steps of
+// one instruction (kSteps), the rows of a 32-wide WMMA tile (nonKSteps);
+// then for MFMA the K repeats up to the tensor's K and tiles_per_warp along
+// non-K, for WMMA the tile grid's registers (the non-K moves of reg_bases,
+// in tiles) and the K repeats; then non-K and batch repeats. Warps: `warpNonK(w)` and
+// `warpBatch(w)` give a warp's tile along non-K and batch (warps along K hold copies).
 struct Operand {
   bool wmma;
   uint64_t version;  // wmma's
@@ -125,13 +125,15 @@ struct Operand {
     r /= kSteps;
     uint64_t row = r % nonKSteps;
     r /= nonKSteps;
+    // MFMA repeats along the whole K before its tiles; WMMA after its grid.
+    uint64_t kRep = 0;
+    if (!wmma) kRep = r % kReps(), r /= kReps();
     uint64_t tile = r % tilesNonK;
     r /= tilesNonK;
     uint64_t gridNonK = 0, gridBatch = 0;
     for (size_t i = 0; i < gridRegNonK.size(); ++i, r /= 2)
       if (r % 2) gridNonK += gridRegNonK[i], gridBatch += gridRegBatch[i];
-    uint64_t kRep = r % kReps();
-    r /= kReps();
+    if (wmma) kRep = r % kReps(), r /= kReps();
     uint64_t nonKRep = r % nonKReps(), batchRep = r / nonKReps();
     KNonK e = wmma ? wmmaOperand(version, kWidth, lane, item)
                    : mfmaOperand(nonK, kWidth, lane, item, step);
