@@ -133,25 +133,8 @@ TEST(AmdDotOperand, MfmaMatchesOperandTables) {
                        << ::testing::PrintToString(g.tiles) << " shape "
                        << ::testing::PrintToString(g.shape));
           AmdMfmaParams parent{3, instr, instr[0] == 64, g.warps, 32, g.tiles, std::nullopt};
-          bool isA = index == 0;
-          uint64_t nonK = isA ? instr[0] : instr[1];
-          bool blocks = (instr[0] == 64 && isA) || (instr[1] == 64 && !isA && instr[0] == 4);
-          size_t r = g.shape.size();
-          amd::Operand model{false,
-                             0,
-                             isA,
-                             nonK,
-                             kWidth,
-                             kWidth * (64 / nonK),
-                             blocks ? 16u : 1u,
-                             1,
-                             g.tiles[isA ? r - 2 : r - 1],
-                             {},
-                             {},
-                             {},
-                             {},
-                             g.warps,
-                             g.shape};
+          amd::Operand model =
+              amd::mfmaOperandModel(instr, g.warps, g.tiles, index, kWidth, g.shape);
           expectMatchesElementwise(amdMfmaDotOperand({index, parent, kWidth}, g.shape), model);
         }
 }
@@ -190,23 +173,8 @@ TEST(AmdDotOperand, WmmaMatchesOperandTables) {
                        << " warp_bases " << ::testing::PrintToString(g.warp) << " reg_bases "
                        << ::testing::PrintToString(g.reg) << " shape "
                        << ::testing::PrintToString(g.shape));
-          bool isA = index == 0;
-          size_t r = g.shape.size(), kDim = isA ? r - 1 : r - 2, nonKDim = isA ? r - 2 : r - 1;
-          uint64_t nonKExtent = (isA != transposed) ? in.shape[0] : 16;
-          amd::Operand model{true, in.version, isA, 16, in.kWidth, 0,  1,      nonKExtent / 16,
-                             1,    {},         {},  {}, {},        {}, g.shape};
-          model.kPerStep = in.version == 1 ? in.kWidth : 2 * in.kWidth;
-          model.kSteps = std::max<uint64_t>(1, in.shape[2] / (2 * in.kWidth));
-          for (const Basis& b : g.reg)
-            if (b[nonKDim] != 0 || (r == 3 && b[0] != 0)) {
-              model.gridRegNonK.push_back(b[nonKDim]);
-              model.gridRegBatch.push_back(r == 3 ? b[0] : 0);
-            }
-          for (const Basis& b : g.warp) {
-            model.gridWarpNonK.push_back(b[nonKDim]);
-            model.gridWarpBatch.push_back(r == 3 ? b[0] : 0);
-          }
-          (void)kDim;
+          amd::Operand model = amd::wmmaOperandModel(in.version, transposed, in.shape, g.warp,
+                                                     g.reg, index, in.kWidth, g.shape);
           AmdWmmaParams parent = wmmaParent(in.version, transposed, g.warp, g.reg, in.shape);
           expectMatchesElementwise(amdWmmaDotOperand({index, parent, in.kWidth}, g.shape), model);
         }

@@ -151,6 +151,74 @@ struct Operand {
   }
 };
 
+// The operand of an MFMA accumulator with instruction `instr` ([M, N, K]),
+// warps and tiles_per_warp (all of the shape's rank).
+inline Operand mfmaOperandModel(const std::vector<uint64_t>& instr,
+                                const std::vector<uint64_t>& warps,
+                                const std::vector<uint64_t>& tiles, uint64_t index, uint64_t kWidth,
+                                const std::vector<uint64_t>& shape) {
+  bool isA = index == 0;
+  uint64_t nonK = isA ? instr[0] : instr[1];
+  // The 64-wide operand of a 4x64 (64x4) instruction: 16 blocks along K.
+  bool blocks = nonK == 64 && (isA ? instr[1] : instr[0]) == 4;
+  size_t r = shape.size();
+  return {false,
+          0,
+          isA,
+          nonK,
+          kWidth,
+          kWidth * (64 / nonK),
+          blocks ? 16u : 1u,
+          1,
+          tiles[isA ? r - 2 : r - 1],
+          {},
+          {},
+          {},
+          {},
+          warps,
+          shape};
+}
+
+// The operand of a WMMA accumulator (Gluon 3.9's bases): the tile grid's
+// moves along the operand's non-K dim and batch (moves along K dropped,
+// registers moving along K alone removed); kWidth K elements per lane, the
+// instruction's K in steps of 2 kWidth; a 32-wide tile (instr M 32 along A's
+// M, or along B's N when transposed) takes two 16-lane row groups.
+inline Operand wmmaOperandModel(uint64_t version, bool transposed,
+                                const std::vector<uint64_t>& instr,
+                                const std::vector<std::vector<uint64_t>>& warpBases,
+                                const std::vector<std::vector<uint64_t>>& regBases, uint64_t index,
+                                uint64_t kWidth, const std::vector<uint64_t>& shape) {
+  bool isA = index == 0;
+  size_t r = shape.size(), nonKDim = isA ? r - 2 : r - 1;
+  uint64_t nonKExtent = (isA != transposed) ? instr[0] : 16;
+  Operand o{true,
+            version,
+            isA,
+            16,
+            kWidth,
+            version == 1 ? kWidth : 2 * kWidth,
+            std::max<uint64_t>(1, instr[2] / (2 * kWidth)),
+            nonKExtent / 16,
+            1,
+            {},
+            {},
+            {},
+            {},
+            {},
+            shape};
+  for (const auto& b : regBases)
+    if (b[nonKDim] != 0 || (r == 3 && b[0] != 0)) {
+      o.gridRegNonK.push_back(b[nonKDim]);
+      o.gridRegBatch.push_back(r == 3 ? b[0] : 0);
+    }
+  for (const auto& b : warpBases) {
+    o.gridWarpNonK.push_back(b[nonKDim]);
+    o.gridWarpBatch.push_back(r == 3 ? b[0] : 0);
+  }
+  return o;
+}
+
 // The MFMA scale operand (CDNA4 ISA, V_MFMA_SCALE_F32_32X32X64_F8F6F4 and
 // 16X16X128): a lane reads 32 consecutive K elements of one row of A (column
 // of B) and the scale of those 32. The scale tensor is [non-K, K / 32]:
