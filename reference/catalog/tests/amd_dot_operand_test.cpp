@@ -224,6 +224,43 @@ TEST(AmdScale, MfmaMatchesScaleTables) {
           }
 }
 
+// The WMMA scale placement at every element: 16x16 and 32x16 instructions,
+// both operands, transposed or not, tile grids with K moves and broadcasts.
+TEST(AmdScale, WmmaMatchesScalePlacement) {
+  struct Grid {
+    std::vector<Basis> warp, reg;
+  };
+  const std::vector<Grid> grids = {{{}, {}},
+                                   {{{0, 1}, {1, 0}}, {}},
+                                   {{{1, 0}, {0, 1}}, {{0, 2}}},
+                                   {{{0, 0}, {2, 0}}, {{1, 0}, {0, 0}}},
+                                   {{{0, 2}}, {{1, 0}, {0, 1}}},
+                                   {{}, {{2, 0}, {1, 0}}}};
+  const std::vector<std::vector<uint64_t>> instrs = {{16, 16, 128}, {32, 16, 128}, {16, 16, 32}};
+  for (const auto& instr : instrs)
+    for (bool transposed : {false, true})
+      for (uint64_t index : {0, 1})
+        for (uint64_t factor : {16, 32})
+          for (const Grid& g : grids)
+            for (Shape shape : {Shape{16, 4}, Shape{1, 1}, Shape{64, 8}, Shape{256, 2}}) {
+              SCOPED_TRACE(::testing::Message()
+                           << ::testing::PrintToString(instr) << (transposed ? " T" : "") << " op "
+                           << index << " scale_factor " << factor << " warp_bases "
+                           << ::testing::PrintToString(g.warp) << " reg_bases "
+                           << ::testing::PrintToString(g.reg) << " shape "
+                           << ::testing::PrintToString(shape));
+              bool isA = index == 0;
+              size_t nonKDim = isA ? 0 : 1;
+              amd::WmmaScale model{
+                  instr[0], (isA != transposed) ? instr[0] : 16, 128 / factor, {}, {}, shape};
+              for (const Basis& b : g.reg)
+                if (b[nonKDim] != 0) model.gridRegNonK.push_back(b[nonKDim]);
+              for (const Basis& b : g.warp) model.gridWarpNonK.push_back(b[nonKDim]);
+              AmdWmmaDotOperandParams p{index, wmmaParent(3, transposed, g.warp, g.reg, instr), 8};
+              expectMatchesElementwise(amdWmmaScale(p, shape, factor), model);
+            }
+}
+
 TEST(AmdDotOperand, ParameterErrors) {
   AmdMfmaDotOperandParams m{0, mfmaParent({1, 1}, {32, 32, 8}), 0};
   EXPECT_PRED2(contains, errorMessage([&] { amdMfmaDotOperand(m, {32, 32}); }), "k_width = 0");

@@ -256,4 +256,65 @@ struct MfmaScale {
   }
 };
 
+// The WMMA scale operand (gfx1250 V_WMMA_SCALE_F32_16X16X128_F8F6F4 and the
+// 32x16 forms; Gluon 3.9.0's placement). The scale tensor is [non-K, K /
+// scale_factor]; one instruction's K of 128 elements has 128 / scale_factor
+// scales, which one lane holds in consecutive registers for its row (lane %
+// 16); registers go on along K up to the shape. Rows come in tiles of 16, or
+// 32 where the accumulator tile is 32 wide along the operand's non-K dim:
+// there lanes 16-31 take rows 16-31. With a 16x16 instruction lanes 16-31
+// take the next tile instead: the one the first tile register would move to
+// (that register then is not one). Otherwise (a 32x16 instruction, 16 wide
+// here) lanes 16-31 hold copies. Tile registers, lowest first: the tile
+// grid's non-K moves (reg_bases, in tiles), then repeats of the grid's
+// reach up to the shape; warps move by warp_bases' non-K moves. One CTA.
+struct WmmaScale {
+  uint64_t instrM;                                  // 16 or 32
+  uint64_t tileRows;                                // 16 or 32
+  uint64_t perLane;                                 // 128 / scale_factor
+  std::vector<uint64_t> gridRegNonK, gridWarpNonK;  // in tiles
+  std::vector<uint64_t> shape;                      // [non-K, K groups]
+
+  uint64_t reach() const {
+    uint64_t most = 0;
+    for (uint64_t v : gridRegNonK) most = std::max(most, v);
+    for (uint64_t v : gridWarpNonK) most = std::max(most, v);
+    return most == 0 ? 1 : 2 * most;
+  }
+  // The tile moves of the register bits above the K registers, the one lanes
+  // 16-31 take left out.
+  std::vector<uint64_t> tileMoves(uint64_t* laneMove) const {
+    std::vector<uint64_t> moves = gridRegNonK;
+    for (uint64_t r = 1; tileRows * reach() * r < shape[0]; r *= 2) moves.push_back(reach() * r);
+    *laneMove = 0;
+    if (instrM == 16 && !moves.empty()) {
+      *laneMove = moves.front();
+      moves.erase(moves.begin());
+    }
+    return moves;
+  }
+  uint64_t kRegs() const { return std::max(perLane, shape[1]); }
+  uint64_t registers() const {
+    uint64_t laneMove;
+    return kRegs() << tileMoves(&laneMove).size();
+  }
+  uint64_t lanes() const { return 32; }
+  uint64_t warps() const { return uint64_t{1} << gridWarpNonK.size(); }
+  uint64_t blocks() const { return 1; }
+
+  std::vector<uint64_t> at(uint64_t reg, uint64_t lane, uint64_t warp, uint64_t) const {
+    uint64_t laneMove;
+    std::vector<uint64_t> moves = tileMoves(&laneMove);
+    uint64_t k = reg % kRegs(), r = reg / kRegs(), tiles = 0;
+    for (size_t i = 0; i < moves.size(); ++i, r /= 2)
+      if (r % 2) tiles += moves[i];
+    for (size_t j = 0; j < gridWarpNonK.size(); ++j)
+      if ((warp >> j) & 1) tiles += gridWarpNonK[j];
+    uint64_t upper = lane / 16;
+    uint64_t row =
+        lane % 16 + (tileRows == 32 ? 16 * upper : tileRows * laneMove * upper) + tileRows * tiles;
+    return {row % shape[0], k % shape[1]};
+  }
+};
+
 }  // namespace f2lay::ref::catalog::amd
