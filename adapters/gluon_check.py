@@ -144,6 +144,64 @@ def random_dot_operand(rng):
             "shape": shape}
 
 
+def random_dot_operand_cga(rng):
+    """Operand A or B of a version 2 parent, or A of a version 3 one, whose
+    parent has a CGA layout (the operand's CTA tiling is derived from it)."""
+    request = random_dot_operand(rng)
+    rank = len(request["shape"])
+    cga = []
+    while not cga:
+        cga = random_cga(rng, rank)
+    request["parent"]["cga_layout"] = cga
+    return request
+
+
+WMMA_K_WIDTHS = {1: [8, 16], 2: [4, 8, 16], 3: [1, 2, 4, 8, 16, 32, 64]}
+
+
+def random_amd_dot_operand(rng, family):
+    """Operand A or B of a random amd_mfma or amd_wmma accumulator (every
+    instruction shape, tiles, bases and CGA the accumulator draws take), with
+    a k_width Triton's verifier accepts: any power of two for MFMA, 8 or 16
+    for WMMA version 1, 4, 8 or 16 for version 2."""
+    if family == "amd_mfma":
+        parent = random_amd_mfma(rng)
+        k_width = 1 << rng.randint(0, 5)
+    else:
+        parent = random_amd_wmma(rng)
+        k_width = rng.choice(WMMA_K_WIDTHS[parent["version"]])
+    shape = parent.pop("shape")
+    return {"op": "dot_operand", "operand_index": rng.randint(0, 1), "parent": parent,
+            "k_width": k_width, "shape": shape}
+
+
+def random_mfma_scale(rng):
+    """get_mfma_scale_layout's arguments: an operand of a rank-2 amd_mfma
+    parent with M 16 or 32 (Triton asserts it), the scale's shape, factor 32."""
+    while True:
+        request = random_amd_dot_operand(rng, "amd_mfma")
+        if len(request["shape"]) == 2 and request["parent"]["instr_shape"][0] in (16, 32):
+            break
+    request.pop("op")
+    request.pop("shape")
+    return {"op": "amd_mfma_scale", "dot_operand_layout": request,
+            "shape": [1 << rng.randint(0, 8), 1 << rng.randint(0, 4)], "scale_factor": 32}
+
+
+def random_wmma_scale(rng):
+    """get_wmma_scale_layout's arguments: an operand of a rank-2 amd_wmma
+    parent, the scale's shape, factor 16 or 32."""
+    while True:
+        request = random_amd_dot_operand(rng, "amd_wmma")
+        if len(request["shape"]) == 2:
+            break
+    request.pop("op")
+    request.pop("shape")
+    return {"op": "amd_wmma_scale", "dot_operand_layout": request,
+            "shape": [1 << rng.randint(0, 8), 1 << rng.randint(0, 4)],
+            "scale_factor": rng.choice([16, 32])}
+
+
 def random_amd_grid(rng):
     """warps_per_cta, tiles_per_warp, optional cga_layout of an AMD accumulator,
     rank 2 or 3 (a leading batch dim)."""
@@ -312,9 +370,9 @@ def gluon_layout(req):
         return ttgl.NVMMADistributedLayout(version=req["version"], warps_per_cta=req["warps_per_cta"],
                                            instr_shape=req["instr_shape"], cga_layout=cga)
     if op == "dot_operand":
+        parent = {"op": "nvidia_mma", **req["parent"], "shape": req["shape"]}
         return ttgl.DotOperandLayout(operand_index=req["operand_index"],
-                                     parent=gluon_layout({"op": "nvidia_mma", **req["parent"]}),
-                                     k_width=req["k_width"])
+                                     parent=gluon_layout(parent), k_width=req["k_width"])
     if op == "distributed_linear":
         return ttgl.DistributedLinearLayout(req["reg_bases"], req["lane_bases"], req["warp_bases"],
                                             req.get("block_bases", []), req["shape"])
@@ -333,6 +391,12 @@ def gluon_layout(req):
                                       warp_bases=warp, reg_bases=reg,
                                       instr_shape=req.get("instr_shape"), cga_layout=cga,
                                       rank=len(req["shape"]))
+    if op in ("amd_mfma_scale", "amd_wmma_scale"):
+        operand = gluon_layout({"op": "dot_operand", **req["dot_operand_layout"],
+                                "shape": req["shape"]})
+        choose = (ttgl.amd.cdna4.get_mfma_scale_layout if op == "amd_mfma_scale"
+                  else ttgl.amd.cdna5.get_wmma_scale_layout)
+        return choose.fn(operand, req["shape"], req.get("scale_factor", 32))
     raise ValueError(f"no Gluon layout for op {op}")
 
 
@@ -349,9 +413,12 @@ def vector_requests():
 
 
 FAMILIES = {"blocked": random_blocked, "slice": random_slice, "nvidia_mma": random_nvidia_mma,
-            "dot_operand": random_dot_operand, "amd_mfma": random_amd_mfma,
-            "amd_wmma": random_amd_wmma, "distributed_linear": random_distributed_linear,
-            "make_cga_layout": random_make_cga_layout}
+            "dot_operand": random_dot_operand, "dot_operand_cga": random_dot_operand_cga,
+            "dot_operand_mfma": lambda rng: random_amd_dot_operand(rng, "amd_mfma"),
+            "dot_operand_wmma": lambda rng: random_amd_dot_operand(rng, "amd_wmma"),
+            "amd_mfma": random_amd_mfma, "amd_wmma": random_amd_wmma,
+            "amd_mfma_scale": random_mfma_scale, "amd_wmma_scale": random_wmma_scale,
+            "distributed_linear": random_distributed_linear, "make_cga_layout": random_make_cga_layout}
 
 
 def main():

@@ -107,7 +107,8 @@ std::vector<Op> sharedOps();   // tools/catalog/shared_ops.cpp
 std::vector<Op> sliceOps();    // tools/catalog/slice_ops.cpp (and is_distributed, is_memory)
 std::vector<Op> shapeTransferOps();  // tools/catalog/shape_transfer_ops.cpp (trans, reshape, ...)
 std::vector<Op> amdOps();            // tools/catalog/amd_ops.cpp (amd_mfma, amd_wmma)
-std::vector<Op> cuteOps();           // tools/catalog/cute_ops.cpp (cute_swizzle, cutlass_tensorop)
+std::vector<Op> amdScaleOps();  // tools/catalog/amd_scale_ops.cpp (amd_mfma_scale, amd_wmma_scale)
+std::vector<Op> cuteOps();      // tools/catalog/cute_ops.cpp (cute_swizzle, cutlass_tensorop)
 // tools/catalog/linear_ops.cpp (distributed_linear, shared_linear, make_cga_layout)
 std::vector<Op> linearOps();
 std::vector<Op> bankOps();  // tools/analysis/bank_ops.cpp (bank_conflicts)
