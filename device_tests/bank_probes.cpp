@@ -24,7 +24,7 @@ using analysis::AccessKind;
 
 // ld/st.shared at the widest vector the layouts allow.
 analysis::AccessSpec widestVectors(analysis::AccessKind kind, uint64_t elementBytes) {
-  return {kind, elementBytes, std::nullopt, analysis::Instruction::kVector};
+  return {kind, elementBytes, std::nullopt, analysis::Instruction::kVector, {}};
 }
 
 // Every bank_conflicts case of tools/cases that expects an answer, its
@@ -121,7 +121,7 @@ std::vector<CatalogConversion> catalogConversions(bool matrices) {
       // vectors on the optimal swizzle at its width.
       auto side = [&](const ref::LinearLayout& l, analysis::AccessKind kind,
                       Instruction instruction) {
-        analysis::AccessSpec access{kind, eb, std::nullopt, instruction};
+        analysis::AccessSpec access{kind, eb, std::nullopt, instruction, {}};
         if (memory == "optimal swizzle" && instruction == Instruction::kVector)
           access.vectorBytes = optimal.vectorBytes;
         try {

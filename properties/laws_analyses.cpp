@@ -149,7 +149,7 @@ std::string classificationMatchesPlan(const Case& c) {
 
 WavefrontReport simulate(const Layout& dist, const Layout& shared, uint64_t w, AccessKind kind,
                          uint64_t vectorBytes) {
-  return simulateBankConflicts(dist, shared, {kind, w, vectorBytes, Instruction::kVector});
+  return simulateBankConflicts(dist, shared, {kind, w, vectorBytes, Instruction::kVector, {}});
 }
 
 uint64_t totalWavefronts(const Layout& a, const Layout& b, const Layout& s, uint64_t w,

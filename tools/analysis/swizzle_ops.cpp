@@ -28,9 +28,9 @@ Json optimalSwizzleJson(const Args& a) {
   L self = a.layoutAs<L>("self"), other = a.layoutAs<L>("other");
   uint64_t w = a.number("element_bytes");
   analysis::AccessSpec store{analysis::AccessKind::kStore, w, std::nullopt,
-                             instructionArg(a, "write", "stmatrix")};
+                             instructionArg(a, "write", "stmatrix"), {}};
   analysis::AccessSpec load{analysis::AccessKind::kLoad, w, std::nullopt,
-                            instructionArg(a, "read", "ldmatrix")};
+                            instructionArg(a, "read", "ldmatrix"), {}};
   auto s = analysis::optimalSwizzle(self, other, w, {store.instruction, load.instruction});
   const auto& sets = s.sets;
   const std::vector<OutDim> outs = self.value().out_dims;
