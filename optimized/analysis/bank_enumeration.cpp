@@ -100,7 +100,9 @@ WavefrontReport enumerateOnOffsets(const BasisOffsets& b, const AccessSpec& acce
   uint64_t grouped = b.zeroRegisters();
   if (access.instruction == Instruction::kVector) {
     std::vector<int> bits = vectorBits(b, w);
-    bits.resize(std::min<size_t>(bits.size(), static_cast<size_t>(std::countr_zero(b.vectorLimit))));
+    // vectorLimit is a power of two, or the maximum (no limit).
+    size_t limitBits = static_cast<size_t>(std::bit_width(b.vectorLimit) - 1);
+    bits.resize(std::min(bits.size(), limitBits));
     uint64_t bytes = chosenVectorBytes(access, w << bits.size());
     for (int k = 0; (w << k) < bytes; ++k) grouped |= uint64_t{1} << bits[static_cast<size_t>(k)];
     std::vector<int> laneBits = {0, 1, 2, 3, 4};

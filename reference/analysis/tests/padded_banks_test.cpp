@@ -95,9 +95,9 @@ LinearLayout randomBijective(std::mt19937_64& rng, const std::vector<uint64_t>& 
 TEST(PaddedBanks, RandomPaddedLayoutsMatchTheBruteForceCount) {
   std::mt19937_64 rng(2222);
   int compared = 0;
-  for (int round = 0; round < 150; ++round) {
-    // A padded_shared layout on a 2-D tile of 2^7 to 2^10 elements.
-    int bits = 7 + static_cast<int>(rng() % 4);
+  for (int round = 0; round < 40; ++round) {
+    // A padded_shared layout on a 2-D tile of 2^7 to 2^9 elements.
+    int bits = 7 + static_cast<int>(rng() % 3);
     int rowBits = static_cast<int>(rng() % static_cast<uint64_t>(bits + 1));
     std::vector<uint64_t> shape = {uint64_t{1} << rowBits, uint64_t{1} << (bits - rowBits)};
     catalog::PaddedSharedParams p;
@@ -119,12 +119,13 @@ TEST(PaddedBanks, RandomPaddedLayoutsMatchTheBruteForceCount) {
         ASSERT_EQ(got.instructions, want.instructions) << dist << shared;
         ASSERT_EQ(got.wavefronts, want.wavefronts) << "w=" << eb << "\n" << dist << shared;
         ASSERT_EQ(got.idealWavefronts, want.phases) << dist << shared;
-        if (f2lay::analysis::padsInside(padded.padding, uint64_t{1} << bits))
+        if (f2lay::analysis::padsInside(padded.padding, uint64_t{1} << bits)) {
           EXPECT_FALSE(lemma94(dist, shared, access).has_value());
+        }
         ++compared;
       }
   }
-  EXPECT_EQ(compared, 1500);
+  EXPECT_EQ(compared, 400);
 }
 
 // A 32x32 fp32 tile, row-major, one word of padding per 32-element row

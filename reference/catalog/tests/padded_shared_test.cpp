@@ -86,7 +86,7 @@ PaddedSharedParams drawParams(std::mt19937_64& rng) {
 
 TEST(PaddedShared, RandomLayoutsMatchTheDefinitionAtEveryOffset) {
   std::mt19937_64 rng(22);
-  for (int round = 0; round < 300; ++round) {
+  for (int round = 0; round < 100; ++round) {
     PaddedSharedParams p = drawParams(rng);
     PaddedShared got = paddedShared(p);
     ASSERT_EQ(got.padding, p.intervalPaddingPairs);
