@@ -25,7 +25,8 @@ std::optional<WavefrontReport> lemma94(const LinearLayout& dist, const LinearLay
                                        const AccessSpec& access) {
   checkBankAccess(dist, shared, access);
   if (access.instruction != Instruction::kVector) return std::nullopt;  // not the lemma's
-  if (f2lay::analysis::paddedInside(shared, access)) return std::nullopt;  // not linear (analysis/padding.h)
+  if (f2lay::analysis::paddedInside(shared, access))
+    return std::nullopt;  // not linear (analysis/padding.h)
   return lemmaByRank(basisOffsets(dist, shared), access);
 }
 
@@ -34,7 +35,8 @@ WavefrontReport bankConflictsWithPath(const LinearLayout& dist, const LinearLayo
   checkBankAccess(dist, shared, access);
   BasisOffsets b = basisOffsets(dist, shared);
   b.vectorLimit = f2lay::analysis::paddedVectorElements(shared, access);
-  if (access.instruction == Instruction::kVector && !f2lay::analysis::paddedInside(shared, access)) {
+  if (access.instruction == Instruction::kVector &&
+      !f2lay::analysis::paddedInside(shared, access)) {
     if (std::optional<WavefrontReport> exact = lemmaByRank(b, access)) {
       path = BankPath::kRank;
       return *exact;

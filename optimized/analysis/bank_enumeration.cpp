@@ -94,7 +94,9 @@ WavefrontReport enumerateOnOffsets(const BasisOffsets& b, const AccessSpec& acce
   const uint64_t w = access.elementBytes;
   // An element's byte address: its offset, padded (analysis/padding.h).
   const f2lay::analysis::Padding& padding = access.padding;
-  auto address = [&](uint64_t offset) { return f2lay::analysis::paddedOffset(padding, offset) * w; };
+  auto address = [&](uint64_t offset) {
+    return f2lay::analysis::paddedOffset(padding, offset) * w;
+  };
   WavefrontReport report;
   Cost total;
   uint64_t grouped = b.zeroRegisters();

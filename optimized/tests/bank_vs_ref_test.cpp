@@ -45,13 +45,15 @@ Access access(bool load, uint64_t elementBytes, std::optional<uint64_t> vectorBy
               int instruction) {
   Access a;
   a.ref = {load ? ref::analysis::AccessKind::kLoad : ref::analysis::AccessKind::kStore,
-           elementBytes, vectorBytes,
+           elementBytes,
+           vectorBytes,
            instruction == 0   ? ref::analysis::Instruction::kVector
            : instruction == 1 ? ref::analysis::Instruction::kMatrix
                               : ref::analysis::Instruction::kMatrixTrans,
            {}};
   a.opt = {load ? opt::analysis::AccessKind::kLoad : opt::analysis::AccessKind::kStore,
-           elementBytes, vectorBytes,
+           elementBytes,
+           vectorBytes,
            instruction == 0   ? opt::analysis::Instruction::kVector
            : instruction == 1 ? opt::analysis::Instruction::kMatrix
                               : opt::analysis::Instruction::kMatrixTrans,

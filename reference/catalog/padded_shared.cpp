@@ -34,8 +34,9 @@ std::vector<uint64_t> bitsPerDim(const std::vector<Basis>& bases, const std::str
       if (b[d] != 0) ++moving, dim = d;
     if (moving == 0) {
       if (zerosAllowed) continue;
-      throw Error(at + ": is zero; Triton refuses broadcasting in the offset dim (each offset "
-                       "must hold its own element)");
+      throw Error(at +
+                  ": is zero; Triton refuses broadcasting in the offset dim (each offset "
+                  "must hold its own element)");
     }
     if (moving > 1)
       throw Error(at + ": moves in " + std::to_string(moving) +

@@ -91,9 +91,9 @@ std::vector<Op> sharedOps() {
        [](const Args& a) {
          std::vector<Basis> cga;
          if (a.has("cga_layout")) cga = a.numberLists("cga_layout");
-         return paddedJson(ref::catalog::paddedShared({a.paddingPairs("interval_padding_pairs"),
-                                                       a.numberLists("offset_bases"), cga,
-                                                       a.numbers("shape")}));
+         return paddedJson(
+             ref::catalog::paddedShared({a.paddingPairs("interval_padding_pairs"),
+                                         a.numberLists("offset_bases"), cga, a.numbers("shape")}));
        }},
       {{"padded_shared_identity",
         {{"interval_padding_pairs", "[[interval, padding], ...] (powers of two)"},
@@ -107,9 +107,9 @@ std::vector<Op> sharedOps() {
          std::vector<Basis> cga;
          if (a.has("cga_layout")) cga = a.numberLists("cga_layout");
          ref::catalog::Shape shape = a.numbers("shape");
-         return paddedJson(ref::catalog::paddedShared(ref::catalog::paddedSharedIdentityFor(
-             a.paddingPairs("interval_padding_pairs"), shape, a.order("order", shape.size()),
-             cga)));
+         return paddedJson(ref::catalog::paddedShared(
+             ref::catalog::paddedSharedIdentityFor(a.paddingPairs("interval_padding_pairs"), shape,
+                                                   a.order("order", shape.size()), cga)));
        }},
       {{"padded_address",
         {{"shared", "a padded memory layout, as padded_shared answers it (or a plain one)"},

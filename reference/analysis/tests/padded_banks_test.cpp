@@ -103,7 +103,8 @@ TEST(PaddedBanks, RandomPaddedLayoutsMatchTheBruteForceCount) {
     catalog::PaddedSharedParams p;
     p.shape = shape;
     for (size_t d = 0; d < 2; ++d)
-      for (uint64_t x = 1; x < shape[d]; x *= 2) p.offsetBases.push_back(d ? Basis{0, x} : Basis{x, 0});
+      for (uint64_t x = 1; x < shape[d]; x *= 2)
+        p.offsetBases.push_back(d ? Basis{0, x} : Basis{x, 0});
     std::shuffle(p.offsetBases.begin(), p.offsetBases.end(), rng);
     p.intervalPaddingPairs.push_back({uint64_t{1} << rng() % 8, uint64_t{1} << rng() % 5});
     if (rng() % 2 && p.intervalPaddingPairs[0].interval != 64)
@@ -132,8 +133,8 @@ TEST(PaddedBanks, RandomPaddedLayoutsMatchTheBruteForceCount) {
 // ([[32, 1]]): lane l reads (l, c) from the padded address 33 l + c, bank
 // (l + c) mod 32, so each column read takes 1 wavefront instead of 32.
 TEST(PaddedBanks, ColumnReadOfAPaddedRowMajorTile) {
-  catalog::PaddedShared padded = catalog::paddedShared(catalog::paddedSharedIdentityFor(
-      {{32, 1}}, {32, 32}, {1, 0}, {}));
+  catalog::PaddedShared padded =
+      catalog::paddedShared(catalog::paddedSharedIdentityFor({{32, 1}}, {32, 32}, {1, 0}, {}));
   LinearLayout shared = padded.linear.sublayout({"offset"}, padded.linear.getOutDimNames());
   LayoutValue v{{{"register", {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}}},
                  {"lane", {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}}},
@@ -163,8 +164,8 @@ TEST(PaddedBanks, ColumnReadOfAPaddedRowMajorTile) {
   // Padding of 4 elements every 32 keeps 16-byte vectors: lane l's vector
   // at 36 l + 4 k words: bank 4 (l + k) mod 32, a quarter-warp of 8 lanes
   // covers 8 distinct 4-bank groups, so no conflicts.
-  catalog::PaddedShared four = catalog::paddedShared(catalog::paddedSharedIdentityFor(
-      {{32, 4}}, {32, 32}, {1, 0}, {}));
+  catalog::PaddedShared four =
+      catalog::paddedShared(catalog::paddedSharedIdentityFor({{32, 4}}, {32, 32}, {1, 0}, {}));
   withPadding.padding = four.padding;
   got = simulateBankConflicts(columns, shared, withPadding);
   EXPECT_EQ(got.vectorBytes, 16u);

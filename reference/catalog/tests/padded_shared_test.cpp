@@ -153,8 +153,7 @@ TEST(PaddedShared, IdentityForWalksEachCtaAlongOrder) {
   // Gluon 3.9: with_identity_for([[2, 1], [4, 2]], [16, 8], [1, 0], [[1, 0]])
   // has offset_bases [[0,1], [0,2], [0,4], [1,0], [2,0], [4,0]].
   PaddedSharedParams p = paddedSharedIdentityFor({{2, 1}, {4, 2}}, {16, 8}, {1, 0}, {{1, 0}});
-  EXPECT_EQ(p.offsetBases,
-            (std::vector<Basis>{{0, 1}, {0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}}));
+  EXPECT_EQ(p.offsetBases, (std::vector<Basis>{{0, 1}, {0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}}));
   // Triton scales the block basis by the CTA tile: block = [[8, 0]].
   PaddedShared got = paddedShared(p);
   EXPECT_EQ(got.linear.value().in_dims[1].bases, (std::vector<Basis>{{8, 0}}));
@@ -186,7 +185,8 @@ TEST(PaddedShared, RefusesWhatGluonAndTritonRefuse) {
   EXPECT_PRED2(contains, error({{{4, 1}}, off, {}, {8, 4}}),
                "shape = 8x4 but offset_bases and cga_layout span 4x4");
   EXPECT_PRED2(contains, error({{{4, 1}}, {{0, 1}}, {}, {}}), "shape must have at least one dim");
-  EXPECT_PRED2(contains, error({{{4, 1}}, {{0, 1, 0}}, {}, {1, 2}}), "offset_bases[0]: has 3 values");
+  EXPECT_PRED2(contains, error({{{4, 1}}, {{0, 1, 0}}, {}, {1, 2}}),
+               "offset_bases[0]: has 3 values");
   // Zero cga_layout bases are broadcasts, which Triton 3.9 accepts.
   EXPECT_EQ(error({{{4, 1}}, off, {{0, 0}, {1, 0}}, {8, 4}}), "(no error)");
 }
