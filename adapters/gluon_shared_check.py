@@ -23,7 +23,7 @@ Triton aborts the process on parameters it rejects: only valid ones are drawn.
 """
 import argparse, json, math, pathlib, random, re, sys
 
-from oracle_client import Report, compare, shape_judge, shrink_shape
+from oracle_client import Report, ask_oracle, compare, shape_judge, shrink_shape
 try:
     import triton
     from triton._C.libtriton import gluon_ir, ir
@@ -87,6 +87,39 @@ def padded_answer(layout, shape):
         block = json.loads(re.search(r"block = (\[.*\])$", body).group(1))
     return {"in_dims": [{"name": "offset", "bases": offset}, {"name": "block", "bases": block}],
             "out_dims": [{"name": f"dim{i}", "size": s} for i, s in enumerate(shape)], "padding": pairs}
+
+
+AMD_OP = "compute_amd_efficient_padded_shared_layout"
+
+
+def gluon_amd_answer(req):
+    """Gluon's ttgl.amd.cdna4.compute_efficient_padded_shared_layout for a dot
+    operand of an MFMA v4 parent (warps [4, 1], tiles [1, 1], fp32
+    accumulators: the rule reads none of these) as f2lay's JSON, or None
+    where Gluon returns None. It calls gluon_ir's binding with the arguments
+    the wrapper passes."""
+    layout = gluon_ir.compute_amd_efficient_padded_shared_layout(
+        req["operand_index"], req["k_width"], 4, [4, 1], req["instr_shape"], True, [1, 1], 32, [],
+        req["shape"], req["dtype_bitwidth"], req.get("is_k_contig", True))
+    return None if layout is None else padded_answer(layout, list(req["shape"]))
+
+
+def random_amd(rng):
+    return {"op": AMD_OP, "operand_index": rng.randint(0, 1), "k_width": rng.choice([2, 4, 8, 8, 16, 16, 32]),
+            "instr_shape": rng.choice([[16, 16, 32], [32, 32, 16], [16, 16, 16], [32, 32, 8]]),
+            "shape": [1 << rng.randint(3, 9), 1 << rng.randint(3, 9)], "dtype_bitwidth": rng.choice([4, 8, 16]),
+            "is_k_contig": rng.random() < 0.6}
+
+
+def amd_pairs(rng, f2lay, count):
+    """count requests f2lay answers (a layout or null) with Gluon's answers.
+    Where f2lay refuses (Triton would divide by zero, assert or abort) Gluon
+    is not asked, as it would take the process down; those are counted."""
+    drafts = [random_amd(rng) for _ in range(count * 2)]
+    answered = [(r, a) for r, a in zip(drafts, ask_oracle(f2lay, drafts)) if a.get("ok")]
+    refused = len(drafts) - len(answered)
+    pairs = [(AMD_OP, r, gluon_amd_answer(r)) for r, _ in answered[:count]]
+    return pairs, refused
 
 
 def gluon_answer(req):
@@ -299,7 +332,12 @@ def main():
             expected = gluon_answer(req)
             if expected is not None:
                 pairs.append(("vectors", req, expected))
-    report = Report("gluon_shared_check", f"Triton {triton.__version__}", list(FAMILIES) + ["vectors"])
+    amd, refused = amd_pairs(rng, args.f2lay, args.cases)
+    pairs += amd
+    print(f"gluon_shared_check: {AMD_OP}: {sum(1 for p in amd if p[2] is None)} of {len(amd)} "
+          f"None in Gluon; {refused} drafts f2lay refuses as Triton's aborts (not asked)")
+    report = Report("gluon_shared_check", f"Triton {triton.__version__}",
+                    list(FAMILIES) + [AMD_OP, "vectors"])
     return compare(report, args.f2lay, pairs, judge(args.f2lay))
 
 

@@ -135,4 +135,93 @@ PaddedSharedParams paddedSharedIdentityFor(const analysis::Padding& pairs, const
   return p;
 }
 
+std::optional<PaddedShared> amdEfficientPaddedShared(const AmdPaddedParams& p) {
+  const std::string op = "compute_amd_efficient_padded_shared_layout: ";
+  if (p.shape.size() != 2) throw Error(op + "shape must have 2 dims ([BM, BK] or [BK, BN])");
+  checkPowersOfTwo(op + "shape", p.shape, 2);
+  if (p.operandIndex > 1)
+    throw Error(op + "operand_index = " + std::to_string(p.operandIndex) + " must be 0 or 1");
+  for (auto [name, v] : {std::pair<const char*, uint64_t>{"k_width", p.kWidth},
+                         {"instr_shape", p.mfmaNonKDim},
+                         {"dtype_bitwidth", p.dtypeBitwidth}})
+    if (!std::has_single_bit(v) || v > 1024)
+      throw Error(op + name + " = " + std::to_string(v) + " is not a power of two (at most 1024)");
+  uint64_t elemBytes = std::max<uint64_t>(p.dtypeBitwidth / 8, 1);
+  if (elemBytes != 1 && elemBytes != 2) return std::nullopt;
+  size_t kDimIndex = p.operandIndex == 0 ? 1 : 0;
+  uint64_t kDim = p.shape[kDimIndex], nonKDim = p.shape[1 - kDimIndex];
+  if (p.mfmaNonKDim != 16 && p.mfmaNonKDim != 32) return std::nullopt;
+  if (p.kWidth != 4 && p.kWidth != 8 && p.kWidth != 16) return std::nullopt;
+  uint64_t kWidthBytes = p.kWidth * elemBytes;
+  uint64_t vecSize = 16 / elemBytes, elemsPer8Bytes = 8 / elemBytes;
+  uint64_t contigDim = p.kContig ? kDim : nonKDim, nonContigDim = p.kContig ? nonKDim : kDim;
+  bool b128 = p.kContig && kWidthBytes == 16, b64Tr = !p.kContig && kWidthBytes >= 8;
+  uint64_t elemPerBankRow = ((b128 || b64Tr) ? 64 : 32) * 4 / elemBytes;
+  uint64_t padding = b128    ? (p.mfmaNonKDim == 16 ? 2 * p.kWidth : p.kWidth)
+                     : b64Tr ? (p.mfmaNonKDim == 16 ? 16 : 32)
+                             : elemsPer8Bytes;
+  // Lanes along a row, at least 1: Triton 3.9 answers tiles whose rows are
+  // narrower than a vector as if one lane held each row (checked against
+  // Gluon 3.9.0 in adapters/gluon_shared_check.py).
+  uint64_t contigLanes = std::max<uint64_t>(1, contigDim / vecSize);
+  uint64_t wrap = std::min(contigDim, elemPerBankRow) / padding;
+  if (wrap == 0) return std::nullopt;  // padding wider than a row
+  // Rows to stagger over: fewer rows give 2x the conflicts per power of two.
+  uint64_t requiredRows = p.warpSize / contigLanes * wrap;
+  uint64_t xWay = nonContigDim >= requiredRows
+                      ? 1
+                      : static_cast<uint64_t>(std::countr_zero(requiredRows / nonContigDim)) + 1;
+  if ((b128 && xWay > 1) || xWay > 2) return std::nullopt;
+  if (xWay > 1) {
+    wrap >>= xWay - 1;
+    if (wrap == 0) return std::nullopt;
+  }
+  bool bestWrap = false;
+  if (nonContigDim >= p.warpSize / contigLanes * 16 && 16 > wrap) bestWrap = true, wrap = 16;
+  // Bases as [contig, nonContig] pairs.
+  std::vector<Basis> bases;
+  auto log2 = [](uint64_t x) { return std::countr_zero(x); };
+  for (int e = 0; e < log2(contigDim); ++e) bases.push_back({uint64_t{1} << e, 0});
+  uint64_t interval = p.warpSize * vecSize;
+  size_t required = static_cast<size_t>(log2(interval));
+  int rowBase = log2(wrap);
+  for (; bases.size() < required; ++rowBase) bases.push_back({0, uint64_t{1} << rowBase});
+  for (int r = 0; r < log2(wrap); ++r) bases.push_back({0, uint64_t{1} << r});
+  for (; rowBase < log2(nonContigDim); ++rowBase) bases.push_back({0, uint64_t{1} << rowBase});
+  if (b64Tr && p.mfmaNonKDim == 16 && kWidthBytes == 16) {
+    // One ds_read_tr moves 8 bytes: the rows at 8 and 16 bytes trade places.
+    size_t g0 = 0, g1 = 0;
+    for (size_t i = 0; i < bases.size(); ++i) {
+      if (bases[i][1] == 16 / elemBytes) g1 = i;
+      if (bases[i][1] == 8 / elemBytes) g0 = i;
+    }
+    if (g0 == 0 || g1 == 0)
+      throw Error(op + "Triton asserts here (no row at 8 or 16 bytes to exchange)");
+    std::swap(bases[g0], bases[g1]);
+  }
+  if (b128 && p.mfmaNonKDim == 32 && bestWrap && kDim < 256 / elemBytes) {
+    // Triton indexes the bases by log2 of a byte offset (256 for the wide
+    // layout, 128 for the narrow) and by log2(contigDim) for the 16th row.
+    size_t offsetIndex = p.kWidth == 16 / elemBytes ? 8 : 7;
+    size_t row16Index = static_cast<size_t>(log2(contigDim));
+    if (offsetIndex >= bases.size() || row16Index >= bases.size())
+      throw Error(op + "Triton asserts here (fewer bases than the exchange needs)");
+    std::swap(bases[offsetIndex], bases[row16Index]);
+  }
+  // To the tensor's dims: [contig, nonContig] is [dim1, dim0] when the
+  // contiguous dim is dim1.
+  size_t contigIndex = p.kContig ? kDimIndex : 1 - kDimIndex;
+  std::vector<Basis> offsetBases;
+  for (const Basis& b : bases)
+    offsetBases.push_back(contigIndex == 0 ? Basis{b[0], b[1]} : Basis{b[1], b[0]});
+  for (size_t i = 0; i < offsetBases.size(); ++i)
+    for (size_t d = 0; d < 2; ++d)
+      if (offsetBases[i][d] >= p.shape[d])
+        throw Error(op + "Triton stacks offset " + std::to_string(i) + " past the shape (dim" +
+                    std::to_string(d) + " = " + std::to_string(p.shape[d]) +
+                    "), which PaddedSharedEncodingAttr::verify refuses (Triton aborts)");
+  // One CTA: combineCtaCgaWithShape leaves the bases as they are.
+  return paddedShared({{{interval, padding}}, offsetBases, {}, p.shape});
+}
+
 }  // namespace f2lay::ref::catalog

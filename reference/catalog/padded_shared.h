@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "analysis/padding.h"
@@ -58,5 +59,41 @@ PaddedShared paddedShared(const PaddedSharedParams& params);
 PaddedSharedParams paddedSharedIdentityFor(const analysis::Padding& pairs, const Shape& shape,
                                            const std::vector<unsigned>& order,
                                            const std::vector<Basis>& cgaBases);
+
+// AMD's choice of a padded layout for a CDNA4 (MFMA v4) dot operand that is
+// copied to LDS asynchronously: Gluon 3.9's
+// ttgl.amd.cdna4.compute_efficient_padded_shared_layout(dot_operand_layout,
+// shape, dtype, is_k_contig), which calls Triton's
+// composePaddedLayoutForAsyncCopyCDNA4 (third_party/amd/lib/.../Utility.cpp).
+// It reads of the dot operand only its operand index, k_width and the
+// parent's instruction size along the operand's non-K dim (instr_shape[0]
+// for A, [1] for B), so those are its parameters here (f2lay's dot_operand
+// does not build AMD operands yet).
+struct AmdPaddedParams {
+  uint64_t operandIndex = 0;  // 0: A ([M, K]), 1: B ([K, N])
+  uint64_t kWidth = 8;
+  uint64_t mfmaNonKDim = 16;  // the parent's instr_shape[operandIndex]
+  Shape shape;                // [BM, BK] for A, [BK, BN] for B
+  uint64_t dtypeBitwidth = 16;
+  bool kContig = true;
+  uint64_t warpSize = 64;  // CDNA wavefronts
+};
+
+// The layout, or nullopt where Triton returns none (Gluon: None): element
+// bytes (bitwidth / 8, at least 1) not 1 or 2, a non-K instruction size not
+// 16 or 32, k_width not 4, 8 or 16, padding wider than a row, or more bank
+// conflicts than Triton tolerates. The rule, in element units: ds_read_b128
+// (K contiguous, k_width * bytes = 16) or ds_read_b64_tr (K not contiguous,
+// k_width * bytes >= 8) see 64 banks, else 32; padding = 2 k_width or k_width
+// (b128, non-K 16 or 32), 16 or 32 (b64_tr), else 8 bytes; one pair
+// (warpSize * 16 bytes, padding); offsets run along the contiguous dim, then
+// the rows staggered `wrap` apart (16 where the tile has rows enough), then
+// the rows within a wrap, then the rest; and Triton's two fix-ups (rows of
+// 8 and 16 bytes exchanged for ds_read_b64_tr of 16 bytes on non-K 16; the
+// 16th row exchanged with offset 256 or 128 for ds_read_b128 on non-K 32).
+// Throws f2lay::Error naming the key for parameters Gluon rejects (rank,
+// powers of two, operand_index) and where Triton would build offsets past
+// the shape (it aborts there).
+std::optional<PaddedShared> amdEfficientPaddedShared(const AmdPaddedParams& params);
 
 }  // namespace f2lay::ref::catalog

@@ -111,6 +111,27 @@ std::vector<Op> sharedOps() {
              ref::catalog::paddedSharedIdentityFor(a.paddingPairs("interval_padding_pairs"), shape,
                                                    a.order("order", shape.size()), cga)));
        }},
+      {{"compute_amd_efficient_padded_shared_layout",
+        {{"operand_index", "0 (A, shape [BM, BK]) or 1 (B, shape [BK, BN])"},
+         {"k_width", "the dot operand's k_width"},
+         {"instr_shape", "the MFMA v4 parent's instr_shape ([M, N, K]; only M or N is read)"},
+         kShapeArg,
+         {"dtype_bitwidth", "bits per element of the tensor in shared memory (4, 8 or 16)"},
+         {"is_k_contig", "K is the contiguous dim in shared memory (default true)", false}},
+        "layout with \"padding\", or null",
+        "AMD's padded layout for a CDNA4 dot operand (Gluon's "
+        "ttgl.amd.cdna4.compute_efficient_padded_shared_layout, Triton's "
+        "composePaddedLayoutForAsyncCopyCDNA4), one CTA; null where Gluon returns None. The "
+        "dot operand's keys are taken plainly: f2lay's dot_operand has no AMD parent yet"},
+       [](const Args& a) {
+         std::vector<uint64_t> instr = a.numbers("instr_shape");
+         if (instr.size() != 3) throw Error("instr_shape: expected [M, N, K]");
+         uint64_t op = a.number("operand_index");
+         auto p = ref::catalog::amdEfficientPaddedShared(
+             {op, a.number("k_width"), instr[op == 1 ? 1 : 0], a.numbers("shape"),
+              a.number("dtype_bitwidth"), !a.has("is_k_contig") || a.boolean("is_k_contig")});
+         return p ? paddedJson(*p) : Json(nullptr);
+       }},
       {{"padded_address",
         {{"shared", "a padded memory layout, as padded_shared answers it (or a plain one)"},
          {"element", "the element's coordinates, e.g. {\"dim0\": 3, \"dim1\": 1}"}},

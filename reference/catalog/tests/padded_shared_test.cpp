@@ -193,3 +193,37 @@ TEST(PaddedShared, RefusesWhatGluonAndTritonRefuse) {
 
 }  // namespace
 }  // namespace f2lay::ref::catalog
+
+namespace f2lay::ref::catalog {
+namespace {
+
+// Triton's comment on composePaddedLayoutForAsyncCopyCDNA4 (Mx64xbf16, K
+// contiguous, kWidth 8, 16 elements of padding): the rows are laid out
+//   r0, r4, r8, ..., r28, pad, r1, r5, ..., r29, pad, r2, ...
+// With M = 32 (too few rows for the 16-row wrap), row 4j + i starts at
+// linear offset 64 j + 512 i, padded by 16 elements per 512.
+TEST(AmdEfficientPaddedShared, TritonsCommentedArrangement) {
+  std::optional<PaddedShared> p = amdEfficientPaddedShared({0, 8, 16, {32, 64}, 16, true, 64});
+  ASSERT_TRUE(p.has_value());
+  EXPECT_EQ(p->padding, (analysis::Padding{{512, 16}}));
+  LinearLayout inverse = p->linear.pseudoinvert();
+  for (uint64_t row = 0; row < 32; ++row)
+    for (uint64_t col = 0; col < 64; col += 9) {
+      uint64_t offset = 0;
+      for (const auto& [dim, v] : inverse.apply({{"dim0", row}, {"dim1", col}}))
+        if (dim == "offset") offset = v;
+      uint64_t want = 64 * (row / 4) + 512 * (row % 4) + col;
+      ASSERT_EQ(offset, want) << "row " << row << " col " << col;
+      EXPECT_EQ(analysis::paddedOffset(p->padding, offset), want + 16 * (want / 512));
+    }
+  // Gluon returns None for k_width 2 and for 32-bit elements.
+  EXPECT_FALSE(amdEfficientPaddedShared({0, 2, 16, {32, 64}, 16, true, 64}).has_value());
+  EXPECT_FALSE(amdEfficientPaddedShared({0, 8, 16, {32, 64}, 32, true, 64}).has_value());
+  EXPECT_PRED2(contains, errorMessage([] {
+                 (void)amdEfficientPaddedShared({2, 8, 16, {32, 64}, 16, true, 64});
+               }),
+               "operand_index = 2 must be 0 or 1");
+}
+
+}  // namespace
+}  // namespace f2lay::ref::catalog
