@@ -255,6 +255,30 @@ std::map<std::string, OpCase> validRequests() {
                                                  {"name": "dim1", "size": 8}]})")};
   // 32-byte swizzle of 16-bit elements: rows of 16 elements, two 16-byte
   // chunks (8 elements); the chunk flips every 4 rows, so row 4 -> column 8.
+  // Gluon 3.9's PaddedSharedLayout docstring example (its answer, as
+  // tools/cases/catalog_shared.jsonl).
+  Json docstringPadded = parse(
+      R"({"in_dims": [{"name": "offset", "bases": [[0, 1], [0, 2], [2, 0], [4, 0], [1, 0]]},
+                      {"name": "block", "bases": []}],
+          "out_dims": [{"name": "dim0", "size": 8}, {"name": "dim1", "size": 4}],
+          "padding": [[8, 1]]})");
+  c["padded_shared"] = {{{"interval_padding_pairs", parse("[[8, 1]]")},
+                         {"offset_bases", parse("[[0, 1], [0, 2], [2, 0], [4, 0], [1, 0]]")},
+                         {"shape", {8, 4}}},
+                        docstringPadded};
+  c["padded_shared_identity"] = {
+      {{"interval_padding_pairs", parse("[[2, 1]]")}, {"order", {0}}, {"shape", {4}}},
+      parse(
+          R"({"in_dims": [{"name": "offset", "bases": [[1], [2]]}, {"name": "block", "bases": []}],
+                "out_dims": [{"name": "dim0", "size": 4}], "padding": [[2, 1]]})")};
+  c["padded_address"] = {{{"shared", docstringPadded}, {"element", {{"dim0", 5}, {"dim1", 2}}}},
+                         parse(R"({"offset": 26, "block": 0, "address": 29})")};
+  c["compute_amd_efficient_padded_shared_layout"] = {{{"operand_index", 0},
+                                                      {"k_width", 2},
+                                                      {"instr_shape", {16, 16, 32}},
+                                                      {"shape", {32, 64}},
+                                                      {"dtype_bitwidth", 16}},
+                                                     Json(nullptr)};
   c["nvmma_shared"] = {{{"swizzle_byte_width", 32}, {"element_bitwidth", 16}, {"shape", {8, 16}}},
                        parse(R"({"in_dims": [{"name": "offset", "bases": [[0, 1], [0, 2], [0, 4],
                                                                           [0, 8], [1, 0], [2, 0],
