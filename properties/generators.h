@@ -116,6 +116,11 @@ rc::Gen<LayoutValue> genCatalogMemory();
 // warps and one block (a conversion A -> B), and an element width: as
 // layouts[0], layouts[1] and params.element_bytes.
 rc::Gen<Case> genConversionPair();
+// A conversion pair and a padded memory layout for it (Gluon 3.9's
+// PaddedSharedLayout with an identity linear part): params padding_interval
+// and padding_amount (one pair, powers of two) and row_major (1: the last out
+// dim fastest, 0: the first).
+rc::Gen<Case> genPaddedConversion();
 Case makeConversionPair(Choices& c);
 
 // A distributed layout and a sequence of shape operations on it, as

@@ -12,6 +12,7 @@
 #include "reference/catalog/linear.h"
 #include "reference/catalog/nvidia_mma.h"
 #include "reference/catalog/nvmma_shared.h"
+#include "reference/catalog/padded_shared.h"
 #include "reference/catalog/shared.h"
 #include "reference/catalog/slice.h"
 #include "reference/linear_layout.h"
@@ -238,9 +239,22 @@ ref::LinearLayout genCatalogDistributedLayout() {
 }
 
 ref::LinearLayout genCatalogMemoryLayout() {
-  switch (*rc::gen::inRange(0, 4)) {
+  switch (*rc::gen::inRange(0, 5)) {
     case 3:
       return genSharedLinearLayout();
+    case 4: {
+      // padded_shared's linear component (reference/catalog/padded_shared.h):
+      // each dim's offset bits 1, 2, 4, ... in random order, one CTA.
+      ref::catalog::PaddedSharedParams p;
+      p.shape = genShape(2, 0, 6);
+      for (size_t d = 0; d < 2; ++d)
+        for (uint64_t x = 1; x < p.shape[d]; x *= 2)
+          p.offsetBases.push_back(d ? Basis{0, x} : Basis{x, 0});
+      for (size_t i = p.offsetBases.size(); i > 1; --i)
+        std::swap(p.offsetBases[i - 1], p.offsetBases[*rc::gen::inRange<size_t>(0, i)]);
+      p.intervalPaddingPairs = {{pow2(*rc::gen::inRange(0, 9)), pow2(*rc::gen::inRange(0, 5))}};
+      return ref::catalog::paddedShared(p).linear;
+    }
     case 0: {
       ref::catalog::SwizzledSharedParams p;
       p.vec = pow2(*rc::gen::inRange(0, 4));
@@ -334,6 +348,17 @@ Case makeConversionPair(Choices& choices) {
 // Full-range choices from the first case (RapidCheck scales integer ranges
 // by its size, which kept early pairs to one warp and 1-byte elements);
 // shrinking still goes toward the low end of each range.
+rc::Gen<Case> genPaddedConversion() {
+  return rc::gen::resize(100, rc::gen::exec([] {
+                           RcChoices c;
+                           Case out = makeConversionPair(c);
+                           out.params["padding_interval"] = pow2(*rc::gen::inRange(0, 9));
+                           out.params["padding_amount"] = pow2(*rc::gen::inRange(0, 5));
+                           out.params["row_major"] = *rc::gen::inRange(0, 2);
+                           return out;
+                         }));
+}
+
 rc::Gen<Case> genConversionPair() {
   return rc::gen::resize(100, rc::gen::exec([] {
                            RcChoices c;
