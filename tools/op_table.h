@@ -103,7 +103,8 @@ std::vector<Op> sliceOps();    // tools/catalog/slice_ops.cpp (and is_distribute
 std::vector<Op> shapeTransferOps();  // tools/catalog/shape_transfer_ops.cpp (trans, reshape, ...)
 std::vector<Op> amdOps();            // tools/catalog/amd_ops.cpp (amd_mfma, amd_wmma)
 std::vector<Op> cuteOps();           // tools/catalog/cute_ops.cpp (cute_swizzle, cutlass_tensorop)
-std::vector<Op> bankOps();           // tools/analysis/bank_ops.cpp (bank_conflicts)
+std::vector<Op> tmemOps();  // tools/catalog/tmem_ops.cpp (tensor_memory, tmem_reg_layout, ...)
+std::vector<Op> bankOps();  // tools/analysis/bank_ops.cpp (bank_conflicts)
 std::vector<Op>
 swizzleOps();  // tools/analysis/swizzle_ops.cpp (optimal_swizzle, vectorization, ...)
 std::vector<Op> conversionOps();  // tools/analysis/conversion_ops.cpp (classify_conversion,
