@@ -188,11 +188,13 @@ Regs cells(const Tmem& t, uint64_t bits, Atom atom, const std::string& variant, 
   if (bits == 16)
     if (auto q = divideColumns(t, {{0, 0}, {0, 1}}, 1))
       return withPackedRegisters(cells(*q, 32, atom, variant, numWarps), 1);
-  // Padded: one element per cell, the rest of the cell unused.
-  std::vector<Basis> unused;
-  for (uint64_t s = 1; s < 32 / bits; s *= 2) unused.push_back({0, 0});
-  if (auto q = divideColumns(t, unused, 0)) return cells(*q, 32, atom, variant, numWarps);
-  if (t.cols.empty()) return cells(t, 32, atom, variant, numWarps);
+  // Padded: one element per cell, the rest of the cell unused: the first
+  // log2(32 / bits) column bits hold nothing, or every column bit there is
+  // (Gluon 3.9.0 answers int8 [128, 1] with col_stride 2: one padding bit
+  // where 32 / 8 would take two).
+  size_t padding = std::min<size_t>(log2Exact(32 / bits), t.cols.size());
+  if (auto q = divideColumns(t, std::vector<Basis>(padding, Basis{0, 0}), 0))
+    return cells(*q, 32, atom, variant, numWarps);
   unsupported(variant, "its " + std::to_string(bits) +
                            "-bit elements are neither packed, unpacked nor padded in 32-bit "
                            "columns");
