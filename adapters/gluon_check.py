@@ -300,7 +300,7 @@ def random_tmem_reg_layout(rng):
     if rng.random() < 0.1:
         alloc = [rng.choice([2, 4])] + alloc
     return {"op": "tmem_reg_layout", "element_bitwidth": bits, "shape": shape,
-            "alloc_shape": alloc, "layout": layout, "num_warps": rng.choice([4, 4, 8, 16]),
+            "alloc_shape": alloc, **layout, "num_warps": rng.choice([4, 4, 8, 16]),
             "instr_variant": rng.choice(TMEM_VARIANTS)}
 
 
@@ -327,7 +327,7 @@ def gluon_tmem_answer(gluon, req):
     try:
         if req["op"] == "tmem_reg_layout":
             ll = _compute_tmem_reg_layout(getattr(ttgl, TMEM_DTYPES[req["element_bitwidth"]]),
-                                          shape, req["alloc_shape"], tmem_layout(req["layout"]),
+                                          shape, req["alloc_shape"], tmem_layout(req),
                                           req["num_warps"], req["instr_variant"])
             dims = [("register", ll.reg_bases), ("lane", ll.lane_bases), ("warp", ll.warp_bases),
                     ("block", ll.block_bases)]

@@ -2,8 +2,9 @@
 // TensorMemoryScalesLayout (row, col, block -> dim0, dim1) and the register
 // layouts of tcgen05.ld/st (Gluon's get_reg_layout, compute_tmem_reg_layout:
 // register, lane, warp, block -> dim0, dim1). Keys are Gluon's in snake_case;
-// tmem_reg_layout takes the tensor memory layout as a nested "layout" object
-// (like dot_operand's "parent") and the element type as its bit width.
+// tmem_reg_layout takes the tensor memory layout's keys flat, beside its own
+// (Gluon's argument "layout": "layout" is a layout's JSON in every other op
+// and in vectors/schema.json), and the element type as its bit width.
 #include "reference/catalog/tensor_memory.h"
 #include "reference/catalog/tmem_reg_layout.h"
 #include "tools/op_table.h"
@@ -29,34 +30,6 @@ ref::catalog::TensorMemoryParams tmemParams(const Args& a) {
           a.cgaLayout(2),
           a.has("two_ctas") && a.boolean("two_ctas"),
           a.has("fp4_padded") && a.boolean("fp4_padded")};
-}
-
-// tmem_reg_layout's "layout": a tensor_memory request's keys without "shape"
-// ("op", if given, must be tensor_memory). Errors name the key.
-ref::catalog::TensorMemoryParams layoutParams(const Args& a) {
-  const Json& layout = a.raw("layout");
-  if (!layout.is_object())
-    throw Error(
-        "tmem_reg_layout: \"layout\" must be an object: a tensor_memory request's keys without "
-        "\"shape\"");
-  for (const auto& [key, value] : layout.items()) {
-    if (key == "op") {
-      if (!value.is_string() || value.get<std::string>() != "tensor_memory")
-        throw Error("tmem_reg_layout: layout: \"op\" must be \"tensor_memory\"");
-    } else if (key != kBlock.key && key != kColStride.key && key != kCgaArg.key &&
-               key != kTwoCtas.key && key != kFp4Padded.key) {
-      throw Error("tmem_reg_layout: layout: unknown key \"" + key + "\"");
-    }
-  }
-  for (const OpArg* arg : {&kBlock, &kColStride})
-    if (!layout.contains(arg->key))
-      throw Error(std::string("tmem_reg_layout: layout: missing key \"") + arg->key + "\" (" +
-                  arg->description + ")");
-  try {
-    return tmemParams(Args(layout));
-  } catch (const Error& e) {
-    throw Error(std::string("tmem_reg_layout: layout: ") + e.what());
-  }
 }
 
 }  // namespace
@@ -85,21 +58,26 @@ std::vector<Op> tmemOps() {
          kShapeArg,
          {"alloc_shape", "the allocation's shape (default: shape); its last two dims hold shape",
           false},
-         {"layout", "the tensor memory layout: a tensor_memory request's keys without \"shape\""},
+         kBlock,
+         kColStride,
+         kCgaArg,
+         kTwoCtas,
+         kFp4Padded,
          {"num_warps", "warps of the CTA: a power of two, at least 4"},
          {"instr_variant",
           "tcgen05.ld/st shape: 32x32b (default), 16x64b, 16x128b, 16x256b or 32x32b_splitn",
           false}},
         "layout",
         "Gluon's compute_tmem_reg_layout (tensor_memory_descriptor.get_reg_layout): the register "
-        "layout of a tcgen05.ld/st of the tensor, register, lane, warp, block -> dim0, dim1"},
+        "layout of a tcgen05.ld/st of the tensor in the tensor memory layout given by block .. "
+        "fp4_padded (tensor_memory's keys), register, lane, warp, block -> dim0, dim1"},
        [](const Args& a) {
          std::vector<uint64_t> shape = a.numbers("shape");
          ref::catalog::TmemRegParams p;
          p.elementBitwidth = a.number("element_bitwidth");
          p.shape = shape;
          p.allocShape = a.has("alloc_shape") ? a.numbers("alloc_shape") : shape;
-         p.layout = layoutParams(a);
+         p.layout = tmemParams(a);
          p.numWarps = a.number("num_warps");
          if (a.has("instr_variant")) {
            // Not an identifier ("32x32b"): read as a plain string.

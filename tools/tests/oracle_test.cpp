@@ -340,7 +340,8 @@ std::map<std::string, OpCase> validRequests() {
                                           {"name": "dim1", "size": 1}]})")};
   c["tmem_reg_layout"] = {{{"element_bitwidth", 32},
                            {"shape", {128, 1}},
-                           {"layout", {{"block", {128, 1}}, {"col_stride", 1}}},
+                           {"block", {128, 1}},
+                           {"col_stride", 1},
                            {"num_warps", 4}},
                           parse(R"({"in_dims": [{"name": "register", "bases": []},
                             {"name": "lane", "bases": [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]]},

@@ -52,10 +52,10 @@ const std::map<std::string, std::string>& familyOfOp() {
                     "num_consecutive_in_out",
                     "matrix_view",
                     "equal"});
-    put("catalog",
-        {"blocked", "slice", "nvidia_mma", "dot_operand", "amd_mfma", "amd_wmma", "ldmatrix",
-         "unswizzled_shared", "swizzled_shared", "nvmma_shared", "cute_swizzle", "linear_to_cute",
-         "cutlass_tensorop", "is_distributed", "is_memory"});
+    put("catalog", {"blocked", "slice", "nvidia_mma", "dot_operand", "amd_mfma", "amd_wmma",
+                    "ldmatrix", "unswizzled_shared", "swizzled_shared", "nvmma_shared",
+                    "cute_swizzle", "linear_to_cute", "cutlass_tensorop", "tensor_memory",
+                    "tensor_memory_scales", "tmem_reg_layout", "is_distributed", "is_memory"});
     put("shape_operations", {"trans", "reshape", "join", "split", "expand_dims", "broadcast"});
     put("conversions", {"classify_conversion", "shuffle_plan", "gather_plan", "duplication",
                         "vectorization", "divide_by_tile"});
