@@ -127,4 +127,21 @@ struct RegLayout {
   }
 };
 
+// 16-bit elements packed two to a 32-bit cell (col_stride 1, PTX's
+// .pack::16b): register i holds half i % 2 of the cell that register i / 2
+// of the 32-bit layout of the half-width tensor holds, i.e. element
+// (row, 2 c + i % 2) where that layout gives (row, c).
+struct Packed16 {
+  RegLayout cells;  // of the tensor [m, n / 2] with blocks [blockM, blockN / 2]
+
+  uint64_t registers() const { return 2 * cells.registers(); }
+  uint64_t lanes() const { return 32; }
+  uint64_t warps() const { return cells.numWarps; }
+  uint64_t blocks() const { return 1; }
+  std::vector<uint64_t> at(uint64_t i, uint64_t l, uint64_t w, uint64_t b) const {
+    std::vector<uint64_t> rc = cells.at(i / 2, l, w, b);
+    return {rc[0], 2 * rc[1] + i % 2};
+  }
+};
+
 }  // namespace f2lay::ref::catalog::tmem

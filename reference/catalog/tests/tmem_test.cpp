@@ -78,6 +78,30 @@ TEST(TmemRegLayout, MatchesElementwise) {
   EXPECT_GT(checked, 120);
 }
 
+// 16-bit elements packed in pairs: the 32-bit definition on the half-width
+// tensor, each cell's two halves on a register bit below.
+TEST(TmemRegLayout, Packed16MatchesElementwise) {
+  int checked = 0;
+  for (std::string variant : {"32x32b", "16x64b", "16x128b", "16x256b"})
+    for (uint64_t bm : {64, 128})
+      for (uint64_t m : {64, 128})
+        for (uint64_t n : {32, 128})
+          for (uint64_t warps : {4, 8}) {
+            if (bm == 128 && m < 128) continue;
+            tmem::Packed16 def{{{bm, 32, m, n / 2}, variant, warps}};
+            if (def.cells.groups() * def.cells.shapeCols() > def.cells.tmem.columns()) continue;
+            if (def.cells.upper() == 3 && variant != "32x32b") continue;
+            SCOPED_TRACE(variant + " block " + std::to_string(bm) + "x64 shape " +
+                         std::to_string(m) + "x" + std::to_string(n) + " warps " +
+                         std::to_string(warps));
+            TmemRegParams p = reg(block(bm, 64), {m, n}, warps, variant);
+            p.elementBitwidth = 16;
+            expectMatchesElementwise(tmemRegLayout(p), def);
+            ++checked;
+          }
+  EXPECT_GT(checked, 20);
+}
+
 // Gluon 3.9.0, compute_tmem_reg_layout(float32, [128, 64], [128, 64],
 // TensorMemoryLayout((128, 64), 1), 4 or 8, shape): its reg, lane and warp
 // bases (asked in this session; tools/cases/catalog_tmem.jsonl has them too).
