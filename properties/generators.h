@@ -107,7 +107,8 @@ rc::Gen<LayoutValue> genMemory(const std::vector<int>& tensorBits);
 rc::Gen<LayoutValue> genMemory();
 
 // Catalog layouts with random legal parameters, by their reference
-// constructors: blocked, NVIDIA mma v2/v3, dot operands, slices, swizzled
+// constructors: blocked, NVIDIA mma v2/v3, dot operands, slices, tcgen05
+// register layouts (Blackwell tensor memory loads), swizzled
 // and NVMMA shared, CuTe swizzles. Distributed ones and memory ones apart.
 rc::Gen<LayoutValue> genCatalogDistributed();
 rc::Gen<LayoutValue> genCatalogMemory();

@@ -15,6 +15,7 @@
 #include "reference/catalog/padded_shared.h"
 #include "reference/catalog/shared.h"
 #include "reference/catalog/slice.h"
+#include "reference/catalog/tmem_reg_layout.h"
 #include "reference/linear_layout.h"
 #include "testing/outcome.h"
 
@@ -207,8 +208,26 @@ ref::LinearLayout genOperandLayout() {
   }
 }
 
+// A tcgen05.ld/st register layout (Blackwell) that Gluon 3.9.0 gives: any of
+// the four shapes on a 128-row block with at least 8 columns per warp group
+// (32-bit elements, packed), or 32x32b on a 64-row block (where lanes 16-31
+// may read the upper half of the columns).
+ref::LinearLayout genTmemRegLayout() {
+  ref::catalog::TmemRegParams p;
+  p.numWarps = pow2(*rc::gen::inRange(2, 4));
+  bool rows64 = *rc::gen::inRange(0, 4) == 0;
+  p.layout.block = {rows64 ? 64u : 128u, pow2(*rc::gen::inRange(3, 9))};
+  p.shape = {(rows64 ? 64 : 128) * pow2(*rc::gen::inRange(0, 2)), pow2(*rc::gen::inRange(5, 9))};
+  p.allocShape = p.shape;
+  p.instrVariant =
+      rows64 ? "32x32b" : *rc::gen::element<std::string>("32x32b", "16x64b", "16x128b", "16x256b");
+  return ref::catalog::tmemRegLayout(p);
+}
+
 ref::LinearLayout genCatalogDistributedLayout() {
-  switch (*rc::gen::inRange(0, 7)) {
+  switch (*rc::gen::inRange(0, 8)) {
+    case 7:
+      return genTmemRegLayout();
     case 6:
       return genOperandLayout();
     case 0:

@@ -127,6 +127,7 @@ std::vector<Op> amdScaleOps();  // tools/catalog/amd_scale_ops.cpp (amd_mfma_sca
 std::vector<Op> cuteOps();      // tools/catalog/cute_ops.cpp (cute_swizzle, cutlass_tensorop)
 // tools/catalog/linear_ops.cpp (distributed_linear, shared_linear, make_cga_layout)
 std::vector<Op> linearOps();
+std::vector<Op> tmemOps();  // tools/catalog/tmem_ops.cpp (tensor_memory, tmem_reg_layout, ...)
 std::vector<Op> bankOps();  // tools/analysis/bank_ops.cpp (bank_conflicts)
 std::vector<Op>
 swizzleOps();  // tools/analysis/swizzle_ops.cpp (optimal_swizzle, vectorization, ...)

@@ -412,6 +412,36 @@ std::map<std::string, OpCase> validRequests() {
       parse(R"({"in_dims": [{"name": "block", "bases": [[0, 1], [0, 0]]}],
                                     "out_dims": [{"name": "dim0", "size": 1},
                                                  {"name": "dim1", "size": 2}]})")};
+  // Gluon 3.9.0: TensorMemoryLayout((128, 1), 1) at [128, 1] is TMEM lanes
+  // 0-127 on rows 0-127 of one column; compute_tmem_reg_layout(float32, ...,
+  // 4 warps, "32x32b") puts thread l of warp w on TMEM lane 32 w + l.
+  c["tensor_memory"] = {{{"block", {128, 1}}, {"col_stride", 1}, {"shape", {128, 1}}},
+                        parse(R"({"in_dims": [{"name": "row", "bases": [[1, 0], [2, 0], [4, 0],
+                                                  [8, 0], [16, 0], [32, 0], [64, 0]]},
+                                         {"name": "col", "bases": []},
+                                         {"name": "block", "bases": []}],
+                             "out_dims": [{"name": "dim0", "size": 128},
+                                          {"name": "dim1", "size": 1}]})")};
+  c["tmem_reg_layout"] = {{{"element_bitwidth", 32},
+                           {"shape", {128, 1}},
+                           {"block", {128, 1}},
+                           {"col_stride", 1},
+                           {"num_warps", 4}},
+                          parse(R"({"in_dims": [{"name": "register", "bases": []},
+                            {"name": "lane", "bases": [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]]},
+                            {"name": "warp", "bases": [[32, 0], [64, 0]]},
+                            {"name": "block", "bases": []}],
+                "out_dims": [{"name": "dim0", "size": 128}, {"name": "dim1", "size": 1}]})")};
+  // Gluon 3.9.0 TensorMemoryScalesLayout() at [32, 2]: rows 0-31 on TMEM
+  // lanes 0-31 (the other warps' lanes copies), column 1 on col bit 0; the
+  // 64 x 4 tile's other bases fall outside the shape.
+  c["tensor_memory_scales"] = {
+      {{"shape", {32, 2}}},
+      parse(R"({"in_dims": [{"name": "row", "bases": [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0],
+                                                      [0, 0], [0, 0]]},
+                            {"name": "col", "bases": [[0, 1], [0, 0], [0, 0]]},
+                            {"name": "block", "bases": []}],
+                "out_dims": [{"name": "dim0", "size": 32}, {"name": "dim1", "size": 2}]})")};
   // CuTe Sw<1,0,1> o (2,2):(2,1): index 2 d0 + d1, bit 1 XORed into bit 0, so
   // (1,0) -> 3, (0,1) -> 1; inverted: offset 1 -> (0,1), 2 = 3 ^ 1 -> (1,1).
   c["cute_swizzle"] = {{{"b", 1}, {"m", 0}, {"s", 1}, {"shape", {2, 2}}, {"stride", {2, 1}}},

@@ -63,7 +63,9 @@ const std::map<std::string, std::string>& familyOfOp() {
                     "is_memory",        "distributed_linear",
                     "shared_linear",    "make_cga_layout",
                     "padded_shared",    "padded_shared_identity",
-                    "padded_address",   "compute_amd_efficient_padded_shared_layout"});
+                    "padded_address",   "compute_amd_efficient_padded_shared_layout",
+                    "tensor_memory",    "tensor_memory_scales",
+                    "tmem_reg_layout"});
     put("shape_operations", {"trans", "reshape", "join", "split", "expand_dims", "broadcast"});
     put("conversions", {"classify_conversion", "shuffle_plan", "gather_plan", "duplication",
                         "vectorization", "divide_by_tile"});
