@@ -56,6 +56,11 @@ const char* kBlocked22 =
 const char* kTmem32x32b =
     R"({"op":"tmem_reg_layout","element_bitwidth":32,"shape":[64,64],"block":[64,64],"col_stride":1,"num_warps":4,"instr_variant":"32x32b"})";
 
+// A layout given by its bases: the one Triton's Gluon reduce test
+// (test_lowerings.py test_reduce_layouts) writes out, a lane broadcast.
+const char* kLinearReduce =
+    R"({"op":"distributed_linear","reg_bases":[[0,16],[1,0],[2,0],[4,0],[8,0],[16,0]],"lane_bases":[[0,0],[0,1],[0,2],[0,4],[0,8]],"warp_bases":[[32,0],[0,32]],"shape":[64,64]})";
+
 const std::vector<PairRequest>& pairRequests() {
   static const std::vector<PairRequest> list = {
       {"blocked [1,4] -> blocked [4,1] (transpose), fp16", kBlocked14, kBlocked41, 2},
@@ -77,6 +82,8 @@ const std::vector<PairRequest>& pairRequests() {
       {"mma v2 -> blocked [2,2], fp32 (warp shuffle)", kMmaV2, kBlocked22, 4},
       {"tcgen05.ld 32x32b -> blocked [1,4], fp32 (a Blackwell epilogue)", kTmem32x32b, kBlocked14,
        4},
+      {"distributed_linear (Triton's reduce test) -> blocked [1,4], fp32", kLinearReduce,
+       kBlocked14, 4},
   };
   return list;
 }
