@@ -96,22 +96,41 @@ AMD_OP = "compute_amd_efficient_padded_shared_layout"
 
 
 def gluon_amd_answer(req):
-    """Gluon's ttgl.amd.cdna4.compute_efficient_padded_shared_layout for a dot
-    operand of an MFMA v4 parent (warps [4, 1], tiles [1, 1], fp32
-    accumulators: the rule reads none of these) as f2lay's JSON, or None
-    where Gluon returns None. It calls gluon_ir's binding with the arguments
-    the wrapper passes."""
-    layout = gluon_ir.compute_amd_efficient_padded_shared_layout(
-        req["operand_index"], req["k_width"], 4, [4, 1], req["instr_shape"], True, [1, 1], 32, [],
-        req["shape"], req["dtype_bitwidth"], req.get("is_k_contig", True))
+    """Gluon's ttgl.amd.cdna4.compute_efficient_padded_shared_layout for the
+    request's dot operand (an MFMA v4 parent) as f2lay's JSON, or None where
+    Gluon returns None. The wrapper wants a dtype; the element width is what
+    it reads of it (unsigned integers of that width: uint8 for 4-bit data,
+    as its docstring says)."""
+    operand = req["dot_operand_layout"]
+    parent = operand["parent"]
+    mfma = ttgl.amd.AMDMFMALayout(version=parent["version"], instr_shape=parent["instr_shape"],
+                                  transposed=parent["transposed"],
+                                  warps_per_cta=parent["warps_per_cta"],
+                                  tiles_per_warp=parent.get("tiles_per_warp"),
+                                  element_bitwidth=parent.get("element_bitwidth"))
+    dot = ttgl.DotOperandLayout(operand["operand_index"], mfma, operand["k_width"])
+    dtype = {4: ttgl.uint8, 8: ttgl.uint8, 16: ttgl.uint16}[req["element_bitwidth"]]
+    choose = ttgl.amd.cdna4.compute_efficient_padded_shared_layout
+    layout = choose.fn(dot, req["shape"], dtype, req.get("is_k_contig", True))
     return None if layout is None else padded_answer(layout, list(req["shape"]))
 
 
 def random_amd(rng):
-    return {"op": AMD_OP, "operand_index": rng.randint(0, 1), "k_width": rng.choice([2, 4, 8, 8, 16, 16, 32]),
-            "instr_shape": rng.choice([[16, 16, 32], [32, 32, 16], [16, 16, 16], [32, 32, 8]]),
-            "shape": [1 << rng.randint(3, 9), 1 << rng.randint(3, 9)], "dtype_bitwidth": rng.choice([4, 8, 16]),
-            "is_k_contig": rng.random() < 0.6}
+    """A dot operand of an MFMA v4 parent of random warps, tiles and
+    accumulator width (the rule reads none of these), and a shared tile."""
+    parent = {"op": "amd_mfma", "version": 4,
+              "instr_shape": rng.choice([[16, 16, 32], [32, 32, 16], [16, 16, 16], [32, 32, 8]]),
+              "transposed": rng.random() < 0.7,
+              "warps_per_cta": rng.choice([[4, 1], [2, 2], [1, 4], [8, 1], [1, 1]])}
+    if rng.random() < 0.3:
+        parent["tiles_per_warp"] = [1 << rng.randint(0, 1), 1 << rng.randint(0, 1)]
+    if rng.random() < 0.3:
+        parent["element_bitwidth"] = rng.choice([32, 64])
+    operand = {"operand_index": rng.randint(0, 1), "k_width": rng.choice([2, 4, 8, 8, 16, 16, 32]),
+               "parent": parent}
+    return {"op": AMD_OP, "dot_operand_layout": operand,
+            "shape": [1 << rng.randint(3, 9), 1 << rng.randint(3, 9)],
+            "element_bitwidth": rng.choice([4, 8, 16]), "is_k_contig": rng.random() < 0.6}
 
 
 def amd_pairs(rng, f2lay, count):

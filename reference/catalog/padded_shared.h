@@ -67,8 +67,8 @@ PaddedSharedParams paddedSharedIdentityFor(const analysis::Padding& pairs, const
 // composePaddedLayoutForAsyncCopyCDNA4 (third_party/amd/lib/.../Utility.cpp).
 // It reads of the dot operand only its operand index, k_width and the
 // parent's instruction size along the operand's non-K dim (instr_shape[0]
-// for A, [1] for B), so those are its parameters here (f2lay's dot_operand
-// does not build AMD operands yet).
+// for A, [1] for B), so those are its parameters here (the oracle reads them
+// off Gluon's dot_operand_layout).
 struct AmdPaddedParams {
   uint64_t operandIndex = 0;  // 0: A ([M, K]), 1: B ([K, N])
   uint64_t kWidth = 8;

@@ -21,4 +21,15 @@ struct DotOperandParent {
 // parent.
 DotOperandParent dotOperandParent(const Args& a);
 
+// The "dot_operand_layout" of an op that takes a dot operand (Gluon's
+// functions of one: the AMD scale layouts, AMD's padded choice): a
+// dot_operand request's keys without "shape" ("op", if given,
+// dot_operand), its parent of the family `family`. Errors name `op`.
+struct DotOperandLayoutKeys {
+  uint64_t index, kWidth;
+  Json parent;  // the parent's keys, for that family's reader
+};
+DotOperandLayoutKeys dotOperandLayout(const Args& a, const std::string& op,
+                                      const std::string& family);
+
 }  // namespace f2lay::tools

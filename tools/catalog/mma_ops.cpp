@@ -59,6 +59,27 @@ DotOperandParent dotOperandParent(const Args& a) {
   return {op, parent};
 }
 
+DotOperandLayoutKeys dotOperandLayout(const Args& a, const std::string& op,
+                                      const std::string& family) {
+  const Json& d = a.raw("dot_operand_layout");
+  std::string what = op + ": dot_operand_layout";
+  if (!d.is_object())
+    throw Error(what + " must be an object: a dot_operand request's keys without \"shape\"");
+  for (const auto& [key, value] : d.items()) {
+    if (key == "op" && value == "dot_operand") continue;
+    if (key != "operand_index" && key != "parent" && key != "k_width")
+      throw Error(what + ": unknown key \"" + key +
+                  "\" (operand_index, parent and k_width; \"op\" may be dot_operand)");
+  }
+  for (const char* key : {"operand_index", "parent", "k_width"})
+    if (!d.contains(key)) throw Error(what + ": missing key \"" + key + "\"");
+  Args args(d);
+  DotOperandParent parent = dotOperandParent(args);
+  if (parent.op != family)
+    throw Error(what + ": the parent must be " + family + " (\"op\": \"" + family + "\")");
+  return {args.number("operand_index"), args.number("k_width"), parent.request};
+}
+
 namespace {
 
 // The operand's layout, its parent read by the parent family's reader.

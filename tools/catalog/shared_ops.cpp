@@ -5,6 +5,8 @@
 #include "reference/catalog/nvmma_shared.h"
 #include "reference/catalog/padded_shared.h"
 #include "reference/catalog/shared.h"
+#include "tools/catalog/amd_params.h"
+#include "tools/catalog/dot_operand_parent.h"
 #include "tools/op_table.h"
 
 namespace f2lay::tools {
@@ -112,24 +114,35 @@ std::vector<Op> sharedOps() {
                                                    a.order("order", shape.size()), cga)));
        }},
       {{"compute_amd_efficient_padded_shared_layout",
-        {{"operand_index", "0 (A, shape [BM, BK]) or 1 (B, shape [BK, BN])"},
-         {"k_width", "the dot operand's k_width"},
-         {"instr_shape", "the MFMA v4 parent's instr_shape ([M, N, K]; only M or N is read)"},
-         kShapeArg,
-         {"dtype_bitwidth", "bits per element of the tensor in shared memory (4, 8 or 16)"},
+        {{"dot_operand_layout",
+          "the operand: a dot_operand request's keys without \"shape\", its parent an amd_mfma "
+          "of version 4 (CDNA4), one CTA"},
+         {"shape", "the shared tile: [BM, BK] for operand A, [BK, BN] for B (powers of two)"},
+         {"element_bitwidth", "bits per element in shared memory (Gluon's dtype; 4, 8 or 16)"},
          {"is_k_contig", "K is the contiguous dim in shared memory (default true)", false}},
         "layout with \"padding\", or null",
         "AMD's padded layout for a CDNA4 dot operand (Gluon's "
         "ttgl.amd.cdna4.compute_efficient_padded_shared_layout, Triton's "
-        "composePaddedLayoutForAsyncCopyCDNA4), one CTA; null where Gluon returns None. The "
-        "dot operand's keys are taken plainly: f2lay's dot_operand has no AMD parent yet"},
+        "composePaddedLayoutForAsyncCopyCDNA4); null where Gluon returns None"},
        [](const Args& a) {
-         std::vector<uint64_t> instr = a.numbers("instr_shape");
-         if (instr.size() != 3) throw Error("instr_shape: expected [M, N, K]");
-         uint64_t op = a.number("operand_index");
+         const char* op = "compute_amd_efficient_padded_shared_layout";
+         DotOperandLayoutKeys o = dotOperandLayout(a, op, "amd_mfma");
+         Args parentArgs(o.parent);
+         ref::catalog::AmdMfmaParams parent = amdMfmaParams(parentArgs, 2);
+         if (parent.version != 4)
+           throw Error(std::string(op) + ": dot_operand_layout: the parent's version is " +
+                       std::to_string(parent.version) + "; Gluon takes MFMA v4 (CDNA4) only");
+         if (parent.cgaLayout)
+           throw Error(std::string(op) +
+                       ": dot_operand_layout: a parent with a cga_layout; f2lay builds this "
+                       "layout for one CTA");
+         if (o.index > 1)
+           throw Error(std::string(op) + ": dot_operand_layout: operand_index = " +
+                       std::to_string(o.index) + " is out of range: 0 (A) or 1 (B)");
+         // The rule reads only the instruction's non-K size of this operand.
          auto p = ref::catalog::amdEfficientPaddedShared(
-             {op, a.number("k_width"), instr[op == 1 ? 1 : 0], a.numbers("shape"),
-              a.number("dtype_bitwidth"), !a.has("is_k_contig") || a.boolean("is_k_contig")});
+             {o.index, o.kWidth, parent.instrShape[o.index], a.numbers("shape"),
+              a.number("element_bitwidth"), !a.has("is_k_contig") || a.boolean("is_k_contig")});
          return p ? paddedJson(*p) : Json(nullptr);
        }},
       {{"padded_address",

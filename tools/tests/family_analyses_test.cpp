@@ -93,7 +93,8 @@ TEST(FamilyAnalyses, EveryDistributedFamilyGoesThroughTheAnalyses) {
     Json plan = ask({{"op", "shuffle_plan"}, {"self", a}, {"other", b}, {"element_bytes", 4}});
     EXPECT_TRUE(plan["ok"].get<bool>()) << plan.dump();
 
-    Json swizzle = ask({{"op", "optimal_swizzle"}, {"self", a}, {"other", b}, {"element_bytes", 4}});
+    Json swizzle =
+        ask({{"op", "optimal_swizzle"}, {"self", a}, {"other", b}, {"element_bytes", 4}});
     if (lanes == 32 && blocks == 1) {
       EXPECT_TRUE(swizzle["ok"].get<bool>()) << swizzle.dump();
     } else {  // shared memory is one CTA's; the bank model one of 32 lanes

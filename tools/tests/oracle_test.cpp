@@ -273,11 +273,17 @@ std::map<std::string, OpCase> validRequests() {
                 "out_dims": [{"name": "dim0", "size": 4}], "padding": [[2, 1]]})")};
   c["padded_address"] = {{{"shared", docstringPadded}, {"element", {{"dim0", 5}, {"dim1", 2}}}},
                          parse(R"({"offset": 26, "block": 0, "address": 29})")};
-  c["compute_amd_efficient_padded_shared_layout"] = {{{"operand_index", 0},
-                                                      {"k_width", 2},
-                                                      {"instr_shape", {16, 16, 32}},
+  c["compute_amd_efficient_padded_shared_layout"] = {{{"dot_operand_layout",
+                                                       {{"operand_index", 0},
+                                                        {"k_width", 2},
+                                                        {"parent",
+                                                         {{"op", "amd_mfma"},
+                                                          {"version", 4},
+                                                          {"instr_shape", {16, 16, 32}},
+                                                          {"transposed", true},
+                                                          {"warps_per_cta", {4, 1}}}}}},
                                                       {"shape", {32, 64}},
-                                                      {"dtype_bitwidth", 16}},
+                                                      {"element_bitwidth", 16}},
                                                      Json(nullptr)};
   c["nvmma_shared"] = {{{"swizzle_byte_width", 32}, {"element_bitwidth", 16}, {"shape", {8, 16}}},
                        parse(R"({"in_dims": [{"name": "offset", "bases": [[0, 1], [0, 2], [0, 4],
