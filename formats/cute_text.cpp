@@ -50,9 +50,9 @@ class CuteReader {
   void word(std::string_view w, const std::string& what) {
     in_.skipBlanks();
     std::string_view r = in_.rest();
-    bool alone = r.substr(0, w.size()) == w && r.size() > w.size() &&
-                 (r[w.size()] == ' ' || r[w.size()] == '\t' || r[w.size()] == '\n' ||
-                  r[w.size()] == '\r');
+    bool alone =
+        r.substr(0, w.size()) == w && r.size() > w.size() &&
+        (r[w.size()] == ' ' || r[w.size()] == '\t' || r[w.size()] == '\n' || r[w.size()] == '\r');
     if (!alone) fail(what);
     in_.skip(w.size());
   }
@@ -169,8 +169,7 @@ CuteLayout flatCuteLayout(const std::vector<uint64_t>& shape, const std::vector<
 CuteText readCuteText(std::string_view text) { return CuteReader(text).read(); }
 
 std::string writeCuteText(const CuteText& t, CuteStyle style) {
-  std::string layout =
-      modesText(t.layout.shape, style) + ":" + modesText(t.layout.stride, style);
+  std::string layout = modesText(t.layout.shape, style) + ":" + modesText(t.layout.stride, style);
   if (t.swizzle == CuteSwizzle{} && t.offset == 0) return layout;
   const CuteSwizzle& sw = t.swizzle;
   if (style == CuteStyle::Pycute)

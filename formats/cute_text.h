@@ -39,8 +39,8 @@ namespace f2lay {
 
 // CuTe's IntTuple: a leaf integer, or a non-empty tuple of IntTuples.
 struct CuteTuple {
-  int64_t value = 0;             // a leaf's integer (0 for a tuple)
-  std::vector<CuteTuple> items;  // a tuple's items; empty for a leaf
+  int64_t value = 0;                            // a leaf's integer (0 for a tuple)
+  std::vector<CuteTuple> items;                 // a tuple's items; empty for a leaf
   CuteTuple(int64_t leaf = 0) : value(leaf) {}  // NOLINT: a leaf reads as its integer
   CuteTuple(std::initializer_list<CuteTuple> tuple) : items(tuple) {}
   explicit CuteTuple(std::vector<CuteTuple> tuple) : items(std::move(tuple)) {}

@@ -128,7 +128,8 @@ void expectOffsets(const Target& t, const Built& toOffset, const Built& memory, 
 
 }  // namespace
 
-// CuTe's Swizzle<B,M,S> o shape:stride, both directions (cute.h). Where the
+// CuTe's Swizzle<B,M,S> o shape:stride, flat or with a nested mode, both
+// directions (cute.h). Where the
 // parameters are CuTe's and small, the definition decides whether the
 // constructor must accept: exactly when it is linear over F2 (every offset
 // the XOR of those of the input's bits) with no negative offset.
@@ -159,6 +160,17 @@ void fuzzCute(Decoder& in) {
   }
   in.requireLength("stride", stride, shape.size());
   CuteLayout layout = flatCuteLayout(shape, stride);
+  // A nested mode (cute.h): mode i of size n >= 2 becomes (2, n/2) with a
+  // second stride of its own. Decoded last, so that inputs that end before
+  // it decode as before.
+  if (in.flag() && !shape.empty() && shape.size() == stride.size()) {
+    size_t i = static_cast<size_t>(in.pick(0, static_cast<int>(shape.size()) - 1));
+    int64_t second = strides[in.pick(0, 15)];
+    if (shape[i] >= 2 && shape[i] % 2 == 0) {
+      layout.shape[i] = {2, static_cast<int64_t>(shape[i] / 2)};
+      layout.stride[i] = {stride[i], second};
+    }
+  }
   Target t{"cute", cuteToString(sw, layout), in};
   Built toOffset = construct(t, [&] { return cuteToLinear(sw, layout); });
   Built memory = construct(t, [&] { return cuteMemoryLayout(sw, layout); });

@@ -176,9 +176,10 @@ int main(int argc, char** argv) {
   std::string convertPath, convertFrom, convertTo;
   convert->add_option("FILE", convertPath, "Layout file (- for stdin)")->required();
   convert
-      ->add_option("--to", convertTo,
-                   "Output format (cute: CuTe's C++ print, Sw<3,4,3> o _0 o ((8,2),64):((64,4096),1); "
-                   "pycute: pycute's str, SW_3_4_3 o 0 o ((8, 2), 64):((64, 4096), 1))")
+      ->add_option(
+          "--to", convertTo,
+          "Output format (cute: CuTe's C++ print, Sw<3,4,3> o _0 o ((8,2),64):((64,4096),1); "
+          "pycute: pycute's str, SW_3_4_3 o 0 o ((8, 2), 64):((64, 4096), 1))")
       ->required()
       ->check(CLI::IsMember({"json", "triton", "mlir", "cute", "pycute"}));
   convert->add_option("--from", convertFrom, "Input format (default: detected)")
@@ -271,7 +272,8 @@ int main(int argc, char** argv) {
     if (convert->parsed()) {
       f2lay::LayoutValue layout = parseLayout(convertPath, readInput(convertPath), convertFrom);
       if (isCute(convertTo)) {
-        f2lay::CuteText cute = f2lay::ref::catalog::layoutCuteText(f2lay::ref::LinearLayout(layout));
+        f2lay::CuteText cute =
+            f2lay::ref::catalog::layoutCuteText(f2lay::ref::LinearLayout(layout));
         std::cout << f2lay::writeCuteText(cute, convertTo == "cute" ? f2lay::CuteStyle::Cpp
                                                                     : f2lay::CuteStyle::Pycute)
                   << '\n';

@@ -73,7 +73,8 @@ TEST(CuteTextGolden, OneMode) {
 }
 
 TEST(CuteText, BlanksNegativesAndNonzeroOffsets) {
-  CuteText t = readCuteText("\n  Sw< 1 , 0 , -1 > o _5 o ( _4 , ( 2 , 2 ) ) : ( _-1 , ( 0 , 9 ) )\n");
+  CuteText t =
+      readCuteText("\n  Sw< 1 , 0 , -1 > o _5 o ( _4 , ( 2 , 2 ) ) : ( _-1 , ( 0 , 9 ) )\n");
   EXPECT_EQ(t.swizzle, (CuteSwizzle{1, 0, -1}));
   EXPECT_EQ(t.offset, 5);  // read; the catalog refuses it (cute.h)
   EXPECT_EQ(t.layout, (CuteLayout{{4, {2, 2}}, {-1, {0, 9}}}));
@@ -99,7 +100,8 @@ TEST(CuteText, ErrorsNameThePositionAndWhatWasExpected) {
   EXPECT_EQ(cuteError("(8,x):(1,2)"),
             "CuTe text: line 1, column 4: expected shape: an integer or '(' (an integer), found "
             "'x):(1,2)'");
-  EXPECT_EQ(cuteError("():()"), "CuTe text: line 1, column 2: shape: an empty tuple () has no size");
+  EXPECT_EQ(cuteError("():()"),
+            "CuTe text: line 1, column 2: shape: an empty tuple () has no size");
   EXPECT_EQ(cuteError("99999999999999999999:1"),
             "CuTe text: line 1, column 1: shape: an integer or '(': the integer does not fit in 64 "
             "bits (signed)");
@@ -138,9 +140,10 @@ TEST(CuteText, MutatedTextsNeverCrash) {
     std::string text = seeds[round % 4];
     for (int e = randomInt(rng, 1, 3); e > 0 && !text.empty(); --e) {
       size_t at = static_cast<size_t>(randomInt(rng, 0, static_cast<int>(text.size()) - 1));
-      char c = round % 7 == 0 ? static_cast<char>(randomInt(rng, 0, 255))
-                              : syntax[static_cast<size_t>(
-                                    randomInt(rng, 0, static_cast<int>(syntax.size()) - 1))];
+      char c =
+          round % 7 == 0
+              ? static_cast<char>(randomInt(rng, 0, 255))
+              : syntax[static_cast<size_t>(randomInt(rng, 0, static_cast<int>(syntax.size()) - 1))];
       switch (randomInt(rng, 0, 2)) {
         case 0:
           text[at] = c;

@@ -98,8 +98,8 @@ int64_t indexOf1D(const std::vector<Leaf>& leaves, uint64_t x) {
 // inside the shape and that CuTe's carries make non-linear.
 [[noreturn]] void throwNotPowerOfTwo(const CuteSwizzle& sw, const CuteLayout& l,
                                      const std::vector<Leaf>& leaves, const Leaf& bad) {
-  std::string head = kOp + ": " + cuteToString(sw, l) + " is not linear over F2: shape" +
-                     bad.path + " = " + std::to_string(bad.shape) + " is not a power of two";
+  std::string head = kOp + ": " + cuteToString(sw, l) + " is not linear over F2: shape" + bad.path +
+                     " = " + std::to_string(bad.shape) + " is not a power of two";
   uint64_t size = 1;
   for (const Leaf& leaf : leaves) size = std::min<uint64_t>(size * leaf.shape, uint64_t{1} << 20);
   uint64_t limit = std::min<uint64_t>(size, 256);
@@ -155,8 +155,8 @@ std::vector<InputBit> inputBits(const CuteSwizzle& sw, const CuteLayout& l,
   if (bits.size() > 62) {
     std::vector<uint64_t> sizes(l.shape.size(), 1);
     for (const Leaf& leaf : leaves) sizes[leaf.dim] *= leaf.shape;
-    throw Error(kOp + ": the shape " + tupleText(sizes) + " has 2^" +
-                std::to_string(bits.size()) + " elements, more than 2^62");
+    throw Error(kOp + ": the shape " + tupleText(sizes) + " has 2^" + std::to_string(bits.size()) +
+                " elements, more than 2^62");
   }
   return bits;  // dim0's first: flatten visits the modes in order
 }
@@ -193,8 +193,7 @@ void checkLinear(const CuteSwizzle& sw, const CuteLayout& l, const std::vector<I
 
 std::string cuteToString(const CuteSwizzle& sw, const CuteLayout& l) {
   return "Sw<" + std::to_string(sw.bits) + "," + std::to_string(sw.base) + "," +
-         std::to_string(sw.shift) + "> o " + cuteTupleText(l.shape) + ":" +
-         cuteTupleText(l.stride);
+         std::to_string(sw.shift) + "> o " + cuteTupleText(l.shape) + ":" + cuteTupleText(l.stride);
 }
 
 LinearLayout cuteToLinear(const CuteSwizzle& sw, const CuteLayout& l) {
@@ -326,7 +325,8 @@ std::optional<CuteSwizzledLayout> search(const LinearLayout& toOffset) {
       std::vector<std::vector<uint64_t>> plain = images;
       for (std::vector<uint64_t>& dim : plain)
         for (uint64_t& x : dim) x = static_cast<uint64_t>(swizzle(sw, static_cast<int64_t>(x)));
-      if (std::optional<CuteLayout> l = plainLayout(plain, nested)) return CuteSwizzledLayout{sw, *l};
+      if (std::optional<CuteLayout> l = plainLayout(plain, nested))
+        return CuteSwizzledLayout{sw, *l};
     }
   return std::nullopt;
 }

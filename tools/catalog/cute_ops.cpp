@@ -72,8 +72,7 @@ CuteTuple tupleFromJson(const Json& j, const std::string& where, bool isShape, i
     return CuteTuple(signedFromJson(j, where));
   }
   if (j.empty()) throw Error(where + ": an empty tuple has no size");
-  if (depth >= kMaxDepth)
-    throw Error(where + ": nested deeper than " + std::to_string(kMaxDepth));
+  if (depth >= kMaxDepth) throw Error(where + ": nested deeper than " + std::to_string(kMaxDepth));
   std::vector<CuteTuple> items;
   for (size_t i = 0; i < j.size(); ++i)
     items.push_back(tupleFromJson(j[i], where + "[" + std::to_string(i) + "]", isShape, depth + 1));

@@ -43,7 +43,9 @@ std::vector<uint64_t> colex(const std::vector<uint64_t>& shape, uint64_t x) {
   return c;
 }
 
-LinearLayout toLinear(const Case& c) { return cuteToLinear({c.b, c.m, c.s}, flatCuteLayout(c.shape, c.stride)); }
+LinearLayout toLinear(const Case& c) {
+  return cuteToLinear({c.b, c.m, c.s}, flatCuteLayout(c.shape, c.stride));
+}
 LinearLayout memory(const Case& c) {
   return cuteMemoryLayout({c.b, c.m, c.s}, flatCuteLayout(c.shape, c.stride));
 }
@@ -287,16 +289,18 @@ TEST(LinearToCute, ReadsTheParametersBack) {
 TEST(CuteNested, Issue22ExampleAgainstPycute) {
   CuteLayout l{{{8, 2}, 64}, {{64, 4096}, 1}};
   LinearLayout got = cuteToLinear({3, 4, 3}, l);
-  LayoutValue want{{{"dim0", {{64}, {144}, {288}, {4096}}},
-                    {"dim1", {{1}, {2}, {4}, {8}, {16}, {32}}}},
-                   {{"offset", 8192}}};
+  LayoutValue want{
+      {{"dim0", {{64}, {144}, {288}, {4096}}}, {"dim1", {{1}, {2}, {4}, {8}, {16}, {32}}}},
+      {{"offset", 8192}}};
   EXPECT_EQ(got.value(), want);
   // pycute: C((5,37)) = 325, C(((3,1),45)) = 4349, C(1023) = 4559.
   EXPECT_EQ(f2lay::testing::apply(got.value(), 5 + 16 * 37)[0], 325u);
   EXPECT_EQ(f2lay::testing::apply(got.value(), 3 + 8 * 1 + 16 * 45)[0], 4349u);
   EXPECT_EQ(f2lay::testing::apply(got.value(), 1023)[0], 4559u);
   // 1024 elements spread over 8192 offsets: no offset -> coordinate layout.
-  EXPECT_PRED2(contains, errorMessage([&] { cuteMemoryLayout({3, 4, 3}, l); }),
+  EXPECT_PRED2(contains, errorMessage([&] {
+                 cuteMemoryLayout({3, 4, 3}, l);
+               }),
                "cute_swizzle: Sw<3,4,3> o ((8,2),64):((64,4096),1) is not invertible");
   EXPECT_EQ(catalog::cuteOffset({3, 4, 3}, l, 1023), 4559);  // the definition, too
 }
@@ -306,9 +310,9 @@ TEST(CuteNested, Issue22ExampleAgainstPycute) {
 // 144, 288 (ComposedLayout(Swizzle(3,3,3), 0, Layout(((8,2),64),((1,512),8)))).
 TEST(CuteNested, BijectionAgainstPycute) {
   CuteLayout l{{{8, 2}, 64}, {{1, 512}, 8}};
-  LayoutValue toOffset{{{"dim0", {{1}, {2}, {4}, {512}}},
-                        {"dim1", {{8}, {16}, {32}, {72}, {144}, {288}}}},
-                       {{"offset", 1024}}};
+  LayoutValue toOffset{
+      {{"dim0", {{1}, {2}, {4}, {512}}}, {"dim1", {{8}, {16}, {32}, {72}, {144}, {288}}}},
+      {{"offset", 1024}}};
   EXPECT_EQ(cuteToLinear({3, 3, 3}, l).value(), toOffset);
   EXPECT_EQ(cuteMemoryLayout({3, 3, 3}, l), LinearLayout(toOffset).invert());
   std::optional<CuteSwizzledLayout> back = linearToCute(cuteMemoryLayout({3, 3, 3}, l));
@@ -367,7 +371,8 @@ TEST(CuteNested, DefinitionAtEveryCoordinate) {
     LinearLayout got = cuteToLinear(sw, l);
     // The flattened input is CuTe's 1-D coordinate (power-of-two leaves).
     for (uint64_t x = 0; x < size; ++x)
-      ASSERT_EQ(f2lay::testing::apply(got.value(), x)[0], static_cast<uint64_t>(catalog::cuteOffset(sw, l, x)))
+      ASSERT_EQ(f2lay::testing::apply(got.value(), x)[0],
+                static_cast<uint64_t>(catalog::cuteOffset(sw, l, x)))
           << x;
     std::optional<CuteSwizzledLayout> back = linearToCute(got);
     ASSERT_TRUE(back.has_value());
@@ -379,7 +384,8 @@ TEST(CuteNested, DefinitionAtEveryCoordinate) {
     std::vector<uint64_t> modeSizes;
     for (const CuteTuple& mode : l.shape) modeSizes.push_back(cuteSize(mode));
     for (uint64_t x = 0; x < size; ++x)
-      ASSERT_EQ(f2lay::testing::apply(memory.value(), static_cast<uint64_t>(catalog::cuteOffset(sw, l, x))),
+      ASSERT_EQ(f2lay::testing::apply(memory.value(),
+                                      static_cast<uint64_t>(catalog::cuteOffset(sw, l, x))),
                 colex(modeSizes, x));
   }
   EXPECT_GT(linear, 100);
@@ -388,28 +394,42 @@ TEST(CuteNested, DefinitionAtEveryCoordinate) {
 }
 
 TEST(CuteNested, Errors) {
-  EXPECT_EQ(errorMessage([] { cuteToLinear({}, {{{8, 2}}, {{1, 2, 3}}}); }),
+  EXPECT_EQ(errorMessage([] {
+              cuteToLinear({}, {{{8, 2}}, {{1, 2, 3}}});
+            }),
             "cute_swizzle: shape[0] is a tuple of 2 but stride[0] is a tuple of 3; CuTe needs the "
             "stride congruent with the shape");
-  EXPECT_EQ(errorMessage([] { cuteToLinear({}, {{{8, {2, 2}}}, {{1, 8}}}); }),
+  EXPECT_EQ(errorMessage([] {
+              cuteToLinear({}, {{{8, {2, 2}}}, {{1, 8}}});
+            }),
             "cute_swizzle: shape[0][1] is a tuple of 2 but stride[0][1] is the integer 8; CuTe "
             "needs the stride congruent with the shape");
-  EXPECT_EQ(errorMessage([] { cuteToLinear({}, {{{8, 0}}, {{1, 8}}}); }),
+  EXPECT_EQ(errorMessage([] {
+              cuteToLinear({}, {{{8, 0}}, {{1, 8}}});
+            }),
             "cute_swizzle: shape[0][1] = 0 is empty");
   // Non-power-of-two leaf: 1-D index 3 is leaf coordinates (0,1), at offset
   // 4, not L(1) xor L(2) = 1 xor 2.
-  EXPECT_EQ(errorMessage([] { cuteToLinear({}, {{{3, 2}}, {{1, 4}}}); }),
+  EXPECT_EQ(errorMessage([] {
+              cuteToLinear({}, {{{3, 2}}, {{1, 4}}});
+            }),
             "cute_swizzle: Sw<0,0,0> o ((3,2)):((1,4)) is not linear over F2: shape[0][0] = 3 is "
             "not a power of two, so CuTe's 1-D coordinates carry between modes: x = 1, y = 2 give "
             "L(x xor y) = L(3) = 4 but L(x) xor L(y) = 1 xor 2 = 3");
   // ((2,3)):((1,8)) has no witness among its 6 coordinates (x xor y < 6).
-  EXPECT_EQ(errorMessage([] { cuteToLinear({}, {{{2, 3}}, {{1, 8}}}); }),
+  EXPECT_EQ(errorMessage([] {
+              cuteToLinear({}, {{{2, 3}}, {{1, 8}}});
+            }),
             "cute_swizzle: Sw<0,0,0> o ((2,3)):((1,8)) is not linear over F2: shape[0][1] = 3 is "
             "not a power of two; linear layouts need power-of-two shapes");
   // Overlapping leaves of one mode: (2,2):(1,1) puts bits 0 and 1 of dim0 at offset 1.
-  EXPECT_PRED2(contains, errorMessage([] { cuteToLinear({}, {{{2, 2}}, {{1, 1}}}); }),
+  EXPECT_PRED2(contains, errorMessage([] {
+                 cuteToLinear({}, {{{2, 2}}, {{1, 1}}});
+               }),
                "x = (1), y = (2) give L(x xor y) = L(3) = 2 but L(x) xor L(y) = 1 xor 1 = 0");
-  EXPECT_EQ(errorMessage([] { cuteToLinear({}, {{{2, 2}}, {{1, -4}}}); }),
+  EXPECT_EQ(errorMessage([] {
+              cuteToLinear({}, {{{2, 2}}, {{1, -4}}});
+            }),
             "cute_swizzle: Sw<0,0,0> o ((2,2)):((1,-4)): stride[0][1] = -4 gives the coordinate "
             "(2) the offset -4; memory offsets must be non-negative");
 }
@@ -421,10 +441,10 @@ TEST(CuteNested, LinearToCuteSplitsModesIntoRuns) {
     return c ? cuteToString(c->swizzle, c->layout) : std::string("none");
   };
   // dim0 at offset bits 6, 7, 8, 12, dim1 at 0..5: issue 22's layout unswizzled.
-  EXPECT_EQ(read({{{"dim0", {{64}, {128}, {256}, {4096}}},
-                   {"dim1", {{1}, {2}, {4}, {8}, {16}, {32}}}},
-                  {{"offset", 8192}}}),
-            "Sw<0,0,0> o ((8,2),64):((64,4096),1)");
+  EXPECT_EQ(
+      read({{{"dim0", {{64}, {128}, {256}, {4096}}}, {"dim1", {{1}, {2}, {4}, {8}, {16}, {32}}}},
+            {{"offset", 8192}}}),
+      "Sw<0,0,0> o ((8,2),64):((64,4096),1)");
   // Zeros in the middle of a mode: a run of stride 0.
   EXPECT_EQ(read({{{"dim0", {{1}, {0}, {0}, {2}}}}, {{"offset", 4}}}),
             "Sw<0,0,0> o ((2,4,2)):((1,0,2))");
