@@ -129,10 +129,10 @@ void expectOffsets(const Target& t, const Built& toOffset, const Built& memory, 
 }  // namespace
 
 // CuTe's Swizzle<B,M,S> o shape:stride, flat or with a nested mode, both
-// directions (cute.h). Where the
-// parameters are CuTe's and small, the definition decides whether the
-// constructor must accept: exactly when it is linear over F2 (every offset
-// the XOR of those of the input's bits) with no negative offset.
+// directions (cute.h). Where the parameters are CuTe's and small, the
+// definition (cute_formula.h, recursive over nested modes) decides whether
+// the constructor must accept: exactly when it is linear over F2 (every
+// offset the XOR of those of the input's bits) with no negative offset.
 void fuzzCute(Decoder& in) {
   CuteSwizzle sw{in.pick(0, 3), in.pick(0, 4), in.pick(-4, 4)};
   if (in.oneIn16()) {
