@@ -38,6 +38,9 @@
 namespace f2lay {
 
 // CuTe's IntTuple: a leaf integer, or a non-empty tuple of IntTuples.
+// Braces make a tuple: CuteTuple{8, 2} is (8,2) and CuteTuple{8} the
+// 1-tuple (8); CuteTuple(8) and a bare 8 in a list are the leaf 8, so
+// CuteLayout{{{8, 2}, 64}, {{64, 4096}, 1}} is ((8,2),64):((64,4096),1).
 struct CuteTuple {
   int64_t value = 0;                            // a leaf's integer (0 for a tuple)
   std::vector<CuteTuple> items;                 // a tuple's items; empty for a leaf

@@ -453,5 +453,29 @@ TEST(CuteNested, LinearToCuteSplitsModesIntoRuns) {
   EXPECT_EQ(read({{{"dim0", {{3}, {4}}}}, {{"offset", 8}}}), "Sw<1,0,1> o (4):(2)");
 }
 
+// CuTe's text as a layout (cuteTextLayout) and a layout as CuTe's text
+// (layoutCuteText): the direction by invertibility, and the refusals.
+TEST(CuteNested, TextBothWays) {
+  CuteText bijection{{3, 3, 3}, 0, {{{8, 2}, 64}, {{1, 512}, 8}}};
+  EXPECT_EQ(cuteTextLayout(bijection), cuteMemoryLayout({3, 3, 3}, bijection.layout));
+  EXPECT_EQ(layoutCuteText(cuteTextLayout(bijection)), bijection);
+  // 1024 elements over 8192 offsets: CuTe's own direction.
+  CuteText spread{{3, 4, 3}, 0, {{{8, 2}, 64}, {{64, 4096}, 1}}};
+  EXPECT_EQ(cuteTextLayout(spread).getInDimNames(), (std::vector<std::string>{"dim0", "dim1"}));
+  EXPECT_EQ(errorMessage([] {
+              cuteTextLayout({{}, 4, {{8}, {1}}});
+            }),
+            "CuTe text: the offset 4 makes the layout affine (offset 0 maps to it), not linear "
+            "over F2; only _0 reads");
+  LayoutValue carry{{{"dim0", {{1}, {1}}}}, {{"offset", 2}}};
+  EXPECT_EQ(errorMessage([&] { layoutCuteText(LinearLayout(carry)); }),
+            "CuTe text: no CuTe layout has these bases: dim0 bit 0 -> offset 1 and dim0 bit 1 -> "
+            "offset 1 share a bit, so CuTe's index (a sum) would carry, and no Swizzle<B,M,S> "
+            "makes every pair of bases disjoint");
+  LayoutValue lanes{{{"lane", {{1}}}}, {{"offset", 2}}};
+  EXPECT_EQ(errorMessage([&] { layoutCuteText(LinearLayout(lanes)); }),
+            "CuTe text: expects dim0.. -> offset or offset -> dim0..");
+}
+
 }  // namespace
 }  // namespace f2lay::ref::catalog
