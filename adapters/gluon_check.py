@@ -24,7 +24,7 @@ import pathlib
 import random
 import sys
 
-from oracle_client import Report, compare, shape_judge
+from oracle_client import ERROR, Report, compare, forked_outcomes, shape_judge
 
 try:
     from triton._C.libtriton import gluon_ir, ir
@@ -42,6 +42,17 @@ class Gluon:
         self.ctx = ir.context()
         ir.load_dialects(self.ctx)
         self.builder = gluon_ir.GluonOpBuilder(self.ctx)
+
+    def answer(self, request):
+        """Gluon's answer to a request, as f2lay's JSON layout."""
+        if request["op"] == "make_cga_layout":
+            bases = gluon_ir.make_cga_layout(request["ctas_per_cga"], request["cta_split_num"],
+                                             request["cta_order"])
+            sizes = [1 << max([b[d] for b in bases] + [0]).bit_length()
+                     for d in range(len(request["cta_order"]))]
+            return {"in_dims": [{"name": "block", "bases": bases}],
+                    "out_dims": [{"name": f"dim{i}", "size": s} for i, s in enumerate(sizes)]}
+        return self.layout(gluon_layout(request), request["shape"])
 
     def layout(self, gluon_layout, shape):
         """Gluon's linear layout as f2lay's JSON layout."""
@@ -131,6 +142,64 @@ def random_dot_operand(rng):
     shape = random_shape(rng, len(params["warps_per_cta"]))
     return {"op": "dot_operand", "operand_index": index, "parent": params, "k_width": k_width,
             "shape": shape}
+
+
+def random_dot_operand_cga(rng):
+    """Operand A or B of a version 2 parent, or A of a version 3 one, whose
+    parent has a CGA layout (the operand's CTA tiling is derived from it)."""
+    request = random_dot_operand(rng)
+    rank = len(request["shape"])
+    cga = []
+    while not cga:
+        cga = random_cga(rng, rank)
+    request["parent"]["cga_layout"] = cga
+    return request
+
+
+WMMA_K_WIDTHS = {1: [8, 16], 2: [4, 8, 16], 3: [1, 2, 4, 8, 16, 32, 64]}
+
+
+def random_amd_dot_operand(rng, family):
+    """Operand A or B of a random amd_mfma or amd_wmma accumulator (every
+    instruction shape, tiles, bases and CGA the accumulator draws take), with
+    a k_width Triton's verifier accepts: any power of two for MFMA, 8 or 16
+    for WMMA version 1, 4, 8 or 16 for version 2."""
+    if family == "amd_mfma":
+        parent = random_amd_mfma(rng)
+        k_width = 1 << rng.randint(0, 5)
+    else:
+        parent = random_amd_wmma(rng)
+        k_width = rng.choice(WMMA_K_WIDTHS[parent["version"]])
+    shape = parent.pop("shape")
+    return {"op": "dot_operand", "operand_index": rng.randint(0, 1), "parent": parent,
+            "k_width": k_width, "shape": shape}
+
+
+def random_mfma_scale(rng):
+    """get_mfma_scale_layout's arguments: an operand of a rank-2 amd_mfma
+    parent with M 16 or 32 (Triton asserts it), the scale's shape, factor 32."""
+    while True:
+        request = random_amd_dot_operand(rng, "amd_mfma")
+        if len(request["shape"]) == 2 and request["parent"]["instr_shape"][0] in (16, 32):
+            break
+    request.pop("op")
+    request.pop("shape")
+    return {"op": "amd_mfma_scale", "dot_operand_layout": request,
+            "shape": [1 << rng.randint(0, 8), 1 << rng.randint(0, 4)], "scale_factor": 32}
+
+
+def random_wmma_scale(rng):
+    """get_wmma_scale_layout's arguments: an operand of a rank-2 amd_wmma
+    parent, the scale's shape, factor 16 or 32."""
+    while True:
+        request = random_amd_dot_operand(rng, "amd_wmma")
+        if len(request["shape"]) == 2:
+            break
+    request.pop("op")
+    request.pop("shape")
+    return {"op": "amd_wmma_scale", "dot_operand_layout": request,
+            "shape": [1 << rng.randint(0, 8), 1 << rng.randint(0, 4)],
+            "scale_factor": rng.choice([16, 32])}
 
 
 def random_amd_grid(rng):
@@ -232,6 +301,55 @@ def random_slice(rng):
     return {"op": "slice", "dim": dim, "parent": parent, "shape": shape[:dim] + shape[dim + 1:]}
 
 
+def random_distributed_linear(rng):
+    """Gluon's DistributedLinearLayout: every bit of a random shape on a
+    register, lane, warp or block basis, with broadcasts (zero bases); a
+    third of the draws then broken one way (a basis dropped, repeated,
+    moved along a second dim, not a power of two, or past the shape), which
+    Gluon must refuse as f2lay does."""
+    rank = rng.randint(1, 3)
+    shape = [1 << rng.randint(0, 4 if rank < 3 else 2) for _ in range(rank)]
+    bases = [[(1 << k) if e == d else 0 for e in range(rank)]
+             for d in range(rank) for k in range(shape[d].bit_length() - 1)]
+    bases += [[0] * rank for _ in range(rng.choice([0, 0, 1, 2]))]
+    rng.shuffle(bases)
+    if bases and rng.random() < 1 / 3:
+        i, d = rng.randrange(len(bases)), rng.randrange(rank)
+        how = rng.choice(["drop", "repeat", "swizzle", "three", "past"])
+        if how == "drop":
+            bases.pop(i)
+        elif how == "repeat":
+            bases.append(list(bases[i]))
+        elif how == "swizzle" and shape[d] > 1:
+            bases[i][d] ^= shape[d] >> 1
+        elif how == "three" and shape[d] > 2:
+            bases[i][d] = 3
+        else:
+            bases[i][d] = shape[d]
+    keys = ["reg_bases", "lane_bases", "warp_bases", "block_bases"]
+    request = {"op": "distributed_linear", **{k: [] for k in keys}, "shape": shape}
+    for basis in bases:
+        request[rng.choice(keys)].append(basis)
+    if not request["block_bases"] and rng.random() < 0.5:
+        del request["block_bases"]
+    return request
+
+
+def random_make_cga_layout(rng):
+    """Gluon's make_cga_layout (Triton's legacy CTA tiling): CTAs and distinct
+    tiles per dim, an order; now and then more tiles than CTAs, which both
+    must refuse."""
+    rank = rng.randint(1, 3)
+    ctas = [1 << rng.randint(0, 2) for _ in range(rank)]
+    split = [c >> rng.randint(0, c.bit_length() - 1) for c in ctas]
+    if rng.random() < 0.1:
+        split[0] = ctas[0] * 2
+    order = list(range(rank))
+    rng.shuffle(order)
+    return {"op": "make_cga_layout", "ctas_per_cga": ctas, "cta_split_num": split,
+            "cta_order": order}
+
+
 LEGACY_CGA_KEYS = ("ctas_per_cga", "cta_split_num", "cta_order")
 
 
@@ -252,9 +370,12 @@ def gluon_layout(req):
         return ttgl.NVMMADistributedLayout(version=req["version"], warps_per_cta=req["warps_per_cta"],
                                            instr_shape=req["instr_shape"], cga_layout=cga)
     if op == "dot_operand":
+        parent = {"op": "nvidia_mma", **req["parent"], "shape": req["shape"]}
         return ttgl.DotOperandLayout(operand_index=req["operand_index"],
-                                     parent=gluon_layout({"op": "nvidia_mma", **req["parent"]}),
-                                     k_width=req["k_width"])
+                                     parent=gluon_layout(parent), k_width=req["k_width"])
+    if op == "distributed_linear":
+        return ttgl.DistributedLinearLayout(req["reg_bases"], req["lane_bases"], req["warp_bases"],
+                                            req.get("block_bases", []), req["shape"])
     if op == "amd_mfma":
         return ttgl.amd.AMDMFMALayout(version=req["version"], instr_shape=req["instr_shape"],
                                       transposed=req["transposed"], warps_per_cta=req["warps_per_cta"],
@@ -270,6 +391,12 @@ def gluon_layout(req):
                                       warp_bases=warp, reg_bases=reg,
                                       instr_shape=req.get("instr_shape"), cga_layout=cga,
                                       rank=len(req["shape"]))
+    if op in ("amd_mfma_scale", "amd_wmma_scale"):
+        operand = gluon_layout({"op": "dot_operand", **req["dot_operand_layout"],
+                                "shape": req["shape"]})
+        choose = (ttgl.amd.cdna4.get_mfma_scale_layout if op == "amd_mfma_scale"
+                  else ttgl.amd.cdna5.get_wmma_scale_layout)
+        return choose.fn(operand, req["shape"], req.get("scale_factor", 32))
     raise ValueError(f"no Gluon layout for op {op}")
 
 
@@ -279,13 +406,19 @@ def vector_requests():
     data = json.loads((VECTORS_DIR / "catalog.json").read_text())
     for case in data["cases"]:
         req = case["request"]
-        if req["op"] in FAMILIES and case["expect"]["ok"] and gluon_layout(req) is not None:
+        if req["op"] not in FAMILIES or not case["expect"]["ok"]:
+            continue
+        if req["op"] == "make_cga_layout" or gluon_layout(req) is not None:
             yield req
 
 
 FAMILIES = {"blocked": random_blocked, "slice": random_slice, "nvidia_mma": random_nvidia_mma,
-            "dot_operand": random_dot_operand, "amd_mfma": random_amd_mfma,
-            "amd_wmma": random_amd_wmma}
+            "dot_operand": random_dot_operand, "dot_operand_cga": random_dot_operand_cga,
+            "dot_operand_mfma": lambda rng: random_amd_dot_operand(rng, "amd_mfma"),
+            "dot_operand_wmma": lambda rng: random_amd_dot_operand(rng, "amd_wmma"),
+            "amd_mfma": random_amd_mfma, "amd_wmma": random_amd_wmma,
+            "amd_mfma_scale": random_mfma_scale, "amd_wmma_scale": random_wmma_scale,
+            "distributed_linear": random_distributed_linear, "make_cga_layout": random_make_cga_layout}
 
 
 def main():
@@ -297,11 +430,16 @@ def main():
 
     rng = random.Random(args.seed)
     gluon = Gluon()
-    ask = lambda request: gluon.layout(gluon_layout(request), request["shape"])
-    pairs = [(family, request, ask(request))
-             for family, draw in FAMILIES.items()
-             for request in (draw(rng) for _ in range(args.cases))]
-    pairs += [("vectors", request, ask(request)) for request in vector_requests()]
+    asked = [(family, draw(rng)) for family, draw in FAMILIES.items() for _ in range(args.cases)]
+    asked += [("vectors", request) for request in vector_requests()]
+    # Asked in forked children: Gluon aborts on the broken requests drawn.
+    outcomes = forked_outcomes(gluon.answer, [request for _, request in asked])
+    pairs = [(family, request, answer if status == "ok" else ERROR)
+             for (family, request), (status, answer) in zip(asked, outcomes)]
+
+    def ask(request):
+        status, answer = forked_outcomes(gluon.answer, [request])[0]
+        return answer if status == "ok" else None
     report = Report("gluon_check", f"Triton {__import__('triton').__version__}",
                     list(FAMILIES) + ["vectors"])
     return compare(report, args.f2lay, pairs, shape_judge(args.f2lay, ask))

@@ -20,7 +20,7 @@ Triton aborts the process on parameters it rejects: only valid ones are drawn.
 """
 import argparse, json, math, pathlib, random, sys
 
-from oracle_client import Report, compare, shape_judge, shrink_shape
+from oracle_client import ERROR, Report, compare, forked_outcomes, shape_judge, shrink_shape
 try:
     import triton
     from triton._C.libtriton import gluon_ir, ir
@@ -48,6 +48,9 @@ def gluon_layout(req):
         return ttgl.NVMMASharedLayout(req["swizzle_byte_width"], req["element_bitwidth"], len(req["shape"]),
                                       req.get("transposed", False), req.get("fp4_padded", False),
                                       cga_layout=cga)
+    if op == "shared_linear":
+        return ttgl.SharedLinearLayout(req["offset_bases"], req.get("block_bases", []),
+                                       req.get("alignment", 16))
     raise ValueError(op)
 
 
@@ -57,13 +60,14 @@ def gluon_answer(req):
     layout = gluon_layout(req)
     if layout is None:
         return None
+    shape = req["shape"] if "shape" in req else layout.shape  # shared_linear: Gluon's own
     try:
-        ll = BUILDER.to_linear_layout(layout._to_ir(BUILDER), list(req["shape"]))
+        ll = BUILDER.to_linear_layout(layout._to_ir(BUILDER), list(shape))
     except AssertionError:
         return None
     return {"in_dims": [{"name": "offset", "bases": [list(b) for b in ll.offset_bases]},
                         {"name": "block", "bases": [list(b) for b in ll.block_bases]}],
-            "out_dims": [{"name": f"dim{i}", "size": s} for i, s in enumerate(req["shape"])]}
+            "out_dims": [{"name": f"dim{i}", "size": s} for i, s in enumerate(shape)]}
 
 
 def holds_elements_twice(layout):
@@ -185,8 +189,45 @@ def random_nvmma(rng):
         return req
 
 
+def random_shared_linear(rng):
+    """Gluon's SharedLinearLayout: the unit bases of a random shape mixed by
+    random XORs of one basis into another (a swizzle, still a bijection),
+    with zero bases now and then, the last few bases on blocks; a third of
+    the draws then broken (a basis repeated or dropped, or an alignment that
+    is not a power of two), which Gluon must refuse as f2lay does."""
+    rank = rng.randint(1, 3)
+    shape = [1 << rng.randint(0, 4) for _ in range(rank)]
+    bases = [[(1 << k) if e == d else 0 for e in range(rank)]
+             for d in range(rank) for k in range(shape[d].bit_length() - 1)] or [[0] * rank]
+    for _ in range(rng.randint(0, 2 * len(bases))):
+        i, j = rng.sample(range(len(bases)), 2) if len(bases) > 1 else (0, 0)
+        if i != j:
+            bases[i] = [x ^ y for x, y in zip(bases[i], bases[j])]
+    rng.shuffle(bases)
+    bases += [[0] * rank for _ in range(rng.choice([0, 0, 1]))]
+    alignment = 1 << rng.randint(0, 10)
+    if rng.random() < 1 / 3:
+        how = rng.choice(["repeat", "drop", "alignment"])
+        if how == "repeat":
+            bases.insert(rng.randrange(len(bases) + 1), list(rng.choice(bases)))
+        elif how == "drop" and len(bases) > 1:
+            bases.pop(rng.randrange(len(bases)))
+        else:
+            alignment = 3 << rng.randint(0, 4)
+    blocks = rng.randint(0, min(2, len(bases) - 1))
+    req = {"op": "shared_linear", "offset_bases": bases[:len(bases) - blocks]}
+    if blocks or rng.random() < 0.5:
+        req["block_bases"] = bases[len(bases) - blocks:]
+    if alignment != 16 or rng.random() < 0.5:
+        req["alignment"] = alignment
+    return req
+
+
 FAMILIES = {"unswizzled_shared": random_unswizzled, "swizzled_shared": random_swizzled,
             "nvmma_shared": random_nvmma}
+# Families drawn broken too: Gluon aborts on those, so it is asked in forked
+# children, and its refusal is the answer f2lay must give.
+REFUSING_FAMILIES = {"shared_linear": random_shared_linear}
 
 
 def main():
@@ -213,16 +254,21 @@ def main():
             expected = gluon_answer(req)
             if expected is not None:
                 pairs.append((family, req, expected))
+    for family, draw in REFUSING_FAMILIES.items():
+        drawn = [draw(rng) for _ in range(args.cases)]
+        for req, (status, answer) in zip(drawn, forked_outcomes(gluon_answer, drawn)):
+            pairs.append((family, req, answer if status == "ok" and answer is not None else ERROR))
     # The shared-layout vectors (vectors/catalog.json) Gluon gives a layout for.
     catalog = json.loads((pathlib.Path(__file__).resolve().parent.parent / "vectors" /
                           "catalog.json").read_text())
     for case in catalog["cases"]:
         req = case["request"]
-        if req["op"] in FAMILIES and case["expect"]["ok"]:
+        if (req["op"] in FAMILIES or req["op"] in REFUSING_FAMILIES) and case["expect"]["ok"]:
             expected = gluon_answer(req)
             if expected is not None:
                 pairs.append(("vectors", req, expected))
-    report = Report("gluon_shared_check", f"Triton {triton.__version__}", list(FAMILIES) + ["vectors"])
+    report = Report("gluon_shared_check", f"Triton {triton.__version__}",
+                    list(FAMILIES) + list(REFUSING_FAMILIES) + ["vectors"])
     return compare(report, args.f2lay, pairs, judge(args.f2lay))
 
 

@@ -6,7 +6,12 @@ check independent of both sides: where f2lay is wrong it is an f2lay bug and
 the adapter fails (exit 1); where the other project is wrong it is a finding,
 printed with its witness and not failed on (adapters/FINDINGS.md)."""
 import json
+import os
+import resource
+import select
+import signal
 import subprocess
+import tempfile
 
 # The expected answer of a request the peer refuses: f2lay must answer
 # {"ok": false}.
@@ -54,8 +59,9 @@ def first_difference(peer, mine):
 
 def shrink_shape(request, differs):
     """A minimal witness of a catalog request: each entry of its "shape"
-    halved, greedily, while differs(request) still holds."""
-    best, changed = request, True
+    halved, greedily, while differs(request) still holds (a request without
+    a shape is its own witness)."""
+    best, changed = request, "shape" in request
     while changed:
         changed = False
         for k, n in enumerate(best["shape"]):
@@ -166,3 +172,61 @@ def compare(report, f2lay, pairs, judge=None):
         else:
             report.f2lay_bug(kind, text)
     return report.finish()
+
+
+def forked_outcomes(answer, requests, hang_s=20):
+    """answer(request)'s outcome for each request, asked in forked children
+    of this process (a peer such as Triton, already imported, that aborts
+    the whole process on a failed assertion): ("ok", answer), ("error", the
+    exception), ("abort", the child's assertion or LLVM ERROR line) or
+    ("hang", "").
+    A forked child answers the requests in order, a JSON line each; when
+    the peer aborts it, the request it was on is marked and a new child goes
+    on from the next one."""
+    outcomes = []
+    while len(outcomes) < len(requests):
+        start = len(outcomes)
+        read_end, write_end = os.pipe()
+        err = tempfile.TemporaryFile()
+        pid = os.fork()
+        if pid == 0:  # the child: no core files, stderr kept for the parent
+            status = 3  # anything unforeseen here ends the child, never returns
+            try:
+                os.close(read_end)
+                os.dup2(err.fileno(), 2)
+                resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+                with os.fdopen(write_end, "w") as out:
+                    for request in requests[start:]:
+                        try:
+                            line = ["ok", answer(request)]
+                        except Exception as e:  # the binding's own refusals
+                            line = ["error", f"{type(e).__name__}: {e}"]
+                        out.write(json.dumps(line) + "\n")
+                        out.flush()
+                status = 0
+            finally:
+                os._exit(status)
+        os.close(write_end)
+        hung, pending = False, b""
+        while not hung:
+            if b"\n" in pending:
+                line, pending = pending.split(b"\n", 1)
+                outcomes.append(tuple(json.loads(line)))
+            elif not select.select([read_end], [], [], hang_s)[0]:
+                os.kill(pid, signal.SIGKILL)
+                outcomes.append(("hang", ""))
+                hung = True
+            else:
+                chunk = os.read(read_end, 1 << 16)
+                if not chunk:
+                    break
+                pending += chunk
+        os.close(read_end)
+        _, status = os.waitpid(pid, 0)
+        if not hung and len(outcomes) < len(requests):  # it ended before the rest
+            err.seek(0)
+            lines = err.read().decode(errors="replace").strip().splitlines() or [f"status {status}"]
+            why = [l for l in lines if "Assertion `" in l or "LLVM ERROR" in l] or lines[-1:]
+            outcomes.append(("abort", why[0][:1000]))
+        err.close()
+    return outcomes

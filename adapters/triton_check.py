@@ -33,19 +33,14 @@ layout it rejects, so only valid requests are given to it.
 import argparse
 import itertools
 import json
-import os
 import pathlib
 import random
 import re
-import resource
-import select
-import signal
 import subprocess
 import sys
-import tempfile
 import time
 
-from oracle_client import ERROR, Report, ask_oracle, compare, same
+from oracle_client import ERROR, Report, ask_oracle, compare, forked_outcomes, same
 
 try:
     from triton._C.libtriton.linear_layout import LinearLayout as TLL
@@ -814,59 +809,8 @@ def judge_whole(request, triton, mine):
 
 # ------------------------------------------------------- Triton, forked
 def triton_outcomes(requests, hang_s=20):
-    """Triton's outcome for each request: ("ok", answer), ("error", the
-    exception), ("abort", the child's assertion or LLVM ERROR line) or
-    ("hang", "").
-    A forked child answers the requests in order, a JSON line each; when
-    Triton aborts it, the request it was on is marked and a new child goes
-    on from the next one."""
-    outcomes = []
-    while len(outcomes) < len(requests):
-        start = len(outcomes)
-        read_end, write_end = os.pipe()
-        err = tempfile.TemporaryFile()
-        pid = os.fork()
-        if pid == 0:  # the child: no core files, stderr kept for the parent
-            status = 3  # anything unforeseen here ends the child, never returns
-            try:
-                os.close(read_end)
-                os.dup2(err.fileno(), 2)
-                resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-                with os.fdopen(write_end, "w") as out:
-                    for request in requests[start:]:
-                        try:
-                            line = ["ok", triton_answer(request)]
-                        except Exception as e:  # the binding's own refusals
-                            line = ["error", f"{type(e).__name__}: {e}"]
-                        out.write(json.dumps(line) + "\n")
-                        out.flush()
-                status = 0
-            finally:
-                os._exit(status)
-        os.close(write_end)
-        hung, pending = False, b""
-        while not hung:
-            if b"\n" in pending:
-                line, pending = pending.split(b"\n", 1)
-                outcomes.append(tuple(json.loads(line)))
-            elif not select.select([read_end], [], [], hang_s)[0]:
-                os.kill(pid, signal.SIGKILL)
-                outcomes.append(("hang", ""))
-                hung = True
-            else:
-                chunk = os.read(read_end, 1 << 16)
-                if not chunk:
-                    break
-                pending += chunk
-        os.close(read_end)
-        _, status = os.waitpid(pid, 0)
-        if not hung and len(outcomes) < len(requests):  # it ended before the rest
-            err.seek(0)
-            lines = err.read().decode(errors="replace").strip().splitlines() or [f"status {status}"]
-            why = [l for l in lines if "Assertion `" in l or "LLVM ERROR" in l] or lines[-1:]
-            outcomes.append(("abort", why[0][:1000]))
-        err.close()
-    return outcomes
+    """Triton's outcome for each request (oracle_client.forked_outcomes)."""
+    return forked_outcomes(triton_answer, requests, hang_s)
 
 
 # ------------------------------------------------------------ the report

@@ -1,6 +1,7 @@
 // The catalog fuzzer's distributed layouts: blocked, slice, nvidia_mma v2/v3,
-// dot operands, ldmatrix, AMD mfma and wmma, each against its element-wise
-// definition (elementwise.h, mma_fragments.h, amd_fragments.h).
+// dot operands, ldmatrix, AMD mfma and wmma and their dot operands, each
+// against its element-wise definition (elementwise.h, mma_fragments.h,
+// amd_fragments.h, amd_operand_fragments.h).
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
@@ -10,6 +11,7 @@
 
 #include "fuzz/catalog_decoder.h"
 #include "fuzz/catalog_families.h"
+#include "reference/catalog/amd_dot_operand.h"
 #include "reference/catalog/amd_mfma.h"
 #include "reference/catalog/amd_wmma.h"
 #include "reference/catalog/blocked.h"
@@ -18,6 +20,7 @@
 #include "reference/catalog/nvidia_mma.h"
 #include "reference/catalog/slice.h"
 #include "reference/catalog/tests/amd_fragments.h"
+#include "reference/catalog/tests/amd_operand_fragments.h"
 #include "reference/catalog/tests/elementwise.h"
 #include "reference/catalog/tests/elementwise_compare.h"
 #include "reference/catalog/tests/mma_fragments.h"
@@ -322,6 +325,18 @@ void fuzzAmdMfma(Decoder& in) {
                     *b.answer, amd::Accumulator{false, 0, p.elementBitwidth == 64, p.transposed,
                                                 p.instrShape[0], p.instrShape[1], 64, g.warps,
                                                 g.tilesOrOnes(), g.shape}));
+  // One of its operands, any power-of-two k_width, against AMD's operand table.
+  uint64_t index = in.pick(0, 1), kWidth = uint64_t{1} << in.pick(0, 5);
+  Target o{
+      "dot_operand amd_mfma",
+      t.params + " operand_index " + std::to_string(index) + " k_width " + std::to_string(kWidth),
+      in};
+  Built d = construct(o, [&] { return amdMfmaDotOperand({index, p, kWidth}, g.shape); });
+  if (!accepted(o, d, true)) return;
+  expectSame(o, outDimMismatch(*d.answer, g.shape));
+  expectSame(o, distributedMismatch(
+                    *d.answer, amd::mfmaOperandModel(p.instrShape, g.warps, g.tilesOrOnes(), index,
+                                                     kWidth, g.shape)));
 }
 
 namespace {
@@ -443,6 +458,24 @@ void fuzzAmdWmma(Decoder& in) {
   expectSame(t, outDimMismatch(*b.answer, shape));
   expectSame(t, distributedMismatch(*b.answer, amd::WmmaByBases{p.version, p.transposed, instrM,
                                                                 bases.warp, bases.reg, shape}));
+  // One of its operands, with a k_width Triton's verifier takes for the
+  // version, against AMD's operand tables.
+  uint64_t index = in.pick(0, 1);
+  uint64_t kWidth = p.version == 1   ? uint64_t{8} << in.pick(0, 1)
+                    : p.version == 2 ? uint64_t{4} << in.pick(0, 2)
+                                     : uint64_t{1} << in.pick(0, 5);
+  Target o{
+      "dot_operand amd_wmma",
+      t.params + " operand_index " + std::to_string(index) + " k_width " + std::to_string(kWidth),
+      in};
+  Built d = construct(o, [&] { return amdWmmaDotOperand({index, p, kWidth}, shape); });
+  if (!accepted(o, d, true)) return;
+  expectSame(o, outDimMismatch(*d.answer, shape));
+  std::vector<uint64_t> instr =
+      p.instrShape.empty() ? std::vector<uint64_t>{16, 16, 16} : p.instrShape;
+  expectSame(o, distributedMismatch(
+                    *d.answer, amd::wmmaOperandModel(p.version, p.transposed, instr, bases.warp,
+                                                     bases.reg, index, kWidth, shape)));
 }
 
 }  // namespace f2lay::fuzz::catalog_fuzz

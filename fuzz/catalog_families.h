@@ -91,5 +91,8 @@ void fuzzSwizzledShared(Decoder& in);
 void fuzzNvmmaShared(Decoder& in);
 void fuzzCute(Decoder& in);
 void fuzzCutlass(Decoder& in);
+// (catalog_linear.cpp)
+void fuzzDistributedLinear(Decoder& in);
+void fuzzSharedLinear(Decoder& in);
 
 }  // namespace f2lay::fuzz::catalog_fuzz

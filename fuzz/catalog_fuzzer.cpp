@@ -10,7 +10,8 @@
 // A constructor must throw f2lay::Error or return the definition's layout.
 // Parameters that break a rule the family's header states must be refused;
 // where the rules are short (blocked, slice, swizzled shared, ldmatrix, CuTe,
-// CUTLASS) plain legal parameters must be accepted. Anything else aborts with
+// CUTLASS, the layouts given by their bases) plain legal parameters must be
+// accepted. Anything else aborts with
 // the family, the parameters and the first differing input. Sizes are drawn
 // so that a layout has at most 2^12 inputs; a larger one (from a huge legal
 // value) is built but not compared.
@@ -28,9 +29,11 @@ using namespace f2lay::fuzz::catalog_fuzz;
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FuzzedDataProvider provider(data, size);
   Decoder in(provider);
-  void (*const families[])(Decoder&) = {
-      fuzzBlocked, fuzzSlice,          fuzzNvidiaMma,   fuzzDotOperand, fuzzLdmatrix, fuzzAmdMfma,
-      fuzzAmdWmma, fuzzSwizzledShared, fuzzNvmmaShared, fuzzCute,       fuzzCutlass};
+  void (*const families[])(Decoder&) = {fuzzBlocked,     fuzzSlice,          fuzzNvidiaMma,
+                                        fuzzDotOperand,  fuzzLdmatrix,       fuzzAmdMfma,
+                                        fuzzAmdWmma,     fuzzSwizzledShared, fuzzNvmmaShared,
+                                        fuzzCute,        fuzzCutlass,        fuzzDistributedLinear,
+                                        fuzzSharedLinear};
   families[provider.ConsumeIntegralInRange<size_t>(0, std::size(families) - 1)](in);
   return 0;
 }

@@ -44,6 +44,9 @@ using testing::columnsOf;
 std::vector<uint64_t> genSpread(int bits, size_t rank);
 std::vector<unsigned> genOrder(size_t rank);
 std::vector<uint64_t> genShape(size_t rank, int minBits, int maxBits);
+// One basis per bit of `shape` (a single bit of one dim each) and up to two
+// zero bases, shuffled: the bases of a distributed layout given by its bases.
+std::vector<Basis> genUnitBases(const std::vector<uint64_t>& shape);
 
 enum class RankKind { kAny, kInjective, kSurjective, kInvertible };
 

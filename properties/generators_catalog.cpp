@@ -5,9 +5,11 @@
 
 #include "properties/generators.h"
 #include "properties/law_support.h"
+#include "reference/catalog/amd_scale.h"
 #include "reference/catalog/blocked.h"
 #include "reference/catalog/cute.h"
 #include "reference/catalog/dot_operand.h"
+#include "reference/catalog/linear.h"
 #include "reference/catalog/nvidia_mma.h"
 #include "reference/catalog/nvmma_shared.h"
 #include "reference/catalog/shared.h"
@@ -48,6 +50,19 @@ Shape genShape(size_t rank, int minBits, int maxBits) {
   return s;
 }
 
+std::vector<Basis> genUnitBases(const Shape& shape) {
+  std::vector<Basis> bases;
+  for (size_t d = 0; d < shape.size(); ++d)
+    for (uint64_t v = 1; v < shape[d]; v *= 2) {
+      bases.emplace_back(shape.size(), 0);
+      bases.back()[d] = v;
+    }
+  for (int z = *rc::gen::inRange(0, 3); z > 0; --z) bases.emplace_back(shape.size(), 0);
+  for (size_t i = bases.size(); i > 1; --i)
+    std::swap(bases[i - 1], bases[*rc::gen::inRange<size_t>(0, i)]);
+  return bases;
+}
+
 namespace {
 
 ref::LinearLayout genBlockedLayout(size_t rank) {
@@ -59,14 +74,146 @@ ref::LinearLayout genBlockedLayout(size_t rank) {
   return ref::catalog::blocked(p, genShape(rank, 0, 5));
 }
 
+// Gluon's DistributedLinearLayout: each bit of the shape on a random
+// register, lane, warp or block basis.
+ref::LinearLayout genDistributedLinearLayout() {
+  Shape shape = genShape(*rc::gen::inRange<size_t>(1, 4), 0, 3);
+  ref::catalog::DistributedLinearParams p;
+  std::vector<Basis>* dims[] = {&p.regBases, &p.laneBases, &p.warpBases, &p.blockBases};
+  for (const Basis& b : genUnitBases(shape)) dims[*rc::gen::inRange(0, 4)]->push_back(b);
+  return ref::catalog::distributedLinear(p, shape);
+}
+
+// Gluon's SharedLinearLayout in Def 4.14's form (an invertible matrix whose
+// columns have 1 or 2 bits): the unit bases of the shape, some of them with
+// one of the bases kept pure XORed in (a swizzle).
+ref::LinearLayout genSharedLinearLayout() {
+  Shape shape = genShape(*rc::gen::inRange<size_t>(1, 4), 1, 4);
+  std::vector<Basis> bases;
+  for (const Basis& b : genUnitBases(shape))
+    if (b != Basis(b.size(), 0)) bases.push_back(b);
+  size_t pure = *rc::gen::inRange<size_t>(1, bases.size() + 1);
+  for (size_t i = pure; i < bases.size(); ++i)
+    if (*rc::gen::inRange(0, 2)) {
+      const Basis& with = bases[*rc::gen::inRange<size_t>(0, pure)];
+      for (size_t d = 0; d < shape.size(); ++d) bases[i][d] ^= with[d];
+    }
+  return ref::catalog::sharedLinear({bases, {}, 16});
+}
+
 ref::catalog::NvidiaMmaParams genMmaV2Params() {
   return {{2, 0}, genSpread(*rc::gen::inRange(0, 3), 2), {16, 8}, std::nullopt};
 }
 
-ref::LinearLayout genCatalogDistributedLayout() {
+// An AMDMFMALayout of rank 2: every (M, N) (64x4 only transposed, as Triton
+// asserts), or only M 16 and 32 for the scaled instructions.
+ref::catalog::AmdMfmaParams genMfmaParams(bool scaled) {
+  std::vector<std::vector<uint64_t>> mn = {{32, 32}, {16, 16}};
+  if (!scaled) mn.insert(mn.end(), {{4, 64}, {64, 4}});
+  std::vector<uint64_t> instr = mn[*rc::gen::inRange<size_t>(0, mn.size())];
+  instr.push_back(pow2(*rc::gen::inRange(2, 7)));
+  bool transposed = instr[0] == 64 || *rc::gen::inRange(0, 2);
+  return {static_cast<uint64_t>(*rc::gen::inRange(1, 5)),
+          instr,
+          transposed,
+          genSpread(*rc::gen::inRange(0, 3), 2),
+          32,
+          {pow2(*rc::gen::inRange(0, 2)), pow2(*rc::gen::inRange(0, 2))},
+          std::nullopt};
+}
+
+// An AMDWMMALayout of rank 2 (Gluon 3.9's bases): per dim the moves 1, 2,
+// ... in tiles, each on a warp or a register bit, now and then a broadcast.
+ref::catalog::AmdWmmaParams genWmmaParams() {
+  uint64_t version = *rc::gen::inRange(1, 4);
+  std::vector<std::vector<uint64_t>> instrs = {{16, 16, 16}};
+  if (version == 2) instrs.push_back({16, 16, 32});
+  if (version == 3) instrs = {{16, 16, 4}, {16, 16, 32}, {16, 16, 128}, {32, 16, 64}};
+  ref::catalog::AmdWmmaParams p{version,
+                                *rc::gen::inRange(0, 2) == 1,
+                                {},
+                                {},
+                                instrs[*rc::gen::inRange<size_t>(0, instrs.size())],
+                                std::nullopt};
+  for (size_t d = 0; d < 2; ++d)
+    for (int k = 0, n = *rc::gen::inRange(0, 3); k < n; ++k) {
+      Basis b{0, 0};
+      b[d] = pow2(k);
+      (*rc::gen::inRange(0, 2) ? p.warpBases : p.regBases).push_back(b);
+    }
+  if (*rc::gen::inRange(0, 4) == 0) p.warpBases.push_back({0, 0});
+  return p;
+}
+
+uint64_t genWmmaKWidth(uint64_t version) {
+  if (version == 1) return *rc::gen::element<uint64_t>(8, 16);
+  if (version == 2) return *rc::gen::element<uint64_t>(4, 8, 16);
+  return pow2(*rc::gen::inRange(0, 5));
+}
+
+// A CGA of up to two CTA bits, each splitting one dim (or a copy).
+ref::LinearLayout genCga() {
+  std::vector<Basis> bases;
+  uint64_t next[2] = {1, 1};
+  for (int i = 0, n = *rc::gen::inRange(1, 3); i < n; ++i) {
+    Basis b{0, 0};
+    if (*rc::gen::inRange(0, 5) != 0) {
+      size_t d = *rc::gen::inRange<size_t>(0, 2);
+      b[d] = next[d];
+      next[d] *= 2;
+    }
+    bases.push_back(b);
+  }
+  LayoutValue v{{{"block", bases}}, {{"dim0", 1}, {"dim1", 1}}};
+  inferOutDimSizes(v);
+  return ref::LinearLayout(std::move(v));
+}
+
+// Dot operands of every parent family (CGA parents too) and the AMD scales.
+ref::LinearLayout genOperandLayout() {
+  uint64_t index = *rc::gen::inRange(0, 2);
   switch (*rc::gen::inRange(0, 5)) {
+    case 0: {  // an mma.sync parent with a CGA
+      ref::catalog::NvidiaMmaParams parent = genMmaV2Params();
+      parent.cgaLayout = genCga();
+      return ref::catalog::dotOperand({index, parent, pow2(*rc::gen::inRange(0, 4))},
+                                      genShape(2, 4, 7));
+    }
+    case 1: {
+      ref::catalog::AmdMfmaParams parent = genMfmaParams(false);
+      if (*rc::gen::inRange(0, 3) == 0) parent.cgaLayout = genCga();
+      return ref::catalog::amdMfmaDotOperand({index, parent, pow2(*rc::gen::inRange(0, 5))},
+                                             genShape(2, 2, 7));
+    }
+    case 2: {
+      ref::catalog::AmdWmmaParams parent = genWmmaParams();
+      if (*rc::gen::inRange(0, 3) == 0) parent.cgaLayout = genCga();
+      return ref::catalog::amdWmmaDotOperand({index, parent, genWmmaKWidth(parent.version)},
+                                             genShape(2, 2, 7));
+    }
+    case 3:
+      return ref::catalog::amdMfmaScale(
+          {index, genMfmaParams(true), 16},
+          {pow2(*rc::gen::inRange(0, 8)), pow2(*rc::gen::inRange(0, 5))});
+    default: {
+      ref::catalog::AmdWmmaParams parent = genWmmaParams();
+      if (*rc::gen::inRange(0, 3) == 0) parent.cgaLayout = genCga();
+      return ref::catalog::amdWmmaScale(
+          {index, parent, genWmmaKWidth(parent.version)},
+          {pow2(*rc::gen::inRange(0, 8)), pow2(*rc::gen::inRange(0, 5))},
+          *rc::gen::element<uint64_t>(16, 32));
+    }
+  }
+}
+
+ref::LinearLayout genCatalogDistributedLayout() {
+  switch (*rc::gen::inRange(0, 7)) {
+    case 6:
+      return genOperandLayout();
     case 0:
       return genBlockedLayout(*rc::gen::inRange<size_t>(1, 4));
+    case 5:
+      return genDistributedLinearLayout();
     case 1:
       return ref::catalog::nvidiaMma(genMmaV2Params(), genShape(2, 3, 6));
     case 2: {  // Hopper: 4 warps (or 8) along M, instruction N of 8 to 64
@@ -128,7 +275,9 @@ ref::LinearLayout genCuteLayout() {
 }
 
 ref::LinearLayout genCatalogMemoryLayout() {
-  switch (*rc::gen::inRange(0, 3)) {
+  switch (*rc::gen::inRange(0, 4)) {
+    case 3:
+      return genSharedLinearLayout();
     case 0: {
       ref::catalog::SwizzledSharedParams p;
       p.vec = pow2(*rc::gen::inRange(0, 4));

@@ -115,6 +115,24 @@ std::optional<Layout> Args::cgaLayout(size_t rank) const {
   return Layout(std::move(v));
 }
 
+Layout legacyCgaLayout(const Args& a, size_t rank) {
+  for (const char* key : {"ctas_per_cga", "cta_split_num", "cta_order"})
+    if (!a.has(key))
+      throw Error(std::string("\"ctas_per_cga\", \"cta_split_num\" and \"cta_order\" go "
+                              "together; \"") +
+                  key + "\" is missing");
+  std::vector<uint64_t> ctas = a.numbers("ctas_per_cga");
+  std::vector<uint64_t> split = a.numbers("cta_split_num");
+  ref::catalog::checkPowersOfTwo("ctas_per_cga", ctas, rank);
+  ref::catalog::checkPowersOfTwo("cta_split_num", split, rank);
+  for (size_t d = 0; d < rank; ++d)
+    if (split[d] > ctas[d])
+      throw Error("cta_split_num[" + std::to_string(d) + "] = " + std::to_string(split[d]) +
+                  " must be at most ctas_per_cga[" + std::to_string(d) +
+                  "] = " + std::to_string(ctas[d]));
+  return ref::catalog::makeCgaLayout(ctas, split, a.order("cta_order", rank));
+}
+
 Json layoutJson(const Layout& l) { return layoutToJson(l.value()); }
 Json layoutJson(const opt::LinearLayout& l) { return layoutToJson(l.value()); }
 

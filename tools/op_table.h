@@ -67,6 +67,11 @@ class Args {
   const Json& request_;
 };
 
+// Triton's legacy CTALayoutAttr, the keys "ctas_per_cga", "cta_split_num"
+// and "cta_order" (all three), as a CGA layout: block -> dim0.. (Gluon's
+// make_cga_layout; reference/catalog/shape_fit.h, makeCgaLayout).
+Layout legacyCgaLayout(const Args& a, size_t rank);
+
 Json layoutJson(const Layout& l);
 Json layoutJson(const opt::LinearLayout& l);
 Json dimValuesJson(const ref::DimValues& values);
@@ -102,8 +107,11 @@ std::vector<Op> sharedOps();   // tools/catalog/shared_ops.cpp
 std::vector<Op> sliceOps();    // tools/catalog/slice_ops.cpp (and is_distributed, is_memory)
 std::vector<Op> shapeTransferOps();  // tools/catalog/shape_transfer_ops.cpp (trans, reshape, ...)
 std::vector<Op> amdOps();            // tools/catalog/amd_ops.cpp (amd_mfma, amd_wmma)
-std::vector<Op> cuteOps();           // tools/catalog/cute_ops.cpp (cute_swizzle, cutlass_tensorop)
-std::vector<Op> bankOps();           // tools/analysis/bank_ops.cpp (bank_conflicts)
+std::vector<Op> amdScaleOps();  // tools/catalog/amd_scale_ops.cpp (amd_mfma_scale, amd_wmma_scale)
+std::vector<Op> cuteOps();      // tools/catalog/cute_ops.cpp (cute_swizzle, cutlass_tensorop)
+// tools/catalog/linear_ops.cpp (distributed_linear, shared_linear, make_cga_layout)
+std::vector<Op> linearOps();
+std::vector<Op> bankOps();  // tools/analysis/bank_ops.cpp (bank_conflicts)
 std::vector<Op>
 swizzleOps();  // tools/analysis/swizzle_ops.cpp (optimal_swizzle, vectorization, ...)
 std::vector<Op> conversionOps();  // tools/analysis/conversion_ops.cpp (classify_conversion,

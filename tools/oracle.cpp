@@ -191,8 +191,10 @@ const std::vector<Op>& opTable() {
     std::vector<Op> all = algebraOps<ref::LinearLayout>();
     std::vector<Op> optOps = algebraOps<opt::LinearLayout>();
     for (size_t i = 0; i < all.size(); ++i) all[i].runOpt = optOps[i].run;
-    for (std::vector<Op> (*family)() : {blockedOps, sliceOps, sharedOps, mmaOps, shapeTransferOps,
-                                        amdOps, cuteOps, bankOps, swizzleOps, conversionOps}) {
+    for (std::vector<Op> (*family)() :
+         {blockedOps, sliceOps, sharedOps, mmaOps, shapeTransferOps, amdOps, amdScaleOps, cuteOps,
+          linearOps,
+          bankOps, swizzleOps, conversionOps}) {
       std::vector<Op> more = family();
       all.insert(all.end(), more.begin(), more.end());
     }

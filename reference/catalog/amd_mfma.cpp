@@ -28,11 +28,16 @@ void checkMfmaParams(const AmdMfmaParams& p) {
 
 }  // namespace
 
-LinearLayout amdMfma(const AmdMfmaParams& p, const Shape& shape) {
+std::vector<uint64_t> checkAmdMfmaParams(const AmdMfmaParams& p, const Shape& shape) {
   std::vector<uint64_t> tiles =
       p.tilesPerWarp.empty() ? std::vector<uint64_t>(p.warpsPerCta.size(), 1) : p.tilesPerWarp;
   checkMfmaParams(p);
   checkAmdRankAndSizes("mfma", p.warpsPerCta, tiles, shape);
+  return tiles;
+}
+
+LinearLayout amdMfma(const AmdMfmaParams& p, const Shape& shape) {
+  std::vector<uint64_t> tiles = checkAmdMfmaParams(p, shape);
   uint64_t m = p.instrShape[0], n = p.instrShape[1];
   // 32-bit results come in groups of 4 consecutive rows (or columns) per lane;
   // 64-bit ones one per register.

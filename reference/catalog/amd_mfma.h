@@ -41,4 +41,9 @@ struct AmdMfmaParams {
 // f2lay::Error naming the parameter that breaks a rule.
 LinearLayout amdMfma(const AmdMfmaParams& params, const Shape& shape);
 
+// Checks every parameter for a tensor of `shape` (rank 2 or 3); returns
+// tiles_per_warp with its default (all 1) filled in. Shared with the MFMA
+// dot operands and scales.
+std::vector<uint64_t> checkAmdMfmaParams(const AmdMfmaParams& params, const Shape& shape);
+
 }  // namespace f2lay::ref::catalog

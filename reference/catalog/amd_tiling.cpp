@@ -2,12 +2,6 @@
 
 namespace f2lay::ref::catalog {
 
-std::string listText(const std::vector<uint64_t>& v) {
-  std::string s = "[";
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
-  return s + "]";
-}
-
 LinearLayout amdInstrTileLayout(const AmdInstrTile& t, const std::string& mName,
                                 const std::string& nName) {
   // Basis values are [n, m]: index 0 is the N dim, as in Triton's tile.

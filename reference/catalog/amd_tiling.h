@@ -47,7 +47,4 @@ LinearLayout amdTileOverCta(const LinearLayout& instrTile, uint64_t n,
 void checkAmdRankAndSizes(const std::string& family, const std::vector<uint64_t>& warpsPerCta,
                           const std::vector<uint64_t>& tilesPerWarp, const Shape& shape);
 
-// "[a, b, c]", for messages.
-std::string listText(const std::vector<uint64_t>& v);
-
 }  // namespace f2lay::ref::catalog

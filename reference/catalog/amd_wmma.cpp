@@ -76,7 +76,7 @@ void checkTileBases(const AmdWmmaParams& p, size_t rank) {
 
 }  // namespace
 
-LinearLayout amdWmma(const AmdWmmaParams& p, const Shape& shape) {
+std::vector<uint64_t> checkAmdWmmaParams(const AmdWmmaParams& p, const Shape& shape) {
   if (p.version < 1 || p.version > 3)
     throw Error("version = " + std::to_string(p.version) +
                 ": AMDWMMALayout supports 1 (RDNA3), 2 (RDNA4) and 3 (gfx1250)");
@@ -89,6 +89,20 @@ LinearLayout amdWmma(const AmdWmmaParams& p, const Shape& shape) {
                 " is unsupported, wmma layouts have rank 2 or 3 (a leading batch dim)");
   checkPowersOfTwo("shape", shape, rank);
   checkTileBases(p, rank);
+  return instr;
+}
+
+LinearLayout amdWmmaTileGrid(const AmdWmmaParams& p, size_t rank) {
+  // Out-dim sizes inferred as Triton infers them (twice the largest move).
+  LayoutValue grid{{{"register", p.regBases}, {"warp", p.warpBases}}, {}};
+  for (const std::string& n : standardOutDimNames(rank)) grid.out_dims.push_back({n, 1});
+  inferOutDimSizes(grid);
+  return LinearLayout(std::move(grid));
+}
+
+LinearLayout amdWmma(const AmdWmmaParams& p, const Shape& shape) {
+  std::vector<uint64_t> instr = checkAmdWmmaParams(p, shape);
+  size_t rank = shape.size();
   std::vector<std::string> names = standardOutDimNames(rank);
   const std::string &dimM = names[rank - 2], &dimN = names[rank - 1];
   // Version 1: one row per VGPR, the two lane halves interleaved by row
@@ -100,14 +114,11 @@ LinearLayout amdWmma(const AmdWmmaParams& p, const Shape& shape) {
                                  : AmdInstrTile{regExtent, kTile, false, height, kWavefront};
   // Out dims in standard order, as the grid's (a product needs one order).
   LinearLayout tile = amdInstrTileLayout(shapeOfTile, dimM, dimN).transposeOuts({dimM, dimN});
-  // The tile grid in tiles, out-dim sizes inferred as Triton infers them; the
-  // product scales its moves by the tile's extent in each dim (1 for batch).
-  LayoutValue grid{{{"register", p.regBases}, {"warp", p.warpBases}}, {}};
-  for (const std::string& n : names) grid.out_dims.push_back({n, 1});
-  inferOutDimSizes(grid);
+  // The product scales the grid's moves by the tile's extent in each dim (1
+  // for batch).
   std::vector<std::string> nFirst = {dimN, dimM};
   if (rank == 3) nFirst.push_back(names[0]);
-  LinearLayout cta = (tile * LinearLayout(std::move(grid))).transposeOuts(nFirst);
+  LinearLayout cta = (tile * amdWmmaTileGrid(p, rank)).transposeOuts(nFirst);
   return combineCtaCgaWithShape(cta, p.cgaLayout ? *p.cgaLayout : singleCtaLayout(rank), shape);
 }
 

@@ -57,6 +57,15 @@ struct AmdWmmaParams {
 // f2lay::Error naming the parameter that breaks a rule.
 LinearLayout amdWmma(const AmdWmmaParams& params, const Shape& shape);
 
+// Checks every parameter but the CGA for a tensor of `shape`; returns
+// instr_shape with its default filled in. Shared with the WMMA dot operands.
+std::vector<uint64_t> checkAmdWmmaParams(const AmdWmmaParams& params, const Shape& shape);
+
+// The tile grid alone, in instruction tiles (Triton's getCtaLayout):
+// register (reg_bases) and warp (warp_bases) -> dim0.., out-dim sizes
+// inferred (twice the largest move). The bases must have been checked.
+LinearLayout amdWmmaTileGrid(const AmdWmmaParams& params, size_t rank);
+
 // Gluon 3.6's AMDWMMALayout(warps_per_cta, tiles_per_warp) with 16x16 tiles,
 // as Gluon 3.9 bases that give the same layout at `shape`. Triton 3.6 put the
 // registers of tiles_per_warp along N first, then the warps along N, then as

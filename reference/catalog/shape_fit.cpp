@@ -4,6 +4,12 @@
 
 namespace f2lay::ref::catalog {
 
+std::string listText(const std::vector<uint64_t>& v) {
+  std::string s = "[";
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+  return s + "]";
+}
+
 std::vector<std::string> standardOutDimNames(size_t rank) {
   std::vector<std::string> names;
   for (size_t i = 0; i < rank; ++i) names.push_back("dim" + std::to_string(i));

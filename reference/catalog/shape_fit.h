@@ -17,6 +17,9 @@ namespace f2lay::ref::catalog {
 // A tensor shape, one power-of-two size per dim (dim0 first).
 using Shape = std::vector<uint64_t>;
 
+// "[a, b, c]", for messages.
+std::string listText(const std::vector<uint64_t>& v);
+
 // "dim0", "dim1", ...: the out dims of every catalog layout.
 std::vector<std::string> standardOutDimNames(size_t rank);
 

@@ -1,8 +1,6 @@
 // Oracle ops for AMD matrix-core accumulators: Gluon's ttgl.amd.AMDMFMALayout
 // and AMDWMMALayout, parameters in snake_case, plus "shape".
-#include "reference/catalog/amd_mfma.h"
-#include "reference/catalog/amd_wmma.h"
-#include "tools/op_table.h"
+#include "tools/catalog/amd_params.h"
 
 namespace f2lay::tools {
 
@@ -16,10 +14,22 @@ std::vector<uint64_t> optionalNumbers(const Args& a, const char* key) {
   return a.has(key) ? a.numbers(key) : std::vector<uint64_t>{};
 }
 
+}  // namespace
+
+ref::catalog::AmdMfmaParams amdMfmaParams(const Args& a, size_t rank) {
+  return {a.number("version"),
+          a.numbers("instr_shape"),
+          a.boolean("transposed"),
+          a.numbers("warps_per_cta"),
+          a.has("element_bitwidth") ? a.number("element_bitwidth") : 32,
+          optionalNumbers(a, "tiles_per_warp"),
+          a.cgaLayout(rank)};
+}
+
 // amd_wmma's tile grid: Gluon 3.9's bases as given, or the bases of the
 // layout Gluon 3.6's warps_per_cta and tiles_per_warp named. The two sets
 // describe the same thing, so a mix is refused rather than guessed at.
-ref::catalog::AmdWmmaParams wmmaParams(const Args& a, const ref::catalog::Shape& shape) {
+ref::catalog::AmdWmmaParams amdWmmaParams(const Args& a, const ref::catalog::Shape& shape) {
   std::string keys39, keys36;
   for (const char* key : {"warp_bases", "reg_bases", "rank"})
     if (a.has(key)) keys39 += std::string(keys39.empty() ? "" : ", ") + key;
@@ -57,8 +67,6 @@ ref::catalog::AmdWmmaParams wmmaParams(const Args& a, const ref::catalog::Shape&
   return p;
 }
 
-}  // namespace
-
 std::vector<Op> amdOps() {
   return {
       {{"amd_mfma",
@@ -75,12 +83,7 @@ std::vector<Op> amdOps() {
         "dim0.."},
        [](const Args& a) {
          ref::catalog::Shape shape = a.numbers("shape");
-         return layoutJson(ref::catalog::amdMfma(
-             {a.number("version"), a.numbers("instr_shape"), a.boolean("transposed"),
-              a.numbers("warps_per_cta"),
-              a.has("element_bitwidth") ? a.number("element_bitwidth") : 32,
-              optionalNumbers(a, "tiles_per_warp"), a.cgaLayout(shape.size())},
-             shape));
+         return layoutJson(ref::catalog::amdMfma(amdMfmaParams(a, shape.size()), shape));
        }},
       {{"amd_wmma",
         {{"version", "1 (RDNA3), 2 (RDNA4) or 3 (gfx1250)"},
@@ -112,7 +115,7 @@ std::vector<Op> amdOps() {
         "16)"},
        [](const Args& a) {
          ref::catalog::Shape shape = a.numbers("shape");
-         return layoutJson(ref::catalog::amdWmma(wmmaParams(a, shape), shape));
+         return layoutJson(ref::catalog::amdWmma(amdWmmaParams(a, shape), shape));
        }},
   };
 }

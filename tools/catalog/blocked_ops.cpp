@@ -9,8 +9,7 @@ namespace f2lay::tools {
 
 namespace {
 
-// Triton's legacy CTALayoutAttr (CTAsPerCGA, CTASplitNum, CTAOrder) as a CGA
-// layout (shape_fit.h, makeCgaLayout), or Gluon's cga_layout bases.
+// Triton's legacy CTALayoutAttr (legacyCgaLayout), or Gluon's cga_layout bases.
 std::optional<Layout> cgaArg(const Args& a, size_t rank) {
   const char* legacy[] = {"ctas_per_cga", "cta_split_num", "cta_order"};
   int given = 0;
@@ -20,21 +19,7 @@ std::optional<Layout> cgaArg(const Args& a, size_t rank) {
     throw Error(
         "blocked: give either \"cga_layout\" or the legacy \"ctas_per_cga\", "
         "\"cta_split_num\", \"cta_order\", not both");
-  for (const char* key : legacy)
-    if (!a.has(key))
-      throw Error(std::string("blocked: \"ctas_per_cga\", \"cta_split_num\" and \"cta_order\" go "
-                              "together; \"") +
-                  key + "\" is missing");
-  std::vector<uint64_t> ctas = a.numbers("ctas_per_cga");
-  std::vector<uint64_t> split = a.numbers("cta_split_num");
-  ref::catalog::checkPowersOfTwo("ctas_per_cga", ctas, rank);
-  ref::catalog::checkPowersOfTwo("cta_split_num", split, rank);
-  for (size_t d = 0; d < rank; ++d)
-    if (split[d] > ctas[d])
-      throw Error("cta_split_num[" + std::to_string(d) + "] = " + std::to_string(split[d]) +
-                  " must be at most ctas_per_cga[" + std::to_string(d) +
-                  "] = " + std::to_string(ctas[d]));
-  return ref::catalog::makeCgaLayout(ctas, split, a.order("cta_order", rank));
+  return legacyCgaLayout(a, rank);
 }
 
 }  // namespace

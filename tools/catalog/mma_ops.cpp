@@ -1,10 +1,12 @@
 // Oracle ops for NVIDIA tensor-core layouts: the accumulator (Gluon's
 // NVMMADistributedLayout), its register operands (DotOperandLayout) and the
 // ldmatrix / stmatrix tiles. Parameters follow Gluon in snake_case.
+#include "reference/catalog/amd_dot_operand.h"
 #include "reference/catalog/dot_operand.h"
 #include "reference/catalog/ldmatrix.h"
 #include "reference/catalog/nvidia_mma.h"
-#include "tools/op_table.h"
+#include "tools/catalog/amd_params.h"
+#include "tools/catalog/dot_operand_parent.h"
 
 namespace f2lay::tools {
 
@@ -18,33 +20,68 @@ ref::catalog::NvidiaMmaParams mmaParams(const Args& a) {
   return {a.numbers("version"), warps, a.numbers("instr_shape"), a.cgaLayout(warps.size())};
 }
 
-// dot_operand's "parent": the keys of an nvidia_mma request without "shape"
-// ("op", if given, must be nvidia_mma). Errors name the parent's key.
-ref::catalog::NvidiaMmaParams parentParams(const Args& a) {
+}  // namespace
+
+DotOperandParent dotOperandParent(const Args& a) {
   const Json& parent = a.raw("parent");
   if (!parent.is_object())
     throw Error(
-        "dot_operand: \"parent\" must be an object: an nvidia_mma request's keys "
-        "without \"shape\"");
+        "dot_operand: \"parent\" must be an object: an nvidia_mma, amd_mfma or amd_wmma "
+        "request's keys without \"shape\"");
+  std::string op = "nvidia_mma";
+  if (parent.contains("op")) {
+    const Json& name = parent["op"];
+    if (!name.is_string() || (name != "nvidia_mma" && name != "amd_mfma" && name != "amd_wmma"))
+      throw Error(
+          "dot_operand: parent: \"op\" must be \"nvidia_mma\" (the default), \"amd_mfma\" or "
+          "\"amd_wmma\"");
+    op = name.get<std::string>();
+  }
+  const OpDoc* doc = nullptr;
+  for (const Op& o : opTable())
+    if (o.doc.name == op) doc = &o.doc;
   for (const auto& [key, value] : parent.items()) {
-    if (key == "op") {
-      if (!value.is_string() || value.get<std::string>() != "nvidia_mma")
-        throw Error(
-            "dot_operand: parent: \"op\" must be \"nvidia_mma\" (the only parent "
-            "supported)");
-    } else if (key != kVersion.key && key != kWarpsArg.key && key != kInstr.key) {
-      throw Error("dot_operand: parent: unknown key \"" + key + "\"");
+    if (key == "op") continue;
+    bool known = false;
+    for (const OpArg& arg : doc->args) known = known || (key == arg.key && key != kShapeArg.key);
+    if (!known)
+      throw Error("dot_operand: parent: unknown key \"" + key + "\" for " + op +
+                  (key == "shape" ? " (the operand's \"shape\" lays the parent out)" : ""));
+  }
+  for (const OpArg& arg : doc->args)
+    if (arg.required && std::string(arg.key) != kShapeArg.key && !parent.contains(arg.key))
+      throw Error("dot_operand: parent: missing key \"" + std::string(arg.key) + "\" of " + op +
+                  " (" + arg.description + ")");
+  if (op == "amd_wmma" && (parent.contains("warps_per_cta") || parent.contains("tiles_per_warp")))
+    throw Error(
+        "dot_operand: parent: amd_wmma's warps_per_cta and tiles_per_warp are Gluon 3.6's "
+        "keys, whose operands Triton 3.9 does not build: give warp_bases and reg_bases");
+  return {op, parent};
+}
+
+namespace {
+
+// The operand's layout, its parent read by the parent family's reader.
+Layout dotOperandLayout(const Args& a) {
+  namespace rc = ref::catalog;
+  DotOperandParent parent = dotOperandParent(a);
+  rc::Shape shape = a.numbers("shape");
+  uint64_t index = a.number("operand_index"), kWidth = a.number("k_width");
+  Args p(parent.request);
+  auto read = [&](auto reader) {
+    try {
+      return reader();
+    } catch (const Error& e) {
+      throw Error(std::string("dot_operand: parent: ") + e.what());
     }
-  }
-  for (const OpArg* arg : {&kVersion, &kWarpsArg, &kInstr})
-    if (!parent.contains(arg->key))
-      throw Error(std::string("dot_operand: parent: missing key \"") + arg->key + "\" (" +
-                  arg->description + ")");
-  try {
-    return mmaParams(Args(parent));
-  } catch (const Error& e) {
-    throw Error(std::string("dot_operand: parent: ") + e.what());
-  }
+  };
+  if (parent.op == "amd_mfma")
+    return rc::amdMfmaDotOperand(
+        {index, read([&] { return amdMfmaParams(p, shape.size()); }), kWidth}, shape);
+  if (parent.op == "amd_wmma")
+    return rc::amdWmmaDotOperand({index, read([&] { return amdWmmaParams(p, shape); }), kWidth},
+                                 shape);
+  return rc::dotOperand({index, read([&] { return mmaParams(p); }), kWidth}, shape);
 }
 
 }  // namespace
@@ -61,19 +98,19 @@ std::vector<Op> mmaOps() {
        }},
       {{"dot_operand",
         {{"operand_index", "0 (A, K along the last dim) or 1 (B, K along the one before)"},
-         {"parent", "the accumulator: an nvidia_mma request's keys without \"op\" and \"shape\""},
+         {"parent",
+          "the accumulator: an nvidia_mma (default), amd_mfma or amd_wmma request's keys without "
+          "\"shape\", \"op\" naming the family; amd_wmma with Gluon 3.9's bases"},
          {"k_width",
           "consecutive K elements per thread (a power of two): 32 / element bits "
-          "for mma.sync's own fragments"},
+          "for mma.sync's own fragments; amd_wmma version 1 takes 8 or 16, version 2 4, 8 or "
+          "16"},
          {"shape", "the operand's tensor shape (powers of two)"}},
         "layout",
-        "Gluon's DotOperandLayout with an NVMMADistributedLayout parent at `shape`; warps along "
-        "K are broadcast; version 3 takes operand 0 only"},
-       [](const Args& a) {
-         return layoutJson(ref::catalog::dotOperand(
-             {a.number("operand_index"), parentParams(a), a.number("k_width")},
-             a.numbers("shape")));
-       }},
+        "Gluon's DotOperandLayout at `shape`, with an NVMMADistributedLayout (version 3 takes "
+        "operand 0 only), AMDMFMALayout or AMDWMMALayout parent; warps along K are broadcast; a "
+        "parent's cga_layout gives the operand's CTA tiling as Triton 3.9 builds it"},
+       [](const Args& a) { return layoutJson(dotOperandLayout(a)); }},
       {{"ldmatrix",
         {{"count", "matrices per instruction: 1, 2 or 4 (.x1, .x2, .x4)"},
          {"trans", "true for .trans (default false)", false}},

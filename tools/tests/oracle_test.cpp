@@ -328,6 +328,42 @@ std::map<std::string, OpCase> validRequests() {
                                          {"name": "block", "bases": []}],
                              "out_dims": [{"name": "dim0", "size": 16},
                                           {"name": "dim1", "size": 16}]})")};
+  // CDNA4 ISA, v_mfma_scale_f32_32x32x64_f8f6f4: lane l reads 32 K elements of
+  // row l % 32, the (l / 32)-th group of 32: its scale is A's scale [l % 32, l / 32].
+  c["amd_mfma_scale"] = {{{"dot_operand_layout",
+                           {{"operand_index", 0},
+                            {"k_width", 16},
+                            {"parent",
+                             {{"op", "amd_mfma"},
+                              {"version", 4},
+                              {"instr_shape", {32, 32, 64}},
+                              {"transposed", true},
+                              {"warps_per_cta", {1, 1}}}}}},
+                          {"shape", {32, 2}}},
+                         parse(R"({"in_dims": [{"name": "register", "bases": []},
+                            {"name": "lane", "bases": [[1, 0], [2, 0], [4, 0], [8, 0],
+                                                       [16, 0], [0, 1]]},
+                            {"name": "warp", "bases": []},
+                            {"name": "block", "bases": []}],
+                "out_dims": [{"name": "dim0", "size": 32}, {"name": "dim1", "size": 2}]})")};
+  // gfx1250 16x16x128 scaled WMMA: lane l holds the 4 scales (128 K elements) of
+  // row l % 16; lanes 16-31 copies (Gluon 3.9.0's answer).
+  c["amd_wmma_scale"] = {{{"dot_operand_layout",
+                           {{"operand_index", 0},
+                            {"k_width", 16},
+                            {"parent",
+                             {{"op", "amd_wmma"},
+                              {"version", 3},
+                              {"transposed", false},
+                              {"warp_bases", Json::array()},
+                              {"instr_shape", {16, 16, 128}}}}}},
+                          {"shape", {16, 4}}},
+                         parse(R"({"in_dims": [{"name": "register", "bases": [[0, 1], [0, 2]]},
+                            {"name": "lane", "bases": [[1, 0], [2, 0], [4, 0], [8, 0],
+                                                       [0, 0]]},
+                            {"name": "warp", "bases": []},
+                            {"name": "block", "bases": []}],
+                "out_dims": [{"name": "dim0", "size": 16}, {"name": "dim1", "size": 4}]})")};
   // CuTe Sw<1,0,1> o (2,2):(2,1): index 2 d0 + d1, bit 1 XORed into bit 0, so
   // (1,0) -> 3, (0,1) -> 1; inverted: offset 1 -> (0,1), 2 = 3 ^ 1 -> (1,1).
   c["cute_swizzle"] = {{{"b", 1}, {"m", 0}, {"s", 1}, {"shape", {2, 2}}, {"stride", {2, 1}}},

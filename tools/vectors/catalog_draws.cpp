@@ -131,6 +131,80 @@ Json amdWmma() {
           {"shape", s}};
 }
 
+// Gluon 3.9's AMDWMMALayout keys without "shape" at `rank`: per dim the
+// moves 1, 2 (in tiles), each on a warp or a register bit.
+Json amdWmmaBasesKeys(int rank) {
+  int version = pick(1, 3);
+  const std::vector<std::vector<int>> v3 = {
+      {16, 16, 4}, {16, 16, 32}, {16, 16, 128}, {32, 16, 64}, {32, 16, 128}};
+  std::vector<int> instr = version == 3                 ? v3[static_cast<size_t>(pick(0, 4))]
+                           : version == 2 && pick(0, 1) ? std::vector<int>{16, 16, 32}
+                                                        : std::vector<int>{16, 16, 16};
+  Json warp = Json::array(), reg = Json::array();
+  for (int d = 0; d < rank; ++d)
+    for (int k = 0, n = pick(0, 2); k < n; ++k) {
+      Json basis(static_cast<size_t>(rank), 0);
+      basis[static_cast<size_t>(d)] = pow2(k);
+      (pick(0, 1) ? warp : reg).push_back(basis);
+    }
+  return {{"op", "amd_wmma"},   {"version", version}, {"transposed", pick(0, 1) == 1},
+          {"warp_bases", warp}, {"reg_bases", reg},   {"instr_shape", instr}};
+}
+
+// A k_width Triton's verifier takes for a WMMA version.
+int wmmaKWidth(int version) {
+  return version == 1 ? 8 << pick(0, 1) : version == 2 ? 4 << pick(0, 2) : 1 << pick(0, 5);
+}
+
+// Operands of AMD accumulators, with a CGA now and then.
+Json amdDotOperand() {
+  Json parent;
+  int kWidth;
+  Json s;
+  if (pick(0, 1)) {
+    parent = amdMfma();
+    s = parent["shape"];
+    parent.erase("shape");
+    kWidth = 1 << pick(0, 4);
+  } else {
+    int rank = pick(0, 2) ? 2 : 3;
+    parent = amdWmmaBasesKeys(rank);
+    s = shape(rank, 7);
+    kWidth = wmmaKWidth(parent["version"].get<int>());
+  }
+  if (pick(0, 3) == 0) parent["cga_layout"] = cgaLayout(static_cast<int>(s.size()));
+  return {{"op", "dot_operand"},
+          {"operand_index", pick(0, 1)},
+          {"k_width", kWidth},
+          {"parent", parent},
+          {"shape", s}};
+}
+
+// Scales of the rank-2 operands of scaled MFMA (M 16 or 32) and WMMA.
+Json amdMfmaScale() {
+  Json parent = amdMfma();
+  while (parent["shape"].size() != 2 || parent["instr_shape"][0].get<int>() > 32 ||
+         parent["instr_shape"][0].get<int>() < 16)
+    parent = amdMfma();
+  parent.erase("shape");
+  return {
+      {"op", "amd_mfma_scale"},
+      {"dot_operand_layout", {{"operand_index", pick(0, 1)}, {"k_width", 16}, {"parent", parent}}},
+      {"shape", {pow2(pick(0, 8)), pow2(pick(0, 4))}},
+      {"scale_factor", 32}};
+}
+
+Json amdWmmaScale() {
+  Json parent = amdWmmaBasesKeys(2);
+  if (pick(0, 3) == 0) parent["cga_layout"] = cgaLayout(2);
+  int kWidth = wmmaKWidth(parent["version"].get<int>());
+  return {{"op", "amd_wmma_scale"},
+          {"dot_operand_layout",
+           {{"operand_index", pick(0, 1)}, {"k_width", kWidth}, {"parent", parent}}},
+          {"shape", {pow2(pick(0, 8)), pow2(pick(0, 4))}},
+          {"scale_factor", pick(0, 1) ? 16 : 32}};
+}
+
 Json unswizzledShared() {
   int rank = pick(1, 3);
   return {{"op", "unswizzled_shared"},
@@ -197,21 +271,76 @@ Json cuteSwizzle() {
           {"direction", pick(0, 1) ? "coordinate_to_offset" : "offset_to_coordinate"}};
 }
 
+// Gluon's DistributedLinearLayout: each bit of the shape on a random
+// register, lane, warp or block basis (properties/generators.h).
+Json distributedLinear() {
+  std::vector<uint64_t> s = properties::genShape(static_cast<size_t>(pick(1, 3)), 0, 4);
+  Json bases[4] = {Json::array(), Json::array(), Json::array(), Json::array()};
+  for (const Basis& b : properties::genUnitBases(s)) bases[pick(0, 3)].push_back(b);
+  return {{"op", "distributed_linear"}, {"reg_bases", bases[0]},   {"lane_bases", bases[1]},
+          {"warp_bases", bases[2]},     {"block_bases", bases[3]}, {"shape", s}};
+}
+
+// Gluon's SharedLinearLayout: unit bases, some with another XORed in (a
+// swizzle that stays a bijection: a basis is mixed only with bases left
+// pure), the last one on a block now and then.
+Json sharedLinear() {
+  std::vector<uint64_t> s = properties::genShape(static_cast<size_t>(pick(1, 3)), 1, 4);
+  std::vector<Basis> bases = properties::genUnitBases(s);
+  std::erase(bases, Basis(s.size(), 0));
+  size_t pure = static_cast<size_t>(pick(1, static_cast<int>(bases.size())));
+  for (size_t i = pure; i < bases.size(); ++i)
+    if (pick(0, 1))
+      for (size_t d = 0; d < s.size(); ++d)
+        bases[i][d] ^= bases[static_cast<size_t>(pick(0, static_cast<int>(pure) - 1))][d];
+  Json blocks = Json::array();
+  if (bases.size() > 1 && pick(0, 1)) {
+    blocks.push_back(bases.back());
+    bases.pop_back();
+  }
+  return {{"op", "shared_linear"},
+          {"offset_bases", bases},
+          {"block_bases", blocks},
+          {"alignment", pow2(pick(0, 10))}};
+}
+
+// Gluon's make_cga_layout: CTAs, distinct tiles and an order per dim.
+Json makeCgaLayoutRequest() {
+  int rank = pick(1, 3);
+  Json ctas = Json::array(), split = Json::array();
+  for (int d = 0; d < rank; ++d) {
+    int bits = pick(0, 2);
+    ctas.push_back(pow2(bits));
+    split.push_back(pow2(pick(0, bits)));
+  }
+  return {{"op", "make_cga_layout"},
+          {"ctas_per_cga", ctas},
+          {"cta_split_num", split},
+          {"cta_order", permutation(rank)}};
+}
+
 }  // namespace
 
 std::vector<DrawnRequest> catalogRequests() {
   using Drawer = Json (*)();
-  const std::pair<const char*, Drawer> families[] = {{"blocked", blocked},
-                                                     {"slice", slice},
-                                                     {"nvidia_mma", nvidiaMma},
-                                                     {"dot_operand", dotOperand},
-                                                     {"amd_mfma", amdMfma},
-                                                     {"amd_wmma", amdWmma},
-                                                     {"unswizzled_shared", unswizzledShared},
-                                                     {"swizzled_shared", swizzledShared},
-                                                     {"cutlass_tensorop", cutlassTensorop},
-                                                     {"nvmma_shared", nvmmaShared},
-                                                     {"cute_swizzle", cuteSwizzle}};
+  const std::pair<const char*, Drawer> families[] = {
+      {"blocked", blocked},
+      {"slice", slice},
+      {"nvidia_mma", nvidiaMma},
+      {"dot_operand", dotOperand},
+      {"amd_mfma", amdMfma},
+      {"amd_wmma", amdWmma},
+      {"unswizzled_shared", unswizzledShared},
+      {"swizzled_shared", swizzledShared},
+      {"cutlass_tensorop", cutlassTensorop},
+      {"nvmma_shared", nvmmaShared},
+      {"cute_swizzle", cuteSwizzle},
+      {"dot_operand of an AMD parent", amdDotOperand},
+      {"amd_mfma_scale", amdMfmaScale},
+      {"amd_wmma_scale", amdWmmaScale},
+      {"distributed_linear", distributedLinear},
+      {"shared_linear", sharedLinear},
+      {"make_cga_layout", makeCgaLayoutRequest}};
   std::vector<DrawnRequest> out;
   uint64_t seed = 20000;
   for (const auto& [name, drawer] : families) {

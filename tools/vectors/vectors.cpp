@@ -53,9 +53,10 @@ const std::map<std::string, std::string>& familyOfOp() {
                     "matrix_view",
                     "equal"});
     put("catalog",
-        {"blocked", "slice", "nvidia_mma", "dot_operand", "amd_mfma", "amd_wmma", "ldmatrix",
-         "unswizzled_shared", "swizzled_shared", "nvmma_shared", "cute_swizzle", "linear_to_cute",
-         "cutlass_tensorop", "is_distributed", "is_memory"});
+        {"blocked", "slice", "nvidia_mma", "dot_operand", "amd_mfma", "amd_wmma", "amd_mfma_scale",
+         "amd_wmma_scale", "ldmatrix", "unswizzled_shared", "swizzled_shared", "nvmma_shared",
+         "cute_swizzle", "linear_to_cute", "cutlass_tensorop", "is_distributed", "is_memory",
+         "distributed_linear", "shared_linear", "make_cga_layout"});
     put("shape_operations", {"trans", "reshape", "join", "split", "expand_dims", "broadcast"});
     put("conversions", {"classify_conversion", "shuffle_plan", "gather_plan", "duplication",
                         "vectorization", "divide_by_tile"});

@@ -147,9 +147,27 @@ TEST(DotOperand, ParameterErrors) {
   b3.operandIndex = 1;
   EXPECT_PRED2(contains, errorOf(b3, {64, 64}), "wgmma reads B from shared memory");
   EXPECT_PRED2(contains, errorOf(dotV2(0, {1, 3}, 2), {16, 16}), "warps_per_cta[1] = 3");
-  DotOperandParams cga = dotV2(0, {1, 1}, 2);
-  cga.parent.cgaLayout = makeCgaLayout({2, 1}, {2, 1}, {1, 0});
-  EXPECT_PRED2(contains, errorOf(cga, {32, 16}), "CGA layout is not supported");
+}
+
+// Gluon 3.9.0's answer (to_linear_layout of DotOperandLayout(1, parent, 2)
+// whose parent has cga_layout [[1, 0], [0, 1]]): B's CTAs split N as the
+// parent's do; the parent's split of M, which is B's K, becomes a copy.
+TEST(DotOperand, GluonCgaParent) {
+  DotOperandParams p = dotV2(1, {2, 2}, 2);
+  p.parent.cgaLayout = testing::cgaFromBases({{1, 0}, {0, 1}}, 2);
+  EXPECT_EQ(dotOperand(p, {128, 128}),
+            testing::distributed({{1, 0}, {8, 0}, {16, 0}, {32, 0}, {64, 0}, {0, 16}, {0, 32}},
+                                 {{2, 0}, {4, 0}, {0, 1}, {0, 2}, {0, 4}}, {{0, 8}, {0, 0}},
+                                 {{0, 0}, {0, 64}}, {128, 128}));
+}
+
+// The CGA of a parent with split M and N, and the operand's CGA derived from
+// it (Gluon's DotOperandLayout.cga_layout): K entries 0, sizes re-inferred.
+TEST(DotOperand, OperandCga) {
+  LinearLayout parent = testing::cgaFromBases({{1, 0}, {0, 1}, {2, 0}}, 2);
+  EXPECT_EQ(dotOperandCga(parent, 1, 2), testing::cgaFromBases({{1, 0}, {0, 0}, {2, 0}}, 2));
+  EXPECT_EQ(dotOperandCga(parent, 0, 2), testing::cgaFromBases({{0, 0}, {0, 1}, {0, 0}}, 2));
+  EXPECT_EQ(dotOperandCga(std::nullopt, 0, 2), singleCtaLayout(2));
 }
 
 }  // namespace
