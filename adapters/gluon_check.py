@@ -52,6 +52,11 @@ class Gluon:
                      for d in range(len(request["cta_order"]))]
             return {"in_dims": [{"name": "block", "bases": bases}],
                     "out_dims": [{"name": f"dim{i}", "size": s} for i, s in enumerate(sizes)]}
+        if request["op"] in TMEM_FAMILIES:
+            answer = gluon_tmem_answer(self, request)
+            if answer is ERROR:
+                raise ValueError("Gluon refuses it")
+            return answer
         return self.layout(gluon_layout(request), request["shape"])
 
     def layout(self, gluon_layout, shape):
@@ -350,6 +355,126 @@ def random_make_cga_layout(rng):
             "cta_order": order}
 
 
+def random_tmem_cga(rng, two_ctas):
+    """cga_layout of a tensor memory layout: up to 2 CTA bits, each along
+    dim0 or dim1 (two_ctas: the first is [1, 0])."""
+    bases, next_bit = ([[1, 0]], [1, 0]) if two_ctas else ([], [0, 0])
+    for _ in range(rng.randint(0, 1 if two_ctas else 2)):
+        d = rng.randrange(2)
+        bases.append([1 << next_bit[0], 0] if d == 0 else [0, 1 << next_bit[1]])
+        next_bit[d] += 1
+    return bases
+
+
+def random_tensor_memory_params(rng, bits=32):
+    """TensorMemoryLayout keys and a shape Triton accepts: blockM 64 or 128,
+    at least the tile's rows per CTA (Triton asserts otherwise), col_stride
+    packed (1) or unpacked (32 / bits) or in between; fp4_padded (8-bit, col_stride
+    1) and two-CTA layouts now and then."""
+    block_m = rng.choice([64, 128])
+    two_ctas = rng.random() < 0.2
+    cga = random_tmem_cga(rng, two_ctas) if two_ctas or rng.random() < 0.3 else []
+    split = [1 << sum(1 for b in cga if b[d]) for d in range(2)]
+    block_n = 1 << rng.randint(1 if two_ctas and block_m == 64 else 0, 8)
+    col_stride = rng.choice([1, 32 // bits, 1 << rng.randint(0, (32 // bits).bit_length() - 1)])
+    fp4_padded = bits == 8 and col_stride == 1 and rng.random() < 0.2
+    rows = block_m if block_m == 128 or two_ctas else 64
+    # two_ctas with blockM 64 moves a column bit to the rows: Triton 3.9.0
+    # crashes (segmentation fault) when a CTA has a single column
+    # (FINDINGS.md), so at least 2 columns per CTA there.
+    min_cols = 1 if two_ctas and block_m == 64 else 0
+    shape = [split[0] * rows << rng.randint(0, 2), split[1] << rng.randint(min_cols, 8)]
+    layout = {"block": [block_m, block_n], "col_stride": col_stride}
+    if cga or rng.random() < 0.1:
+        layout["cga_layout"] = cga
+    if two_ctas or rng.random() < 0.1:
+        layout["two_ctas"] = two_ctas
+    if fp4_padded or (bits == 8 and rng.random() < 0.1):
+        layout["fp4_padded"] = fp4_padded
+    return layout, shape
+
+
+def random_tensor_memory(rng):
+    layout, shape = random_tensor_memory_params(rng, rng.choice([8, 16, 32]))
+    return {"op": "tensor_memory", **layout, "shape": shape}
+
+
+def random_tensor_memory_scales(rng):
+    cga = random_tmem_cga(rng, False) if rng.random() < 0.3 else []
+    split = [1 << sum(1 for b in cga if b[d]) for d in range(2)]
+    request = {"op": "tensor_memory_scales",
+               "shape": [split[0] << rng.randint(0, 8), split[1] << rng.randint(0, 5)]}
+    if cga:
+        request["cga_layout"] = cga
+    return request
+
+
+TMEM_VARIANTS = ["32x32b", "16x64b", "16x128b", "16x256b", "32x32b_splitn"]
+
+
+def random_tmem_reg_layout(rng):
+    """compute_tmem_reg_layout on a random tensor memory layout: every
+    instruction shape, 8/16/32-bit elements, 4 to 16 warps, an allocation
+    as large as the tensor or larger (a leading buffer dim too). Gluon
+    answers None (an f2lay error expected) for some of them."""
+    bits = rng.choice([8, 16, 32, 32])
+    layout, shape = random_tensor_memory_params(rng, bits)
+    alloc = [n << (rng.randint(0, 1) if rng.random() < 0.2 else 0) for n in shape]
+    if rng.random() < 0.1:
+        alloc = [rng.choice([2, 4])] + alloc
+    return {"op": "tmem_reg_layout", "element_bitwidth": bits, "shape": shape,
+            "alloc_shape": alloc, **layout, "num_warps": rng.choice([4, 4, 8, 16]),
+            "instr_variant": rng.choice(TMEM_VARIANTS)}
+
+
+TMEM_DTYPES = {8: "int8", 16: "float16", 32: "float32"}
+
+
+def tmem_layout(keys):
+    from triton.experimental.gluon.language.nvidia.blackwell import TensorMemoryLayout
+    return TensorMemoryLayout(tuple(keys["block"]), keys["col_stride"], keys.get("cga_layout", []),
+                              keys.get("two_ctas", False), keys.get("fp4_padded", False))
+
+
+def gluon_tmem_answer(gluon, req):
+    """Gluon's answer to a tensor memory request as f2lay's JSON layout, or
+    ERROR where Gluon refuses it (None, ValueError, RuntimeError: Gluon's
+    own checks, not aborts). Gluon prints a tensor memory layout's rows and
+    cols only; its block bases are Triton's tile * cga_layout: each CGA basis
+    times the shape per CTA."""
+    from triton.experimental.gluon.language.nvidia.blackwell import TensorMemoryScalesLayout
+    from triton.experimental.gluon.language._semantic import _compute_tmem_reg_layout
+    shape = req["shape"]
+    out_dims = [{"name": f"dim{i}", "size": s} for i, s in enumerate(shape)]
+    try:
+        if req["op"] == "tmem_reg_layout":
+            ll = _compute_tmem_reg_layout(getattr(ttgl, TMEM_DTYPES[req["element_bitwidth"]]),
+                                          shape, req["alloc_shape"], tmem_layout(req),
+                                          req["num_warps"], req["instr_variant"])
+            dims = [("register", ll.reg_bases), ("lane", ll.lane_bases), ("warp", ll.warp_bases),
+                    ("block", ll.block_bases)]
+        else:
+            if req["op"] == "tensor_memory":
+                layout = tmem_layout(req)
+            else:
+                layout = TensorMemoryScalesLayout(req.get("cga_layout", []))
+            ll = gluon.builder.to_linear_layout(layout._to_ir(gluon.builder), list(shape))
+            cga = req.get("cga_layout", [])
+            split = [1 << sum(1 for b in cga if b[d]) for d in range(2)]
+            per_cta = [n // k for n, k in zip(shape, split)]
+            dims = [("row", ll.rows), ("col", ll.cols),
+                    ("block", [[b[0] * per_cta[0], b[1] * per_cta[1]] for b in cga])]
+    except (ValueError, RuntimeError, AssertionError):
+        return ERROR
+    return {"in_dims": [{"name": n, "bases": [list(b) for b in bases]} for n, bases in dims],
+            "out_dims": out_dims}
+
+
+TMEM_FAMILIES = {"tensor_memory": random_tensor_memory,
+                 "tensor_memory_scales": random_tensor_memory_scales,
+                 "tmem_reg_layout": random_tmem_reg_layout}
+
+
 LEGACY_CGA_KEYS = ("ctas_per_cga", "cta_split_num", "cta_order")
 
 
@@ -408,7 +533,7 @@ def vector_requests():
         req = case["request"]
         if req["op"] not in FAMILIES or not case["expect"]["ok"]:
             continue
-        if req["op"] == "make_cga_layout" or gluon_layout(req) is not None:
+        if req["op"] in ("make_cga_layout", *TMEM_FAMILIES) or gluon_layout(req) is not None:
             yield req
 
 
@@ -418,7 +543,8 @@ FAMILIES = {"blocked": random_blocked, "slice": random_slice, "nvidia_mma": rand
             "dot_operand_wmma": lambda rng: random_amd_dot_operand(rng, "amd_wmma"),
             "amd_mfma": random_amd_mfma, "amd_wmma": random_amd_wmma,
             "amd_mfma_scale": random_mfma_scale, "amd_wmma_scale": random_wmma_scale,
-            "distributed_linear": random_distributed_linear, "make_cga_layout": random_make_cga_layout}
+            "distributed_linear": random_distributed_linear, "make_cga_layout": random_make_cga_layout,
+            **TMEM_FAMILIES}
 
 
 def main():
@@ -441,8 +567,13 @@ def main():
         status, answer = forked_outcomes(gluon.answer, [request])[0]
         return answer if status == "ok" else None
     report = Report("gluon_check", f"Triton {__import__('triton').__version__}",
-                    list(FAMILIES) + ["vectors"])
-    return compare(report, args.f2lay, pairs, shape_judge(args.f2lay, ask))
+                    list(FAMILIES) + list(TMEM_FAMILIES) + ["vectors"])
+    shrink = shape_judge(args.f2lay, ask)
+    # A smaller shape could make Triton assert (fewer rows than the TMEM
+    # tile): tensor memory disagreements are reported at their drawn shape.
+    judge = lambda request, *rest: (None if request["op"] in TMEM_FAMILIES
+                                    else shrink(request, *rest))
+    return compare(report, args.f2lay, pairs, judge)
 
 
 if __name__ == "__main__":

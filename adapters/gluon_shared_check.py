@@ -5,6 +5,9 @@ Triton 3.9's gluon_ir.to_linear_layout reads a shared layout as Triton's
 toLinearLayout (a SharedLinearLayout: offset and block bases in tensor
 coordinates), CGAs included, without a GPU. (Triton 3.6 aborted there, so
 this check used to read a reshaped descriptor out of a compilation instead.)
+Padded layouts (padded_shared, padded_shared_identity) are the exception: 3.9
+aborts there, so their linear component and pairs are read from the
+attribute printed in a memory descriptor's type (padded_answer).
 
 Usage: gluon_shared_check.py F2LAY_BINARY [--cases N] [--seed S]
          random valid requests per family, drawn for Gluon 3.9.0's
@@ -18,9 +21,9 @@ Usage: gluon_shared_check.py F2LAY_BINARY [--cases N] [--seed S]
          Gluon's layout for each request (to write golden cases).
 Triton aborts the process on parameters it rejects: only valid ones are drawn.
 """
-import argparse, json, math, pathlib, random, sys
+import argparse, json, math, pathlib, random, re, sys
 
-from oracle_client import ERROR, Report, compare, forked_outcomes, shape_judge, shrink_shape
+from oracle_client import ERROR, Report, ask_oracle, compare, forked_outcomes, shape_judge, shrink_shape
 try:
     import triton
     from triton._C.libtriton import gluon_ir, ir
@@ -39,6 +42,11 @@ def gluon_layout(req):
     if req.get("triton") == "3.6":
         return None
     op, cga = req["op"], req.get("cga_layout", [])
+    if op == "padded_shared":
+        return ttgl.PaddedSharedLayout(req["interval_padding_pairs"], req["offset_bases"], cga, req["shape"])
+    if op == "padded_shared_identity":
+        return ttgl.PaddedSharedLayout.with_identity_for(req["interval_padding_pairs"], req["shape"],
+                                                         req["order"], cga)
     if op == "swizzled_shared":
         return ttgl.SwizzledSharedLayout(req["vec"], req["per_phase"], req["max_phase"], req["order"],
                                          cga_layout=cga)
@@ -54,12 +62,77 @@ def gluon_layout(req):
     raise ValueError(op)
 
 
+PADDED_ATTR = re.compile(r"#ttg\.padded_shared<\[([^\]]*)\] \{(.*)\}>")
+
+
+def padded_answer(layout, shape):
+    """A padded layout's linear component and padding as Triton holds them.
+    Gluon 3.9's to_linear_layout aborts on padded layouts ("use
+    paddedLinearLayout instead", which Python cannot reach), so they are read
+    from the attribute Triton prints in a memory descriptor's type: the pairs
+    "interval:+padding", then either "offset = [...], block = [...]" or, for
+    an identity without CTAs, "order = [...], shape = [...]" (Triton's
+    PaddedSharedEncodingAttr::print)."""
+    ty = BUILDER.get_shared_mem_desc_ty(BUILDER.get_half_ty(), shape, layout._to_ir(BUILDER), shape)
+    m = PADDED_ATTR.search(str(ty))
+    pairs = [[int(x) for x in pair.split(":+")] for pair in m.group(1).split(", ")]
+    body = m.group(2)
+    if body.startswith("order"):
+        order = json.loads(re.search(r"order = (\[[^\]]*\])", body).group(1))
+        offset = []
+        for d in order:
+            offset += [[1 << k if i == d else 0 for i in range(len(shape))]
+                       for k in range(shape[d].bit_length() - 1)]
+        block = []
+    else:
+        offset = json.loads(re.search(r"offset = (\[.*?\]\])", body + "]").group(1)) \
+            if "offset = []" not in body else []
+        block = json.loads(re.search(r"block = (\[.*\])$", body).group(1))
+    return {"in_dims": [{"name": "offset", "bases": offset}, {"name": "block", "bases": block}],
+            "out_dims": [{"name": f"dim{i}", "size": s} for i, s in enumerate(shape)], "padding": pairs}
+
+
+AMD_OP = "compute_amd_efficient_padded_shared_layout"
+
+
+def gluon_amd_answer(req):
+    """Gluon's ttgl.amd.cdna4.compute_efficient_padded_shared_layout for a dot
+    operand of an MFMA v4 parent (warps [4, 1], tiles [1, 1], fp32
+    accumulators: the rule reads none of these) as f2lay's JSON, or None
+    where Gluon returns None. It calls gluon_ir's binding with the arguments
+    the wrapper passes."""
+    layout = gluon_ir.compute_amd_efficient_padded_shared_layout(
+        req["operand_index"], req["k_width"], 4, [4, 1], req["instr_shape"], True, [1, 1], 32, [],
+        req["shape"], req["dtype_bitwidth"], req.get("is_k_contig", True))
+    return None if layout is None else padded_answer(layout, list(req["shape"]))
+
+
+def random_amd(rng):
+    return {"op": AMD_OP, "operand_index": rng.randint(0, 1), "k_width": rng.choice([2, 4, 8, 8, 16, 16, 32]),
+            "instr_shape": rng.choice([[16, 16, 32], [32, 32, 16], [16, 16, 16], [32, 32, 8]]),
+            "shape": [1 << rng.randint(3, 9), 1 << rng.randint(3, 9)], "dtype_bitwidth": rng.choice([4, 8, 16]),
+            "is_k_contig": rng.random() < 0.6}
+
+
+def amd_pairs(rng, f2lay, count):
+    """count requests f2lay answers (a layout or null) with Gluon's answers.
+    Where f2lay refuses (Triton would divide by zero, assert or abort) Gluon
+    is not asked, as it would take the process down; those are counted."""
+    drafts = [random_amd(rng) for _ in range(count * 2)]
+    answered = [(r, a) for r, a in zip(drafts, ask_oracle(f2lay, drafts)) if a.get("ok")]
+    refused = len(drafts) - len(answered)
+    pairs = [(AMD_OP, r, gluon_amd_answer(r)) for r, _ in answered[:count]]
+    return pairs, refused
+
+
 def gluon_answer(req):
     """Gluon's layout as f2lay's JSON, or None where Gluon gives none (one
     element per CTA: it refuses empty offset_bases) or is not asked."""
     layout = gluon_layout(req)
     if layout is None:
         return None
+    if req["op"].startswith("padded_shared"):
+        return padded_answer(layout, list(req["shape"]))
     shape = req["shape"] if "shape" in req else layout.shape  # shared_linear: Gluon's own
     try:
         ll = BUILDER.to_linear_layout(layout._to_ir(BUILDER), list(shape))
@@ -223,8 +296,45 @@ def random_shared_linear(rng):
     return req
 
 
+def random_padding(rng):
+    """1 to 3 [interval, padding] pairs, intervals distinct (powers of two)."""
+    intervals = rng.sample([1 << k for k in range(11)], rng.randint(1, 3))
+    return [[i, 1 << rng.randint(0, 5)] for i in intervals]
+
+
+def random_padded(rng):
+    """Per dim, offset bits 1, 2, 4, ... and CTA bits (some CTA bases zero),
+    the offset bases shuffled; the shape is what they span (Gluon sizes the
+    layout by its bases: reference/catalog/padded_shared.h)."""
+    rank = rng.randint(1, 3)
+    offset, cga, shape = [], [], []
+    for d in range(rank):
+        obits, bbits = rng.randint(0, 12 // rank), rng.choice([0, 0, 1, 2])
+        unit = lambda v: [v if i == d else 0 for i in range(rank)]
+        offset += [unit(1 << k) for k in range(obits)]
+        cga += [unit(1 << k) for k in range(bbits)]
+        shape.append(1 << (obits + bbits))
+    cga += [[0] * rank for _ in range(rng.choice([0, 0, 0, 1]))]
+    rng.shuffle(offset)
+    rng.shuffle(cga)
+    req = {"op": "padded_shared", "interval_padding_pairs": random_padding(rng), "offset_bases": offset,
+           "shape": shape}
+    if cga:
+        req["cga_layout"] = cga
+    return req
+
+
+def random_padded_identity(rng):
+    """Gluon's with_identity_for: a shape, an order and a CGA within it."""
+    req = random_unswizzled(rng)
+    req["op"] = "padded_shared_identity"
+    req["interval_padding_pairs"] = random_padding(rng)
+    return req
+
+
 FAMILIES = {"unswizzled_shared": random_unswizzled, "swizzled_shared": random_swizzled,
-            "nvmma_shared": random_nvmma}
+            "nvmma_shared": random_nvmma, "padded_shared": random_padded,
+            "padded_shared_identity": random_padded_identity}
 # Families drawn broken too: Gluon aborts on those, so it is asked in forked
 # children, and its refusal is the answer f2lay must give.
 REFUSING_FAMILIES = {"shared_linear": random_shared_linear}
@@ -267,8 +377,12 @@ def main():
             expected = gluon_answer(req)
             if expected is not None:
                 pairs.append(("vectors", req, expected))
+    amd, refused = amd_pairs(rng, args.f2lay, args.cases)
+    pairs += amd
+    print(f"gluon_shared_check: {AMD_OP}: {sum(1 for p in amd if p[2] is None)} of {len(amd)} "
+          f"None in Gluon; {refused} drafts f2lay refuses as Triton's aborts (not asked)")
     report = Report("gluon_shared_check", f"Triton {triton.__version__}",
-                    list(FAMILIES) + list(REFUSING_FAMILIES) + ["vectors"])
+                    list(FAMILIES) + list(REFUSING_FAMILIES) + [AMD_OP, "vectors"])
     return compare(report, args.f2lay, pairs, judge(args.f2lay))
 
 

@@ -23,6 +23,13 @@
 // The lane dim must have exactly 32 lanes (the rule is the H100's); an
 // enumeration of more than 2^24 element accesses or offsets is refused.
 //
+// Padded memory (AccessSpec::padding, analysis/padding.h): element offset o
+// is at byte address P(o) * elementBytes instead. Vectors are as above and
+// at most paddedVectorLimit elements, so that each stays consecutive and
+// aligned at padded addresses; ldmatrix / stmatrix need that limit to be at
+// least 8 (a 16-byte row). Lemma 9.4 is not exact there (P is not linear):
+// only the enumerating models answer.
+//
 // ldmatrix / stmatrix (b16 only, device_tests/HARDWARE.md#matrix-ownership):
 // the layout is lowered onto the m8n8 tile of reference/catalog/ldmatrix.h.
 //   not transposed: a register bit h at offset +1 element (any register bit,
@@ -44,6 +51,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/padding.h"
 #include "analysis/space.h"
 #include "formats/error.h"
 
@@ -65,6 +73,8 @@ struct AccessSpec {
   // nullopt: the widest the layout allows (widestVectorBytes).
   std::optional<uint64_t> vectorBytes;
   Instruction instruction = Instruction::kVector;
+  // The memory layout's padding (padded_shared); empty: none.
+  Padding padding;
 };
 
 struct WavefrontReport {
@@ -171,6 +181,15 @@ void checkBankAccess(const L& dist, const L& shared, const AccessSpec& access) {
     if (access.vectorBytes)
       throw Error(kWhat + "vector_bytes does not apply to ldmatrix/stmatrix (rows are 16 bytes)");
   }
+  if (!access.padding.empty()) {
+    checkPadding(access.padding, kWhat + "padding");
+    uint64_t limit = paddedVectorLimit(access.padding, uint64_t{1} << bitsOf(shared, "offset"));
+    if (access.instruction != Instruction::kVector && limit < 8)
+      throw Error(kWhat + "ldmatrix/stmatrix rows are 8 elements, but the padding allows " +
+                  std::to_string(limit) +
+                  " consecutive aligned elements (the smallest interval or padding that pads "
+                  "inside the layout)");
+  }
   if (bitsOf(shared, "offset") > kMaxBankSimulationBits)
     throw Error(kWhat + "the memory layout has 2^" + std::to_string(bitsOf(shared, "offset")) +
                 " offsets; at most 2^" + std::to_string(kMaxBankSimulationBits) + " are simulated");
@@ -179,6 +198,21 @@ void checkBankAccess(const L& dist, const L& shared, const AccessSpec& access) {
     throw Error(kWhat + "the distributed layout makes 2^" + std::to_string(accessBits) +
                 " element accesses; at most 2^" + std::to_string(kMaxBankSimulationBits) +
                 " are simulated");
+}
+
+// The widest vector the padding allows, in elements (analysis/padding.h):
+// the maximum uint64_t when the memory layout is not padded inside.
+template <class L>
+uint64_t paddedVectorElements(const L& shared, const AccessSpec& access) {
+  return paddedVectorLimit(access.padding,
+                           uint64_t{1} << bank_access_detail::bitsOf(shared, "offset"));
+}
+
+// Whether the access's padding pads inside `shared` (so addresses are not
+// linear in the offset).
+template <class L>
+bool paddedInside(const L& shared, const AccessSpec& access) {
+  return padsInside(access.padding, uint64_t{1} << bank_access_detail::bitsOf(shared, "offset"));
 }
 
 // The vector width to use: access.vectorBytes checked (a power of two, a
@@ -196,7 +230,12 @@ inline uint64_t chosenVectorBytes(const AccessSpec& access, uint64_t widest) {
     throw Error(kWhat + named + " is wider than this layout allows on this memory layout (" +
                 std::to_string(widest) +
                 " bytes: registers at offsets 1, 2, 4, ... with every "
-                "other basis aligned)");
+                "other basis aligned" +
+                (access.padding.empty() ? std::string()
+                                        : std::string(", and no more elements than the smallest "
+                                                      "interval and padding that pad inside the "
+                                                      "layout")) +
+                ")");
   return v;
 }
 

@@ -14,7 +14,9 @@
 // Each case is launched REPEATS times, so that a count that varies from run
 // to run shows as such.
 //
-// compare_banks.py joins the two. The cases are bank_probes.h's.
+// compare_banks.py joins the two. The cases are bank_probes.h's, among them
+// 120 random padded layouts (padded_shared), stored and loaded at their padded
+// byte addresses.
 #include <cuda_runtime.h>
 
 #include <algorithm>

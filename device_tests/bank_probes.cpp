@@ -1,7 +1,9 @@
 #include "device_tests/bank_probes.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstdio>
+#include <random>
 #include <sstream>
 
 #include "analysis/optimal_swizzle.h"
@@ -10,6 +12,7 @@
 #include "properties/generators.h"
 #include "reference/analysis/bank_conflicts.h"
 #include "reference/analysis/tests/seed_transpose.h"
+#include "reference/catalog/padded_shared.h"
 #include "reference/catalog/shared.h"
 #include "reference/linear_layout.h"
 #include "tools/analysis/catalog_pairs.h"
@@ -24,7 +27,7 @@ using analysis::AccessKind;
 
 // ld/st.shared at the widest vector the layouts allow.
 analysis::AccessSpec widestVectors(analysis::AccessKind kind, uint64_t elementBytes) {
-  return {kind, elementBytes, std::nullopt, analysis::Instruction::kVector};
+  return {kind, elementBytes, std::nullopt, analysis::Instruction::kVector, {}};
 }
 
 // Every bank_conflicts case of tools/cases that expects an answer, its
@@ -37,10 +40,13 @@ void addGoldenCases(std::vector<Probe>& out) {
       Json c = parseJson(line);
       const Json& r = c["request"];
       if (r.value("op", "") != "bank_conflicts" || !c["expect"].value("ok", false)) continue;
-      analysis::AccessSpec access = tools::bankAccessSpec(tools::Args(r));
+      tools::Args args(r);
+      analysis::AccessSpec access = tools::bankAccessSpec(args);
+      // A padded memory layout (padded_shared's answer) brings its pairs.
+      auto [shared, padding] = args.paddedLayoutAs<ref::LinearLayout>("shared");
+      access.padding = padding;
       out.push_back({"golden: " + c["name"].get<std::string>(), access.kind, access.elementBytes,
-                     sharedSide(ref::LinearLayout(layoutFromJson(r["layout"])),
-                                ref::LinearLayout(layoutFromJson(r["shared"], "shared")), access),
+                     sharedSide(ref::LinearLayout(layoutFromJson(r["layout"])), shared, access),
                      c["expect"]["result"]["wavefronts"].get<uint64_t>()});
     }
   }
@@ -62,11 +68,84 @@ void addSides(std::vector<Probe>& probes, const std::string& name, const ref::Li
   }
 }
 
+// Random padded cases (Gluon 3.9's PaddedSharedLayout, issue 22): a
+// padded_shared layout on a 2-D or 3-D box (the offset bases 1, 2, 4, ... of
+// each dim in random order; 1 or 2 (interval, padding) pairs), accessed by a
+// random distributed layout (the tensor's bits dealt to 5 lanes, 0 to 2
+// warps and the registers, now and then a zero register or lane basis: a
+// broadcast, a repeated address), as stores and as loads of 1 to 16-byte
+// elements at the widest vector the padding allows, or a narrower one.
+// f2lay predicts at the padded byte addresses; the probe issues exactly
+// those addresses.
+void addPaddedCases(std::vector<Probe>& out, int count) {
+  std::mt19937_64 rng(2022);
+  auto below = [&](uint64_t n) { return n ? rng() % n : 0; };
+  for (int i = 0; i < count; ++i) {
+    uint64_t eb = uint64_t{1} << below(5);
+    // At most 8 KiB of elements before padding (the probe's 64 KiB holds
+    // the padded tile even where padding triples it).
+    int bits = 7 + static_cast<int>(below(static_cast<uint64_t>(7 - std::countr_zero(eb))));
+    size_t rank = 2 + below(2);
+    std::vector<int> dimBits(rank, 0);
+    for (int b = 0; b < bits; ++b) ++dimBits[below(rank)];
+    ref::catalog::PaddedSharedParams p;
+    for (size_t d = 0; d < rank; ++d) {
+      p.shape.push_back(uint64_t{1} << dimBits[d]);
+      for (int k = 0; k < dimBits[d]; ++k) {
+        Basis basis(rank, 0);
+        basis[d] = uint64_t{1} << k;
+        p.offsetBases.push_back(basis);
+      }
+    }
+    std::shuffle(p.offsetBases.begin(), p.offsetBases.end(), rng);
+    uint64_t first = uint64_t{1} << below(9);
+    // Padding at most twice the interval: the tile at most triples.
+    uint64_t most = static_cast<uint64_t>(std::min(6, std::countr_zero(first) + 2));
+    p.intervalPaddingPairs.push_back({first, uint64_t{1} << below(most)});
+    if (below(3) == 0 && first != 256)
+      p.intervalPaddingPairs.push_back({256, uint64_t{1} << below(3)});
+    ref::catalog::PaddedShared padded = ref::catalog::paddedShared(p);
+    // The distributed layout, on the tensor's unit bases.
+    std::vector<Basis> units = p.offsetBases;
+    std::shuffle(units.begin(), units.end(), rng);
+    LayoutValue v{{{"register", {}}, {"lane", {}}, {"warp", {}}}, {}};
+    for (size_t d = 0; d < rank; ++d) v.out_dims.push_back({"dim" + std::to_string(d), p.shape[d]});
+    size_t warps = below(3), next = 0;
+    for (int l = 0; l < 5; ++l)
+      v.in_dims[1].bases.push_back(below(12) == 0 ? Basis(rank, 0) : units[next++]);
+    for (size_t w = 0; w < warps && next < units.size(); ++w)
+      v.in_dims[2].bases.push_back(units[next++]);
+    while (next < units.size()) v.in_dims[0].bases.push_back(units[next++]);
+    if (below(8) == 0) v.in_dims[0].bases.push_back(Basis(rank, 0));
+    ref::LinearLayout dist(v);
+    std::string shape, pairs;
+    for (uint64_t s : p.shape) shape += (shape.empty() ? "" : "x") + std::to_string(s);
+    for (const auto& q : padded.padding)
+      pairs += (pairs.empty() ? "" : " ") + std::to_string(q.interval) + ":+" +
+               std::to_string(q.padding);
+    std::string name = "random padded " + std::to_string(i) + "; [" + pairs + "] " + shape +
+                       " w=" + std::to_string(eb);
+    for (analysis::AccessKind kind : {AccessKind::kStore, AccessKind::kLoad}) {
+      analysis::AccessSpec access = widestVectors(kind, eb);
+      access.padding = padded.padding;
+      if (below(4) == 0) access.vectorBytes = eb;  // now and then unvectorized
+      const char* side = kind == AccessKind::kStore ? "; store" : "; load";
+      try {
+        out.push_back(
+            {name + side, kind, eb, sharedSide(dist, padded.linear, access), std::nullopt});
+      } catch (const Error& e) {
+        std::fprintf(stderr, "bank_probe: %s%s: %s (left out)\n", name.c_str(), side, e.what());
+      }
+    }
+  }
+}
+
 }  // namespace
 
-std::vector<Probe> bankProbes(int randomPairs) {
+std::vector<Probe> bankProbes(int randomPairs, int paddedCases) {
   std::vector<Probe> out;
   addGoldenCases(out);
+  addPaddedCases(out, paddedCases);
   const char* maps[] = {"32m + n", "32m + (n xor m)", "32m + (n xor 2m)"};
   for (uint64_t f = 0; f < 3; ++f)
     addSides(out, std::string("seed transpose, offset = ") + maps[f],
@@ -121,7 +200,7 @@ std::vector<CatalogConversion> catalogConversions(bool matrices) {
       // vectors on the optimal swizzle at its width.
       auto side = [&](const ref::LinearLayout& l, analysis::AccessKind kind,
                       Instruction instruction) {
-        analysis::AccessSpec access{kind, eb, std::nullopt, instruction};
+        analysis::AccessSpec access{kind, eb, std::nullopt, instruction, {}};
         if (memory == "optimal swizzle" && instruction == Instruction::kVector)
           access.vectorBytes = optimal.vectorBytes;
         try {

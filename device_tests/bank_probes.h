@@ -6,7 +6,9 @@
 // layout (Def 4.14, properties' genMemory), and the catalog pairs on the
 // optimal, the classic XOR and the unswizzled layout; and every
 // `bank_conflicts` golden case of tools/cases (the measured cases of
-// device_tests/HARDWARE.md), with the wavefronts the file states.
+// device_tests/HARDWARE.md), with the wavefronts the file states; and random
+// padded memory layouts (Gluon 3.9's PaddedSharedLayout) at their padded
+// byte addresses.
 #pragma once
 
 #include <optional>
@@ -26,8 +28,9 @@ struct Probe {
   std::optional<uint64_t> golden;
 };
 
-// Cases a construction refuses are left out, named on stderr.
-std::vector<Probe> bankProbes(int randomPairs);
+// Cases a construction refuses are left out, named on stderr. paddedCases
+// random padded layouts (padded_shared, issue 22), each stored and loaded.
+std::vector<Probe> bankProbes(int randomPairs, int paddedCases = 120);
 
 // A catalog pair's conversion through shared memory on one memory layout:
 // "optimal swizzle" (f2lay's, §5.4, at its vector width), "classic XOR

@@ -54,6 +54,8 @@ def group(name):
         return "golden cases (tools/cases)"
     if name.startswith("seed transpose"):
         return "seed transpose"
+    if name.startswith("random padded"):
+        return "random padded layouts (padded_shared, padded byte addresses)"
     if name.startswith("random pair"):
         return "random pairs, " + ("optimal swizzle" if "optimal swizzle" in name else "random memory layout")
     return "catalog pairs, " + name.split("; ")[-2]  # the memory layout
@@ -155,6 +157,10 @@ def main(argv):
     random = [c for (name, _), c in groups.items() if name.startswith("random")]
     print(f"\nRandom cases: {sum(c[1] for c in random)} of {sum(c[0] for c in random)} agree on "
           f"wavefronts in every repeat, {sum(c[2] for c in random)} in the fewest of their repeats.")
+    padded = [c for (name, _), c in groups.items() if name.startswith("random padded")]
+    if padded:
+        print(f"Padded cases (issue 22): {sum(c[1] for c in padded)} of {sum(c[0] for c in padded)} "
+              f"agree on wavefronts in every repeat, {sum(c[3] for c in padded)} on instructions.")
     if timing:
         print(f"\n### Finding F1: launches of several warps reading more wavefronts in some repeats, "
               f"exactly the prediction in others ({len(timing)} cases)\n")

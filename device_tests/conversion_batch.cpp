@@ -143,7 +143,7 @@ void addCase(Batch& batch, const std::string& name, const LayoutValue& a, const 
     auto access = [&](analysis::AccessKind kind, analysis::Instruction i) {
       std::optional<uint64_t> width;
       if (i == analysis::Instruction::kVector) width = swizzle.vectorBytes;
-      return analysis::AccessSpec{kind, elementBytes, width, i};
+      return analysis::AccessSpec{kind, elementBytes, width, i, {}};
     };
     c.store = sharedSide(refA, swizzle.shared, access(analysis::AccessKind::kStore, write));
     c.load = sharedSide(refB, swizzle.shared, access(analysis::AccessKind::kLoad, read));

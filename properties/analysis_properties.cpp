@@ -33,6 +33,12 @@ RC_GTEST_PROP(Conversions, ClassificationAgreesWithPlanAndBruteForce, ()) {
   RC_ASSERT(holds("classification_matches_plan", c));
 }
 
+RC_GTEST_PROP(Conversions, PaddedMemoryDeliversAndModelsAgree, ()) {
+  Case c = *genPaddedConversion();
+  RC_TAG(c.params.at("padding_amount").get<uint64_t>() >= 4 ? "padding >= 4" : "padding < 4");
+  RC_ASSERT(holds("padded_memory_delivers", c));
+}
+
 RC_GTEST_PROP(Swizzle, ConflictFreeAsLemma95Bounds, ()) {
   Case c = *genConversionPair();
   RC_TAG(conversionTag(c));

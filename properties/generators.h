@@ -107,7 +107,8 @@ rc::Gen<LayoutValue> genMemory(const std::vector<int>& tensorBits);
 rc::Gen<LayoutValue> genMemory();
 
 // Catalog layouts with random legal parameters, by their reference
-// constructors: blocked, NVIDIA mma v2/v3, dot operands, slices, swizzled
+// constructors: blocked, NVIDIA mma v2/v3, dot operands, slices, tcgen05
+// register layouts (Blackwell tensor memory loads), swizzled
 // and NVMMA shared, CuTe swizzles. Distributed ones and memory ones apart.
 rc::Gen<LayoutValue> genCatalogDistributed();
 rc::Gen<LayoutValue> genCatalogMemory();
@@ -116,6 +117,11 @@ rc::Gen<LayoutValue> genCatalogMemory();
 // warps and one block (a conversion A -> B), and an element width: as
 // layouts[0], layouts[1] and params.element_bytes.
 rc::Gen<Case> genConversionPair();
+// A conversion pair and a padded memory layout for it (Gluon 3.9's
+// PaddedSharedLayout with an identity linear part): params padding_interval
+// and padding_amount (one pair, powers of two) and row_major (1: the last out
+// dim fastest, 0: the first).
+rc::Gen<Case> genPaddedConversion();
 Case makeConversionPair(Choices& c);
 
 // A distributed layout and a sequence of shape operations on it, as

@@ -12,8 +12,10 @@
 #include "reference/catalog/linear.h"
 #include "reference/catalog/nvidia_mma.h"
 #include "reference/catalog/nvmma_shared.h"
+#include "reference/catalog/padded_shared.h"
 #include "reference/catalog/shared.h"
 #include "reference/catalog/slice.h"
+#include "reference/catalog/tmem_reg_layout.h"
 #include "reference/linear_layout.h"
 #include "testing/outcome.h"
 
@@ -206,8 +208,26 @@ ref::LinearLayout genOperandLayout() {
   }
 }
 
+// A tcgen05.ld/st register layout (Blackwell) that Gluon 3.9.0 gives: any of
+// the four shapes on a 128-row block with at least 8 columns per warp group
+// (32-bit elements, packed), or 32x32b on a 64-row block (where lanes 16-31
+// may read the upper half of the columns).
+ref::LinearLayout genTmemRegLayout() {
+  ref::catalog::TmemRegParams p;
+  p.numWarps = pow2(*rc::gen::inRange(2, 4));
+  bool rows64 = *rc::gen::inRange(0, 4) == 0;
+  p.layout.block = {rows64 ? 64u : 128u, pow2(*rc::gen::inRange(3, 9))};
+  p.shape = {(rows64 ? 64 : 128) * pow2(*rc::gen::inRange(0, 2)), pow2(*rc::gen::inRange(5, 9))};
+  p.allocShape = p.shape;
+  p.instrVariant =
+      rows64 ? "32x32b" : *rc::gen::element<std::string>("32x32b", "16x64b", "16x128b", "16x256b");
+  return ref::catalog::tmemRegLayout(p);
+}
+
 ref::LinearLayout genCatalogDistributedLayout() {
-  switch (*rc::gen::inRange(0, 7)) {
+  switch (*rc::gen::inRange(0, 8)) {
+    case 7:
+      return genTmemRegLayout();
     case 6:
       return genOperandLayout();
     case 0:
@@ -275,9 +295,22 @@ ref::LinearLayout genCuteLayout() {
 }
 
 ref::LinearLayout genCatalogMemoryLayout() {
-  switch (*rc::gen::inRange(0, 4)) {
+  switch (*rc::gen::inRange(0, 5)) {
     case 3:
       return genSharedLinearLayout();
+    case 4: {
+      // padded_shared's linear component (reference/catalog/padded_shared.h):
+      // each dim's offset bits 1, 2, 4, ... in random order, one CTA.
+      ref::catalog::PaddedSharedParams p;
+      p.shape = genShape(2, 0, 6);
+      for (size_t d = 0; d < 2; ++d)
+        for (uint64_t x = 1; x < p.shape[d]; x *= 2)
+          p.offsetBases.push_back(d ? Basis{0, x} : Basis{x, 0});
+      for (size_t i = p.offsetBases.size(); i > 1; --i)
+        std::swap(p.offsetBases[i - 1], p.offsetBases[*rc::gen::inRange<size_t>(0, i)]);
+      p.intervalPaddingPairs = {{pow2(*rc::gen::inRange(0, 9)), pow2(*rc::gen::inRange(0, 5))}};
+      return ref::catalog::paddedShared(p).linear;
+    }
     case 0: {
       ref::catalog::SwizzledSharedParams p;
       p.vec = pow2(*rc::gen::inRange(0, 4));
@@ -362,6 +395,17 @@ Case makeConversionPair(Choices& choices) {
 // Full-range choices from the first case (RapidCheck scales integer ranges
 // by its size, which kept early pairs to one warp and 1-byte elements);
 // shrinking still goes toward the low end of each range.
+rc::Gen<Case> genPaddedConversion() {
+  return rc::gen::resize(100, rc::gen::exec([] {
+                           RcChoices c;
+                           Case out = makeConversionPair(c);
+                           out.params["padding_interval"] = pow2(*rc::gen::inRange(0, 9));
+                           out.params["padding_amount"] = pow2(*rc::gen::inRange(0, 5));
+                           out.params["row_major"] = *rc::gen::inRange(0, 2);
+                           return out;
+                         }));
+}
+
 rc::Gen<Case> genConversionPair() {
   return rc::gen::resize(100, rc::gen::exec([] {
                            RcChoices c;

@@ -9,6 +9,7 @@
 
 #include "analysis/conversion.h"
 #include "analysis/optimal_swizzle.h"
+#include "optimized/analysis/bank_conflicts.h"
 #include "properties/conversion_case.h"
 #include "properties/law_support.h"
 #include "properties/laws.h"
@@ -19,6 +20,7 @@
 #include "testing/columns.h"
 #include "testing/evaluate.h"
 #include "testing/op_requests.h"
+#include "testing/outcome.h"
 #include "testing/subspaces.h"
 #include "tools/op_table.h"
 
@@ -149,7 +151,7 @@ std::string classificationMatchesPlan(const Case& c) {
 
 WavefrontReport simulate(const Layout& dist, const Layout& shared, uint64_t w, AccessKind kind,
                          uint64_t vectorBytes) {
-  return simulateBankConflicts(dist, shared, {kind, w, vectorBytes, Instruction::kVector});
+  return simulateBankConflicts(dist, shared, {kind, w, vectorBytes, Instruction::kVector, {}});
 }
 
 uint64_t totalWavefronts(const Layout& a, const Layout& b, const Layout& s, uint64_t w,
@@ -286,6 +288,55 @@ std::string refEqualsOpt(const Case& c) {
   return "";
 }
 
+// Padded memory (analysis/padding.h): A stores into, and B loads from, the
+// identity memory layout of the tensor padded by the case's pair; every
+// element arrives, and ref's bank simulator and opt's models agree at the
+// padded addresses for the store per A and the load per B (Lemma 9.4
+// answers null where the padding pads inside).
+std::string paddedMemoryDelivers(const Case& c) {
+  const LayoutValue& av = c.layouts[0];
+  Layout a(av), b(c.layouts[1]);
+  LayoutValue mv{{{"offset", {}}}, av.out_dims};
+  size_t rank = av.out_dims.size();
+  std::vector<size_t> order(rank);
+  for (size_t d = 0; d < rank; ++d)
+    order[d] = c.params.at("row_major").get<uint64_t>() ? rank - 1 - d : d;
+  for (size_t d : order)
+    for (uint64_t x = 1; x < av.out_dims[d].size; x *= 2) {
+      Basis basis(rank, 0);
+      basis[d] = x;
+      mv.in_dims[0].bases.push_back(basis);
+    }
+  Layout memory(mv);
+  f2lay::analysis::Padding padding = {{c.params.at("padding_interval").get<uint64_t>(),
+                                       c.params.at("padding_amount").get<uint64_t>()}};
+  RoundTrip trip = simulateSharedRoundTrip(a, b, memory, elementBytes(c), padding);
+  if (trip.wrongElements) return "round trip: " + trip.firstWrong;
+  opt::LinearLayout oa(av), ob(c.layouts[1]), om(mv);
+  for (bool store : {true, false}) {
+    AccessSpec access{store ? AccessKind::kStore : AccessKind::kLoad, elementBytes(c), std::nullopt,
+                      Instruction::kVector, padding};
+    const Layout& dist = store ? a : b;
+    std::string byRef = f2lay::testing::outcome([&] {
+      auto r = simulateBankConflicts(dist, memory, access);
+      return std::to_string(r.instructions) + " " + std::to_string(r.wavefronts) + " " +
+             std::to_string(r.idealWavefronts) + " " + std::to_string(r.vectorBytes);
+    });
+    std::string byOpt = f2lay::testing::outcome([&] {
+      auto r = opt::analysis::bankConflicts(store ? oa : ob, om, access);
+      return std::to_string(r.instructions) + " " + std::to_string(r.wavefronts) + " " +
+             std::to_string(r.idealWavefronts) + " " + std::to_string(r.vectorBytes);
+    });
+    if (byRef != byOpt)
+      return std::string(store ? "store" : "load") + ": ref " + byRef + ", opt " + byOpt;
+    if (f2lay::analysis::paddedInside(memory, access) &&
+        f2lay::testing::outcome(
+            [&] { return lemma94(dist, memory, access).has_value() ? "1" : "0"; }) == "1")
+      return "Lemma 9.4 answered on padded memory";
+  }
+  return "";
+}
+
 }  // namespace
 
 std::string conversionTag(const Case& c) {
@@ -324,6 +375,7 @@ void addAnalysisLaws(std::map<std::string, Law>& laws) {
   laws["swizzle_is_optimal"] = swizzleIsOptimal;
   laws["vectorization_is_maximal"] = vectorizationIsMaximal;
   laws["ref_equals_opt"] = refEqualsOpt;
+  laws["padded_memory_delivers"] = paddedMemoryDelivers;
 }
 
 }  // namespace f2lay::properties

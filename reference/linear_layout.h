@@ -84,6 +84,25 @@
 // are equal, with no test of its output bits; and when only one layout has
 // dims left after the heuristic, Triton 3.6 asserts, so this throws.
 //
+// Padded memory layouts (Gluon 3.9's PaddedSharedLayout)
+// -------------------------------------------------------
+// Padding makes a memory layout's element-to-address map affine-like rather
+// than linear, so f2lay does not stretch LinearLayout to hold it. A padded
+// layout is a pair (reference/catalog/padded_shared.h):
+//   * a LinearLayout (offset, block) -> dims, Triton's linear component: the
+//     same object Triton builds from Gluon's offset_bases and cga_layout,
+//     comparable with any other memory layout; element x sits at linear
+//     offset o = L^-1(x) (in CTA block(x));
+//   * the (interval, padding) pairs: o is stored at padded address
+//       P(o) = o + sum over pairs of (o >> log2 interval) << log2 padding
+//     elements (analysis/padding.h; Triton's emitPadding).
+// In JSON (the oracle) the pair is one object: the layout's keys plus
+// "padding": [[interval, padding], ...]. A plain layout reader refuses it,
+// saying the map is not linear; the readers of analyses that enumerate
+// addresses (bank_conflicts) take it and cost the padded byte addresses
+// P(o) * element bytes. Constructions that rest on a linear offset map
+// (optimal swizzling, the conversion plans, Lemma 9.4) refuse it.
+//
 // Every operation checks its preconditions and throws f2lay::Error naming the
 // operation, the dims involved and the rule broken; none aborts.
 #pragma once

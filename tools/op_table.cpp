@@ -133,6 +133,49 @@ Layout legacyCgaLayout(const Args& a, size_t rank) {
   return ref::catalog::makeCgaLayout(ctas, split, a.order("cta_order", rank));
 }
 
+LayoutValue Args::layoutValue(const char* key) const {
+  const Json& j = request_.at(key);
+  if (j.is_object() && j.contains("padding"))
+    throw Error(std::string(key) +
+                ": is a padded layout (it has \"padding\", as padded_shared answers); its "
+                "offset-to-address map adds padding with carries, so it is not linear over F2 "
+                "(analysis/padding.h), and this op needs a linear layout. bank_conflicts takes "
+                "padded memory layouts");
+  return layoutFromJson(j, key);
+}
+
+LayoutValue Args::unpaddedLayoutValue(const char* key) const {
+  Json j = request_.at(key);
+  j.erase("padding");
+  return layoutFromJson(j, key);
+}
+
+analysis::Padding Args::paddingPairs(const char* key) const {
+  analysis::Padding out;
+  std::vector<std::vector<uint64_t>> pairs = numberLists(key);
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    if (pairs[i].size() != 2)
+      throw Error(at(key, i) + ": expected [interval, padding], found " +
+                  std::to_string(pairs[i].size()) + " values");
+    out.push_back({pairs[i][0], pairs[i][1]});
+  }
+  analysis::checkPadding(out, key);
+  return out;
+}
+
+analysis::Padding Args::padding(const char* key) const {
+  if (!request_.is_object() || !request_.contains(key)) return {};
+  const Json& j = request_.at(key);
+  if (!j.is_object() || !j.contains("padding")) return {};
+  Json wrapped = {{"padding", j.at("padding")}};
+  Args inner(wrapped);
+  try {
+    return inner.paddingPairs("padding");
+  } catch (const Error& e) {
+    throw Error(std::string(key) + "." + e.what());
+  }
+}
+
 Json layoutJson(const Layout& l) { return layoutToJson(l.value()); }
 Json layoutJson(const opt::LinearLayout& l) { return layoutToJson(l.value()); }
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/padding.h"
 #include "formats/error.h"
 #include "formats/json_format.h"
 #include "formats/triton_version.h"
@@ -37,9 +38,23 @@ class Args {
   L layoutAs(const char* key) const {
     return L(layoutValue(key));
   }
-  virtual LayoutValue layoutValue(const char* key) const {
-    return layoutFromJson(request_.at(key), key);
+  // Refuses a padded layout (one with "padding", as padded_shared answers):
+  // its offset-to-address map is not linear (analysis/padding.h).
+  virtual LayoutValue layoutValue(const char* key) const;
+  // A memory layout that may be padded: padded_shared's answer (a layout's
+  // keys and "padding": [[interval, padding], ...]) or a plain layout. The
+  // linear layout, and the pairs (checked; empty when unpadded).
+  template <class L>
+  std::pair<L, analysis::Padding> paddedLayoutAs(const char* key) const {
+    analysis::Padding p = padding(key);
+    if (p.empty()) return {layoutAs<L>(key), {}};
+    return {L(unpaddedLayoutValue(key)), std::move(p)};
   }
+  // The "padding" of the layout under `key`, checked; empty when it has none.
+  virtual analysis::Padding padding(const char* key) const;
+  // [[interval, padding], ...] under `key` (e.g. Gluon's
+  // interval_padding_pairs), checked as analysis::checkPadding does.
+  analysis::Padding paddingPairs(const char* key) const;
   virtual std::string name(const char* key) const;
   virtual uint64_t number(const char* key) const;
   virtual bool boolean(const char* key) const;
@@ -64,6 +79,7 @@ class Args {
   const Json& raw(const char* key) const { return request_.at(key); }
 
  private:
+  LayoutValue unpaddedLayoutValue(const char* key) const;
   const Json& request_;
 };
 
@@ -111,6 +127,7 @@ std::vector<Op> amdScaleOps();  // tools/catalog/amd_scale_ops.cpp (amd_mfma_sca
 std::vector<Op> cuteOps();      // tools/catalog/cute_ops.cpp (cute_swizzle, cutlass_tensorop)
 // tools/catalog/linear_ops.cpp (distributed_linear, shared_linear, make_cga_layout)
 std::vector<Op> linearOps();
+std::vector<Op> tmemOps();  // tools/catalog/tmem_ops.cpp (tensor_memory, tmem_reg_layout, ...)
 std::vector<Op> bankOps();  // tools/analysis/bank_ops.cpp (bank_conflicts)
 std::vector<Op>
 swizzleOps();  // tools/analysis/swizzle_ops.cpp (optimal_swizzle, vectorization, ...)

@@ -193,8 +193,7 @@ const std::vector<Op>& opTable() {
     for (size_t i = 0; i < all.size(); ++i) all[i].runOpt = optOps[i].run;
     for (std::vector<Op> (*family)() :
          {blockedOps, sliceOps, sharedOps, mmaOps, shapeTransferOps, amdOps, amdScaleOps, cuteOps,
-          linearOps,
-          bankOps, swizzleOps, conversionOps}) {
+          linearOps, tmemOps, bankOps, swizzleOps, conversionOps}) {
       std::vector<Op> more = family();
       all.insert(all.end(), more.begin(), more.end());
     }

@@ -187,8 +187,10 @@ void showBanks(const Json& request, uint64_t warp, std::ostream& out) {
   if (request.contains("op") && request["op"] != "bank_conflicts")
     throw Error("--banks: the request's op must be bank_conflicts, not " + request["op"].dump());
   Args a(request);
-  ref::LinearLayout dist = a.layout("layout"), shared = a.layout("shared");
+  ref::LinearLayout dist = a.layout("layout");
+  auto [shared, padding] = a.paddedLayoutAs<ref::LinearLayout>("shared");
   analysis::AccessSpec access = bankAccessSpec(a);
+  access.padding = padding;
   std::vector<ref::analysis::InstructionAccess> all =
       ref::analysis::warpAccesses(dist, shared, access, warp);
   uint64_t total = 0;

@@ -127,6 +127,18 @@ class CompareBanks(unittest.TestCase):
         status, out = self.run_compare(seed_cases() + [golden_case(), extra])
         self.assertEqual(status, 0, out)
 
+    def test_padded_cases_have_their_group(self):
+        ok = case("random padded 3; [32:+1] 32x32 w=4; load", "load", 1, 32, [32] * 3, instructions=32)
+        status, out = self.run_compare(seed_cases() + [golden_case(), ok])
+        self.assertEqual(status, 0, out)
+        self.assertIn("| random padded layouts (padded_shared, padded byte addresses) | load | 1 | 1 | 1 | 1 |",
+                      out)
+        self.assertIn("Padded cases (issue 22): 1 of 1 agree", out)
+        bad = case("random padded 4; [8:+2] 16x16 w=8; store", "store", 2, 16, [18, 18, 18])
+        status, out = self.run_compare(seed_cases() + [golden_case(), bad])
+        self.assertEqual(status, 1, out)
+        self.assertIn("### Disagreements", out)
+
     def test_a_missing_counter_exits_2_naming_it(self):
         status, out = self.run_compare(seed_cases() + [golden_case()],
                                        drop_counter="sm__sass_inst_executed_op_ldsm.sum")

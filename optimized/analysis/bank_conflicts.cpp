@@ -25,6 +25,8 @@ std::optional<WavefrontReport> lemma94(const LinearLayout& dist, const LinearLay
                                        const AccessSpec& access) {
   checkBankAccess(dist, shared, access);
   if (access.instruction != Instruction::kVector) return std::nullopt;  // not the lemma's
+  if (f2lay::analysis::paddedInside(shared, access))
+    return std::nullopt;  // not linear (analysis/padding.h)
   return lemmaByRank(basisOffsets(dist, shared), access);
 }
 
@@ -32,7 +34,9 @@ WavefrontReport bankConflictsWithPath(const LinearLayout& dist, const LinearLayo
                                       const AccessSpec& access, BankPath& path) {
   checkBankAccess(dist, shared, access);
   BasisOffsets b = basisOffsets(dist, shared);
-  if (access.instruction == Instruction::kVector) {
+  b.vectorLimit = f2lay::analysis::paddedVectorElements(shared, access);
+  if (access.instruction == Instruction::kVector &&
+      !f2lay::analysis::paddedInside(shared, access)) {
     if (std::optional<WavefrontReport> exact = lemmaByRank(b, access)) {
       path = BankPath::kRank;
       return *exact;
@@ -51,7 +55,9 @@ WavefrontReport bankConflicts(const LinearLayout& dist, const LinearLayout& shar
 WavefrontReport enumerateBankConflicts(const LinearLayout& dist, const LinearLayout& shared,
                                        const AccessSpec& access) {
   checkBankAccess(dist, shared, access);
-  return enumerateOnOffsets(basisOffsets(dist, shared), access);
+  BasisOffsets b = basisOffsets(dist, shared);
+  b.vectorLimit = f2lay::analysis::paddedVectorElements(shared, access);
+  return enumerateOnOffsets(b, access);
 }
 
 }  // namespace f2lay::opt::analysis

@@ -23,6 +23,9 @@ using f2lay::analysis::bank_access_detail::kWhat;
 
 struct BasisOffsets {
   std::vector<uint64_t> reg, lane, warp;
+  // The padding's limit on a vector, in elements (analysis/padding.h); set by
+  // the enumeration's callers, the maximum when unpadded.
+  uint64_t vectorLimit = ~uint64_t{0};
 
   uint64_t registerMask() const { return core::lowMask(static_cast<int>(reg.size())); }
   // Register bits whose basis is zero (offset 0 <=> the zero element, as

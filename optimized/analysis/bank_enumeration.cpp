@@ -2,6 +2,7 @@
 // address of every warp instruction, from the packed offsets, costed by the
 // wavefront rule (bank_wavefronts.cpp). First the ldmatrix / stmatrix
 // lowering (reference bank_conflicts.h), on offsets.
+#include <algorithm>
 #include <bit>
 #include <string>
 #include <vector>
@@ -91,11 +92,19 @@ void forEachInstruction(const BasisOffsets& b, uint64_t grouped, F&& f) {
 
 WavefrontReport enumerateOnOffsets(const BasisOffsets& b, const AccessSpec& access) {
   const uint64_t w = access.elementBytes;
+  // An element's byte address: its offset, padded (analysis/padding.h).
+  const f2lay::analysis::Padding& padding = access.padding;
+  auto address = [&](uint64_t offset) {
+    return f2lay::analysis::paddedOffset(padding, offset) * w;
+  };
   WavefrontReport report;
   Cost total;
   uint64_t grouped = b.zeroRegisters();
   if (access.instruction == Instruction::kVector) {
     std::vector<int> bits = vectorBits(b, w);
+    // vectorLimit is a power of two, or the maximum (no limit).
+    size_t limitBits = static_cast<size_t>(std::bit_width(b.vectorLimit) - 1);
+    bits.resize(std::min(bits.size(), limitBits));
     uint64_t bytes = chosenVectorBytes(access, w << bits.size());
     for (int k = 0; (w << k) < bytes; ++k) grouped |= uint64_t{1} << bits[static_cast<size_t>(k)];
     std::vector<int> laneBits = {0, 1, 2, 3, 4};
@@ -104,7 +113,7 @@ WavefrontReport enumerateOnOffsets(const BasisOffsets& b, const AccessSpec& acce
     report.vectorBytes = bytes;
     forEachInstruction(b, grouped, [&](uint64_t base) {
       uint64_t lanes[32];
-      for (size_t l = 0; l < 32; ++l) lanes[l] = (base ^ laneOffset[l]) * w;
+      for (size_t l = 0; l < 32; ++l) lanes[l] = address(base ^ laneOffset[l]);
       Cost c = vectorCost(access.kind, bytes, lanes);
       ++report.instructions;
       total.wavefronts += c.wavefronts;
@@ -129,7 +138,7 @@ WavefrontReport enumerateOnOffsets(const BasisOffsets& b, const AccessSpec& acce
     forEachInstruction(b, grouped, [&](uint64_t base) {
       for (size_t i = 0; i < matrices; ++i) {  // one phase per matrix
         uint64_t rows[8];
-        for (size_t r = 0; r < 8; ++r) rows[r] = (base ^ matrixOffset[i] ^ rowOffset[r]) * w;
+        for (size_t r = 0; r < 8; ++r) rows[r] = address(base ^ matrixOffset[i] ^ rowOffset[r]);
         addPhases(rows, 8, 8, 16, total);
       }
       ++report.instructions;

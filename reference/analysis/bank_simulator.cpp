@@ -168,9 +168,12 @@ struct Simulation {
 
   Simulation(const LinearLayout& d, const LinearLayout& shared, const AccessSpec& a)
       : dist(d), access(a), addresser(d, shared), bases(basisOffsets(d, addresser)) {
+    uint64_t limit = f2lay::analysis::paddedVectorElements(shared, access);
     grouped = zeroRegisters(bases);
     if (access.instruction == Instruction::kVector) {
       std::vector<int> bits = vectorBits(bases, access.elementBytes);
+      // No vector wider than the padding allows (analysis/bank_access.h).
+      while (bits.size() > 0 && (uint64_t{1} << bits.size()) > limit) bits.pop_back();
       vectorBytes = chosenVectorBytes(access, access.elementBytes << bits.size());
       for (uint64_t k = 0; (access.elementBytes << k) < vectorBytes; ++k)
         vectorRegs.push_back(uint64_t{1} << bits[k]);
@@ -183,15 +186,19 @@ struct Simulation {
     }
   }
 
+  // Where the element at `offset` is, in bytes: padded (analysis/padding.h).
+  uint64_t byteAddress(uint64_t offset) const {
+    return f2lay::analysis::paddedOffset(access.padding, offset) * access.elementBytes;
+  }
+
   InstructionAccess instruction(uint64_t start, uint64_t warp) const {
     InstructionAccess in;
-    const uint64_t w = access.elementBytes;
     if (access.instruction == Instruction::kVector) {
       for (uint64_t k = 0; k < (uint64_t{1} << vectorRegs.size()); ++k)
         in.registers.push_back(spread(start, vectorRegs, k));
       in.bytes = vectorBytes;
       for (uint64_t lane = 0; lane < 32; ++lane)
-        in.lanes.push_back({true, addresser.offset(start, lane, warp) * w});
+        in.lanes.push_back({true, byteAddress(addresser.offset(start, lane, warp))});
       in.cost = vectorWavefronts(access.kind, vectorBytes, in.lanes);
       return in;
     }
@@ -210,7 +217,7 @@ struct Simulation {
         // (device_tests/HARDWARE.md#matrix-ownership).
         uint64_t offset = trans ? addresser.offset(reg | (r & 1 ? lowering.half : 0), r >> 1, warp)
                                 : addresser.offset(reg, r << 2, warp);
-        rows[r] = offset * w;
+        rows[r] = byteAddress(offset);
       }
       in.matrices.push_back(rows);
     }

@@ -81,6 +81,8 @@ std::optional<WavefrontReport> lemma94(const LinearLayout& dist, const LinearLay
                                        const AccessSpec& access) {
   checkBankAccess(dist, shared, access);
   if (access.instruction != Instruction::kVector) return std::nullopt;
+  // Padded addresses are not linear in the offset (analysis/padding.h).
+  if (f2lay::analysis::paddedInside(shared, access)) return std::nullopt;
   // Flatten both over the same out-dim order.
   Vecs s = flatBases(shared.transposeOuts(dist.getOutDimNames()), "offset");
   Vecs reg = flatBases(dist, "register"), lane = flatBases(dist, "lane"),

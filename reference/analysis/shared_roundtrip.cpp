@@ -27,14 +27,15 @@ struct Grouping {
 };
 
 Grouping groupRegisters(const EvaluatedLayout& l, const std::vector<uint64_t>& offsetOf,
-                        uint64_t elementBytes) {
+                        uint64_t elementBytes, uint64_t limit) {
   auto offsetAt = [&](uint64_t reg, uint64_t lane, uint64_t warp) {
     return offsetOf[l.at(reg, lane, warp)];
   };
   uint64_t base = offsetAt(0, 0, 0);
   std::vector<int> vectorBits;
   uint64_t used = 0;
-  while ((uint64_t{2} << vectorBits.size()) * elementBytes <= 16) {
+  while ((uint64_t{2} << vectorBits.size()) * elementBytes <= 16 &&
+         (uint64_t{2} << vectorBits.size()) <= limit) {
     uint64_t want = base ^ (uint64_t{1} << vectorBits.size());
     int found = -1;
     for (int j = 0; j < l.bits(kReg) && found < 0; ++j)
@@ -82,7 +83,9 @@ std::vector<uint64_t> vectorRegisters(const Grouping& g, uint64_t start) {
 }  // namespace
 
 RoundTrip simulateSharedRoundTrip(const LinearLayout& a, const LinearLayout& b,
-                                  const LinearLayout& shared, uint64_t elementBytes) {
+                                  const LinearLayout& shared, uint64_t elementBytes,
+                                  const f2lay::analysis::Padding& padding) {
+  if (!padding.empty()) f2lay::analysis::checkPadding(padding, "shared round trip: padding");
   if (a.value().out_dims != shared.value().out_dims ||
       b.value().out_dims != shared.value().out_dims)
     throw Error("shared round trip: the layouts map to different out dims");
@@ -99,10 +102,13 @@ RoundTrip simulateSharedRoundTrip(const LinearLayout& a, const LinearLayout& b,
 
   // The memory holds, at each offset, the element a store claims to put
   // there (its packed coordinate); poison where none was written.
-  std::vector<uint64_t> cells(size, kPoison);
+  // Cells at padded addresses; the padding's own cells are never written.
+  auto padded = [&](uint64_t offset) { return f2lay::analysis::paddedOffset(padding, offset); };
+  std::vector<uint64_t> cells(padded(size - 1) + 1, kPoison);
   RoundTrip out;
-  Grouping ga = groupRegisters(ea, offsetOf, elementBytes);
-  Grouping gb = groupRegisters(eb, offsetOf, elementBytes);
+  uint64_t limit = f2lay::analysis::paddedVectorLimit(padding, size);
+  Grouping ga = groupRegisters(ea, offsetOf, elementBytes, limit);
+  Grouping gb = groupRegisters(eb, offsetOf, elementBytes, limit);
   out.storeVectorElements = uint64_t{1} << ga.vectorRegisterMasks.size();
   out.loadVectorElements = uint64_t{1} << gb.vectorRegisterMasks.size();
 
@@ -111,7 +117,7 @@ RoundTrip simulateSharedRoundTrip(const LinearLayout& a, const LinearLayout& b,
       ++out.storeInstructions;
       std::vector<uint64_t> regs = vectorRegisters(ga, start);
       for (uint64_t lane = 0; lane < ea.size(kLane); ++lane) {
-        uint64_t address = offsetOf[ea.at(regs[0], lane, w)];
+        uint64_t address = padded(offsetOf[ea.at(regs[0], lane, w)]);
         for (size_t k = 0; k < regs.size(); ++k) cells[address + k] = ea.at(regs[k], lane, w);
       }
     }
@@ -121,12 +127,12 @@ RoundTrip simulateSharedRoundTrip(const LinearLayout& a, const LinearLayout& b,
       ++out.loadInstructions;
       std::vector<uint64_t> regs = vectorRegisters(gb, start);
       for (uint64_t lane = 0; lane < eb.size(kLane); ++lane) {
-        uint64_t address = offsetOf[eb.at(regs[0], lane, w)];
+        uint64_t address = padded(offsetOf[eb.at(regs[0], lane, w)]);
         for (size_t k = 0; k < regs.size(); ++k) {
           if (cells[address + k] == eb.at(regs[k], lane, w)) continue;
           if (out.wrongElements++ == 0)
             out.firstWrong = "warp " + std::to_string(w) + " lane " + std::to_string(lane) +
-                             " register " + std::to_string(regs[k]) + " read offset " +
+                             " register " + std::to_string(regs[k]) + " read padded offset " +
                              std::to_string(address + k) + ", which does not hold its element";
         }
       }

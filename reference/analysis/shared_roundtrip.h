@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 
+#include "analysis/padding.h"
 #include "reference/linear_layout.h"
 
 namespace f2lay::ref::analysis {
@@ -22,9 +23,15 @@ struct RoundTrip {
 
 // Each side moves the widest vector its registers allow: registers whose
 // elements lie at offsets 1, 2, 4, ... after the first (in that order), at
-// most 16 bytes of elementBytes each. Throws f2lay::Error when S is not
-// invertible or has more than 2^24 offsets.
+// most 16 bytes of elementBytes each. With `padding` (a padded memory
+// layout, analysis/padding.h) the memory is addressed at padded offsets and
+// no vector is wider than the padding allows (paddedVectorLimit); each
+// vector's elements are written and read at consecutive padded addresses
+// from its first element's, so a vector that straddled a padding would show
+// as wrong elements. Throws f2lay::Error when S is not invertible or has
+// more than 2^24 offsets, or the padding is not valid.
 RoundTrip simulateSharedRoundTrip(const LinearLayout& a, const LinearLayout& b,
-                                  const LinearLayout& shared, uint64_t elementBytes);
+                                  const LinearLayout& shared, uint64_t elementBytes,
+                                  const f2lay::analysis::Padding& padding = {});
 
 }  // namespace f2lay::ref::analysis

@@ -19,8 +19,10 @@ using analysis::Instruction;
 template <class L>
 Json bankConflictsJson(const Args& a) {
   using A = BankModels<L>;
-  L dist = a.layoutAs<L>("layout"), shared = a.layoutAs<L>("shared");
+  L dist = a.layoutAs<L>("layout");
+  auto [shared, padding] = a.paddedLayoutAs<L>("shared");
   analysis::AccessSpec access = bankAccessSpec(a);
+  access.padding = padding;
   auto sim = A::bankConflicts(dist, shared, access);
   auto lemma = A::lemma94(dist, shared, access);
   Json out = wavefrontReportJson(sim);
@@ -64,7 +66,9 @@ std::vector<Op> bankOps() {
   return {
       {{"bank_conflicts",
         {{"layout", "the distributed layout: register, lane (32), warp (a block of size 1)"},
-         {"shared", "the memory layout: offset -> the same tensor, invertible"},
+         {"shared",
+          "the memory layout: offset -> the same tensor, invertible; padded_shared's answer "
+          "(with \"padding\") is costed at its padded byte addresses"},
          {"element_bytes", "bytes per element: 1, 2, 4, 8 or 16 (2 for ldmatrix/stmatrix)"},
          {"access", "load, store, ldmatrix, stmatrix, ldmatrix_trans or stmatrix_trans"},
          {"vector_bytes",
@@ -73,7 +77,7 @@ std::vector<Op> bankOps() {
         "shared-memory wavefronts of every warp instruction, summed (one CTA, as ncu's .sum "
         "counters): simulated by the H100 wavefront rule; lemma_9_4 is the closed form's "
         "four numbers, or null where it is not exact (vectors under 4 bytes, ldmatrix, "
-        "8/16-byte loads whose quads repeat an address)"},
+        "8/16-byte loads whose quads repeat an address, padded memory)"},
        bankConflictsJson<Layout>,
        bankConflictsJson<opt::LinearLayout>},
   };

@@ -50,6 +50,12 @@ const char* kBlocked18Threads48 =
 const char* kBlocked22 =
     R"({"op":"blocked","size_per_thread":[2,2],"threads_per_warp":[8,4],"warps_per_cta":[4,1],"order":[1,0],"shape":[64,64]})";
 
+// Blackwell: the registers of a tcgen05.ld of a 64x64 fp32 accumulator in
+// tensor memory with 64-row blocks (32x32b: lanes 0-15 read rows 0-15 of
+// their warp's quarter, lanes 16-31 the same rows' upper 32 columns).
+const char* kTmem32x32b =
+    R"({"op":"tmem_reg_layout","element_bitwidth":32,"shape":[64,64],"block":[64,64],"col_stride":1,"num_warps":4,"instr_variant":"32x32b"})";
+
 const std::vector<PairRequest>& pairRequests() {
   static const std::vector<PairRequest> list = {
       {"blocked [1,4] -> blocked [4,1] (transpose), fp16", kBlocked14, kBlocked41, 2},
@@ -69,6 +75,8 @@ const std::vector<PairRequest>& pairRequests() {
       {"blocked [1,4] -> blocked [1,8], threads [4,8], fp16 (warp shuffle)", kBlocked14,
        kBlocked18Threads48, 2},
       {"mma v2 -> blocked [2,2], fp32 (warp shuffle)", kMmaV2, kBlocked22, 4},
+      {"tcgen05.ld 32x32b -> blocked [1,4], fp32 (a Blackwell epilogue)", kTmem32x32b, kBlocked14,
+       4},
   };
   return list;
 }

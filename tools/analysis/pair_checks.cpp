@@ -35,7 +35,7 @@ void checkSwizzle(const CatalogPair& p, const Layout& a, const Layout& b, Failur
     std::optional<uint64_t> bytes;
     if (instruction == Instruction::kVector) bytes = s.vectorBytes;
     analysis::WavefrontReport r = ref::analysis::simulateBankConflicts(
-        l, s.shared, {kind, p.elementBytes, bytes, instruction});
+        l, s.shared, {kind, p.elementBytes, bytes, instruction, {}});
     // Each phase (ideal wavefront) costs 2^bits wavefronts.
     if (r.wavefronts != r.idealWavefronts << bits)
       f.push_back(std::string("optimal_swizzle: ") + what + " takes " +
@@ -54,7 +54,7 @@ void checkLemma(const CatalogPair& p, const Layout& a, const Layout& b, Failures
   for (const Layout* shared : {&unswizzled, &optimal})
     for (const Layout* l : {&a, &b})
       for (AccessKind kind : {AccessKind::kLoad, AccessKind::kStore}) {
-        analysis::AccessSpec spec{kind, p.elementBytes, std::nullopt, Instruction::kVector};
+        analysis::AccessSpec spec{kind, p.elementBytes, std::nullopt, Instruction::kVector, {}};
         auto closed = ref::analysis::lemma94(*l, *shared, spec);
         if (!closed) continue;
         auto simulated = ref::analysis::simulateBankConflicts(*l, *shared, spec);

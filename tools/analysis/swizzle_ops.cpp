@@ -27,10 +27,10 @@ Json optimalSwizzleJson(const Args& a) {
   using A = BankModels<L>;
   L self = a.layoutAs<L>("self"), other = a.layoutAs<L>("other");
   uint64_t w = a.number("element_bytes");
-  analysis::AccessSpec store{analysis::AccessKind::kStore, w, std::nullopt,
-                             instructionArg(a, "write", "stmatrix")};
-  analysis::AccessSpec load{analysis::AccessKind::kLoad, w, std::nullopt,
-                            instructionArg(a, "read", "ldmatrix")};
+  analysis::AccessSpec store{
+      analysis::AccessKind::kStore, w, std::nullopt, instructionArg(a, "write", "stmatrix"), {}};
+  analysis::AccessSpec load{
+      analysis::AccessKind::kLoad, w, std::nullopt, instructionArg(a, "read", "ldmatrix"), {}};
   auto s = analysis::optimalSwizzle(self, other, w, {store.instruction, load.instruction});
   const auto& sets = s.sets;
   const std::vector<OutDim> outs = self.value().out_dims;

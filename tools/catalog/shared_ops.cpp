@@ -3,10 +3,25 @@
 // gives the CTA tiling as block bases, as Gluon does (omitted: one CTA).
 // Results map offset and block to dim0...
 #include "reference/catalog/nvmma_shared.h"
+#include "reference/catalog/padded_shared.h"
 #include "reference/catalog/shared.h"
 #include "tools/op_table.h"
 
 namespace f2lay::tools {
+
+namespace {
+
+// padded_shared's answer (reference/catalog/padded_shared.h): the linear
+// layout's JSON and "padding": [[interval, padding], ...].
+Json paddedJson(const ref::catalog::PaddedShared& p) {
+  Json out = layoutJson(p.linear);
+  Json pairs = Json::array();
+  for (const analysis::PaddingPair& q : p.padding) pairs.push_back({q.interval, q.padding});
+  out["padding"] = pairs;
+  return out;
+}
+
+}  // namespace
 
 std::vector<Op> sharedOps() {
   return {
@@ -56,6 +71,86 @@ std::vector<Op> sharedOps() {
               a.has("fp4_padded") && a.boolean("fp4_padded"), a.cgaLayout(shape.size()),
               a.triton()},
              shape));
+       }},
+      {{"padded_shared",
+        {{"interval_padding_pairs",
+          "[[interval, padding], ...]: after every interval elements, padding elements are "
+          "inserted (powers of two, intervals distinct)"},
+         {"offset_bases",
+          "the offset bases, one value per dim each: each a power of two in one dim, per dim "
+          "1, 2, 4, ... each once"},
+         {"cga_layout",
+          "block bases in CTA tiles, one value per dim each (zero or a power of two in one dim; "
+          "default: one CTA)",
+          false},
+         {"shape", "the tensor shape: the size the offset and block bases span"}},
+        "layout with \"padding\"",
+        "Gluon's PaddedSharedLayout: the linear layout offset, block -> dim0.. (Triton's "
+        "linear component) and \"padding\": the element at linear offset o is stored at "
+        "o + sum of (o / interval) * padding (Triton's emitPadding)"},
+       [](const Args& a) {
+         std::vector<Basis> cga;
+         if (a.has("cga_layout")) cga = a.numberLists("cga_layout");
+         return paddedJson(
+             ref::catalog::paddedShared({a.paddingPairs("interval_padding_pairs"),
+                                         a.numberLists("offset_bases"), cga, a.numbers("shape")}));
+       }},
+      {{"padded_shared_identity",
+        {{"interval_padding_pairs", "[[interval, padding], ...] (powers of two)"},
+         kOrderArg,
+         {"cga_layout", "block bases in CTA tiles (default: one CTA)", false},
+         kShapeArg},
+        "layout with \"padding\"",
+        "Gluon's PaddedSharedLayout.with_identity_for(interval_padding_pairs, shape, order, "
+        "cga_layout): offsets walk each CTA's part of `shape` along `order`"},
+       [](const Args& a) {
+         std::vector<Basis> cga;
+         if (a.has("cga_layout")) cga = a.numberLists("cga_layout");
+         ref::catalog::Shape shape = a.numbers("shape");
+         return paddedJson(ref::catalog::paddedShared(
+             ref::catalog::paddedSharedIdentityFor(a.paddingPairs("interval_padding_pairs"), shape,
+                                                   a.order("order", shape.size()), cga)));
+       }},
+      {{"compute_amd_efficient_padded_shared_layout",
+        {{"operand_index", "0 (A, shape [BM, BK]) or 1 (B, shape [BK, BN])"},
+         {"k_width", "the dot operand's k_width"},
+         {"instr_shape", "the MFMA v4 parent's instr_shape ([M, N, K]; only M or N is read)"},
+         kShapeArg,
+         {"dtype_bitwidth", "bits per element of the tensor in shared memory (4, 8 or 16)"},
+         {"is_k_contig", "K is the contiguous dim in shared memory (default true)", false}},
+        "layout with \"padding\", or null",
+        "AMD's padded layout for a CDNA4 dot operand (Gluon's "
+        "ttgl.amd.cdna4.compute_efficient_padded_shared_layout, Triton's "
+        "composePaddedLayoutForAsyncCopyCDNA4), one CTA; null where Gluon returns None. The "
+        "dot operand's keys are taken plainly: f2lay's dot_operand has no AMD parent yet"},
+       [](const Args& a) {
+         std::vector<uint64_t> instr = a.numbers("instr_shape");
+         if (instr.size() != 3) throw Error("instr_shape: expected [M, N, K]");
+         uint64_t op = a.number("operand_index");
+         auto p = ref::catalog::amdEfficientPaddedShared(
+             {op, a.number("k_width"), instr[op == 1 ? 1 : 0], a.numbers("shape"),
+              a.number("dtype_bitwidth"), !a.has("is_k_contig") || a.boolean("is_k_contig")});
+         return p ? paddedJson(*p) : Json(nullptr);
+       }},
+      {{"padded_address",
+        {{"shared", "a padded memory layout, as padded_shared answers it (or a plain one)"},
+         {"element", "the element's coordinates, e.g. {\"dim0\": 3, \"dim1\": 1}"}},
+        "{offset, block, address}",
+        "where a padded memory layout stores an element: its linear offset and block "
+        "(shared^-1) and its padded address in elements, offset + sum of (offset / interval) "
+        "* padding"},
+       [](const Args& a) {
+         auto [shared, padding] = a.paddedLayoutAs<Layout>("shared");
+         if (!shared.isSurjective())
+           throw Error("shared: is not surjective, so some element has no offset");
+         // A broadcast block bit (a zero cga_layout basis) is taken as 0.
+         ref::DimValues at = shared.pseudoinvert().apply(a.dimValues("element"));
+         Json out = dimValuesJson(at);
+         uint64_t offset = 0;
+         for (const auto& [d, v] : at)
+           if (d == "offset") offset = v;
+         out["address"] = analysis::paddedOffset(padding, offset);
+         return out;
        }},
   };
 }

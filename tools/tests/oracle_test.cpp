@@ -255,6 +255,30 @@ std::map<std::string, OpCase> validRequests() {
                                                  {"name": "dim1", "size": 8}]})")};
   // 32-byte swizzle of 16-bit elements: rows of 16 elements, two 16-byte
   // chunks (8 elements); the chunk flips every 4 rows, so row 4 -> column 8.
+  // Gluon 3.9's PaddedSharedLayout docstring example (its answer, as
+  // tools/cases/catalog_shared.jsonl).
+  Json docstringPadded = parse(
+      R"({"in_dims": [{"name": "offset", "bases": [[0, 1], [0, 2], [2, 0], [4, 0], [1, 0]]},
+                      {"name": "block", "bases": []}],
+          "out_dims": [{"name": "dim0", "size": 8}, {"name": "dim1", "size": 4}],
+          "padding": [[8, 1]]})");
+  c["padded_shared"] = {{{"interval_padding_pairs", parse("[[8, 1]]")},
+                         {"offset_bases", parse("[[0, 1], [0, 2], [2, 0], [4, 0], [1, 0]]")},
+                         {"shape", {8, 4}}},
+                        docstringPadded};
+  c["padded_shared_identity"] = {
+      {{"interval_padding_pairs", parse("[[2, 1]]")}, {"order", {0}}, {"shape", {4}}},
+      parse(
+          R"({"in_dims": [{"name": "offset", "bases": [[1], [2]]}, {"name": "block", "bases": []}],
+                "out_dims": [{"name": "dim0", "size": 4}], "padding": [[2, 1]]})")};
+  c["padded_address"] = {{{"shared", docstringPadded}, {"element", {{"dim0", 5}, {"dim1", 2}}}},
+                         parse(R"({"offset": 26, "block": 0, "address": 29})")};
+  c["compute_amd_efficient_padded_shared_layout"] = {{{"operand_index", 0},
+                                                      {"k_width", 2},
+                                                      {"instr_shape", {16, 16, 32}},
+                                                      {"shape", {32, 64}},
+                                                      {"dtype_bitwidth", 16}},
+                                                     Json(nullptr)};
   c["nvmma_shared"] = {{{"swizzle_byte_width", 32}, {"element_bitwidth", 16}, {"shape", {8, 16}}},
                        parse(R"({"in_dims": [{"name": "offset", "bases": [[0, 1], [0, 2], [0, 4],
                                                                           [0, 8], [1, 0], [2, 0],
@@ -364,6 +388,60 @@ std::map<std::string, OpCase> validRequests() {
                             {"name": "warp", "bases": []},
                             {"name": "block", "bases": []}],
                 "out_dims": [{"name": "dim0", "size": 16}, {"name": "dim1", "size": 4}]})")};
+  // The bases as given: register 0 holds column 1, the lanes walk the rows,
+  // two warps hold the same elements (a zero basis).
+  c["distributed_linear"] = {{{"reg_bases", {{0, 1}}},
+                              {"lane_bases", {{1, 0}, {2, 0}}},
+                              {"warp_bases", {{0, 0}}},
+                              {"shape", {4, 2}}},
+                             parse(R"({"in_dims": [{"name": "register", "bases": [[0, 1]]},
+                            {"name": "lane", "bases": [[1, 0], [2, 0]]},
+                            {"name": "warp", "bases": [[0, 0]]},
+                            {"name": "block", "bases": []}],
+                "out_dims": [{"name": "dim0", "size": 4}, {"name": "dim1", "size": 2}]})")};
+  // Offset 1 moves a column, offset 2 a row and a column (a swizzle): the
+  // shape is 2 x 2, the largest values plus one rounded up.
+  c["shared_linear"] = {{{"offset_bases", {{0, 1}, {1, 1}}}},
+                        parse(R"({"in_dims": [{"name": "offset", "bases": [[0, 1], [1, 1]]},
+                                              {"name": "block", "bases": []}],
+                                  "out_dims": [{"name": "dim0", "size": 2},
+                                               {"name": "dim1", "size": 2}]})")};
+  // Two CTAs along dim1, both distinct; along dim0 two CTAs holding copies.
+  c["make_cga_layout"] = {
+      {{"ctas_per_cga", {2, 2}}, {"cta_split_num", {1, 2}}, {"cta_order", {1, 0}}},
+      parse(R"({"in_dims": [{"name": "block", "bases": [[0, 1], [0, 0]]}],
+                                    "out_dims": [{"name": "dim0", "size": 1},
+                                                 {"name": "dim1", "size": 2}]})")};
+  // Gluon 3.9.0: TensorMemoryLayout((128, 1), 1) at [128, 1] is TMEM lanes
+  // 0-127 on rows 0-127 of one column; compute_tmem_reg_layout(float32, ...,
+  // 4 warps, "32x32b") puts thread l of warp w on TMEM lane 32 w + l.
+  c["tensor_memory"] = {{{"block", {128, 1}}, {"col_stride", 1}, {"shape", {128, 1}}},
+                        parse(R"({"in_dims": [{"name": "row", "bases": [[1, 0], [2, 0], [4, 0],
+                                                  [8, 0], [16, 0], [32, 0], [64, 0]]},
+                                         {"name": "col", "bases": []},
+                                         {"name": "block", "bases": []}],
+                             "out_dims": [{"name": "dim0", "size": 128},
+                                          {"name": "dim1", "size": 1}]})")};
+  c["tmem_reg_layout"] = {{{"element_bitwidth", 32},
+                           {"shape", {128, 1}},
+                           {"block", {128, 1}},
+                           {"col_stride", 1},
+                           {"num_warps", 4}},
+                          parse(R"({"in_dims": [{"name": "register", "bases": []},
+                            {"name": "lane", "bases": [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]]},
+                            {"name": "warp", "bases": [[32, 0], [64, 0]]},
+                            {"name": "block", "bases": []}],
+                "out_dims": [{"name": "dim0", "size": 128}, {"name": "dim1", "size": 1}]})")};
+  // Gluon 3.9.0 TensorMemoryScalesLayout() at [32, 2]: rows 0-31 on TMEM
+  // lanes 0-31 (the other warps' lanes copies), column 1 on col bit 0; the
+  // 64 x 4 tile's other bases fall outside the shape.
+  c["tensor_memory_scales"] = {
+      {{"shape", {32, 2}}},
+      parse(R"({"in_dims": [{"name": "row", "bases": [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0],
+                                                      [0, 0], [0, 0]]},
+                            {"name": "col", "bases": [[0, 1], [0, 0], [0, 0]]},
+                            {"name": "block", "bases": []}],
+                "out_dims": [{"name": "dim0", "size": 32}, {"name": "dim1", "size": 2}]})")};
   // CuTe Sw<1,0,1> o (2,2):(2,1): index 2 d0 + d1, bit 1 XORed into bit 0, so
   // (1,0) -> 3, (0,1) -> 1; inverted: offset 1 -> (0,1), 2 = 3 ^ 1 -> (1,1).
   c["cute_swizzle"] = {{{"b", 1}, {"m", 0}, {"s", 1}, {"shape", {2, 2}}, {"stride", {2, 1}}},

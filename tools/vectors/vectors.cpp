@@ -52,11 +52,20 @@ const std::map<std::string, std::string>& familyOfOp() {
                     "num_consecutive_in_out",
                     "matrix_view",
                     "equal"});
-    put("catalog",
-        {"blocked", "slice", "nvidia_mma", "dot_operand", "amd_mfma", "amd_wmma", "amd_mfma_scale",
-         "amd_wmma_scale", "ldmatrix", "unswizzled_shared", "swizzled_shared", "nvmma_shared",
-         "cute_swizzle", "linear_to_cute", "cutlass_tensorop", "is_distributed", "is_memory",
-         "distributed_linear", "shared_linear", "make_cga_layout"});
+    put("catalog", {"blocked",          "slice",
+                    "nvidia_mma",       "dot_operand",
+                    "amd_mfma",         "amd_wmma",
+                    "amd_mfma_scale",   "amd_wmma_scale",
+                    "ldmatrix",         "unswizzled_shared",
+                    "swizzled_shared",  "nvmma_shared",
+                    "cute_swizzle",     "linear_to_cute",
+                    "cutlass_tensorop", "is_distributed",
+                    "is_memory",        "distributed_linear",
+                    "shared_linear",    "make_cga_layout",
+                    "padded_shared",    "padded_shared_identity",
+                    "padded_address",   "compute_amd_efficient_padded_shared_layout",
+                    "tensor_memory",    "tensor_memory_scales",
+                    "tmem_reg_layout"});
     put("shape_operations", {"trans", "reshape", "join", "split", "expand_dims", "broadcast"});
     put("conversions", {"classify_conversion", "shuffle_plan", "gather_plan", "duplication",
                         "vectorization", "divide_by_tile"});

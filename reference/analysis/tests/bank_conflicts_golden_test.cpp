@@ -24,7 +24,7 @@ WavefrontReport report(uint64_t instructions, uint64_t wavefronts, uint64_t idea
 
 AccessSpec spec(AccessKind kind, uint64_t elementBytes,
                 Instruction instruction = Instruction::kVector) {
-  return {kind, elementBytes, std::nullopt, instruction};
+  return {kind, elementBytes, std::nullopt, instruction, {}};
 }
 
 // device_tests/HARDWARE.md#seed-transpose: 16 store wavefronts for every

@@ -77,8 +77,11 @@ TEST(Lemma94Random, AgreesWithTheSimulatorWhereItAnswers) {
     TensorShape t{rowBits, bits - rowBits};
     LinearLayout dist(testing::randomDistributed(rng, t, warpBits, zeroLanes, zeroRegisters));
     LinearLayout shared = randomMemoryFor(rng, t, dist);
-    AccessSpec access{rng() % 2 ? AccessKind::kLoad : AccessKind::kStore, widths[rng() % 5],
-                      std::nullopt, Instruction::kVector};
+    AccessSpec access{rng() % 2 ? AccessKind::kLoad : AccessKind::kStore,
+                      widths[rng() % 5],
+                      std::nullopt,
+                      Instruction::kVector,
+                      {}};
     uint64_t widest = widestVectorBytes(dist, shared, access.elementBytes);
     if (rng() % 2)  // any legal width up to the widest
       access.vectorBytes = access.elementBytes

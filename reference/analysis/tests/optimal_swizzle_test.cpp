@@ -34,7 +34,7 @@ using testing::TensorShape;
 // Accesses of `vectorBytes` (default: the widest the layouts allow).
 WavefrontReport simulate(const LinearLayout& dist, const LinearLayout& shared, uint64_t w,
                          AccessKind kind, std::optional<uint64_t> vectorBytes = std::nullopt) {
-  return simulateBankConflicts(dist, shared, {kind, w, vectorBytes, Instruction::kVector});
+  return simulateBankConflicts(dist, shared, {kind, w, vectorBytes, Instruction::kVector, {}});
 }
 
 // Store per A plus load per B, both with Vec's width.
@@ -213,9 +213,9 @@ TEST(OptimalSwizzleLdmatrix, BlockedToDotOperandIsConflictFreeBothWays) {
   EXPECT_EQ(trip.storeVectorElements, 8u);
 
   WavefrontReport store = simulateBankConflicts(
-      a, s.shared, {AccessKind::kStore, 2, std::nullopt, Instruction::kVector});
+      a, s.shared, {AccessKind::kStore, 2, std::nullopt, Instruction::kVector, {}});
   WavefrontReport load = simulateBankConflicts(
-      b, s.shared, {AccessKind::kLoad, 2, std::nullopt, Instruction::kMatrix});
+      b, s.shared, {AccessKind::kLoad, 2, std::nullopt, Instruction::kMatrix, {}});
   EXPECT_EQ(store.conflicts, 0u);
   EXPECT_EQ(load.conflicts, 0u);
   EXPECT_EQ(load.wavefronts, 4 * load.instructions);  // .x4: 4 phases, HARDWARE.md#matrix-phases
@@ -224,7 +224,7 @@ TEST(OptimalSwizzleLdmatrix, BlockedToDotOperandIsConflictFreeBothWays) {
   // device_tests/HARDWARE.md#strided-accesses, 32 wavefronts per instruction.
   WavefrontReport unswizzled =
       simulateBankConflicts(b, catalog::unswizzledShared({1, 0}, shape),
-                            {AccessKind::kLoad, 2, std::nullopt, Instruction::kMatrix});
+                            {AccessKind::kLoad, 2, std::nullopt, Instruction::kMatrix, {}});
   EXPECT_EQ(unswizzled.wavefronts, 32 * unswizzled.instructions);
 }
 
@@ -238,9 +238,9 @@ TEST(OptimalSwizzleLdmatrix, MmaAccumulatorThroughStmatrixToBlocked) {
   RoundTrip trip = simulateSharedRoundTrip(a, b, s.shared, 2);
   EXPECT_EQ(trip.wrongElements, 0u) << trip.firstWrong;
   WavefrontReport store = simulateBankConflicts(
-      a, s.shared, {AccessKind::kStore, 2, std::nullopt, Instruction::kMatrix});
+      a, s.shared, {AccessKind::kStore, 2, std::nullopt, Instruction::kMatrix, {}});
   WavefrontReport load = simulateBankConflicts(
-      b, s.shared, {AccessKind::kLoad, 2, std::nullopt, Instruction::kVector});
+      b, s.shared, {AccessKind::kLoad, 2, std::nullopt, Instruction::kVector, {}});
   EXPECT_EQ(store.wavefronts, 4 * store.instructions);
   EXPECT_EQ(store.conflicts, 0u);
   EXPECT_EQ(load.conflicts, 0u);
