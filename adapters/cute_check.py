@@ -17,14 +17,19 @@ Exit status: 0 when f2lay has no bug, 1 on an f2lay bug, 2 on usage errors,
 77 (ctest's skip) when pycute is not installed.
 """
 import argparse
+import ast
 import importlib.metadata
+import json
 import itertools
 import math
 import random
 import re
+import subprocess
 import sys
+import tempfile
 
-from cute_definition import coord, nonlinear_pair, text, values as cute_definition
+from cute_definition import coord, nonlinear_pair, size, sizes, text, tuple_text, \
+    values as cute_definition
 from oracle_client import Report, ask_oracle, same
 
 try:
@@ -33,7 +38,8 @@ except ImportError as e:  # pragma: no cover
     print(f"cute_check: pycute is not installed ({e}); run scripts/setup", file=sys.stderr)
     sys.exit(77)
 
-KINDS = ["to_offset", "to_coordinate", "not_linear", "round_trip", "apply"]
+KINDS = ["to_offset", "to_coordinate", "not_linear", "round_trip", "apply", "text_write",
+         "text_read"]
 DIRECTIONS = ("coordinate_to_offset", "offset_to_coordinate")
 
 
@@ -45,9 +51,9 @@ def pycute_values(c):
         # pycute's Swizzle(0,M,0) recurses without end (its shiftr and shiftl
         # hand s == 0 to each other): check_swizzle_functor reports it once,
         # and the bare layout keeps plain layouts checked by pycute here.
-        return [layout(x) for x in range(math.prod(shape))]
+        return [layout(x) for x in range(size(shape))]
     composed = pycute.ComposedLayout(swizzle, 0, layout)
-    return [composed(x) for x in range(math.prod(shape))]  # pycute's own 1-D indexing
+    return [composed(x) for x in range(size(shape))]  # pycute's own 1-D indexing
 
 
 def evaluate(evaluator, c):
@@ -85,9 +91,10 @@ def mismatch(v, c, inverse, resp):
         w = re.search(r"x = \(([-\d,]*)\), y = \(([-\d,]*)\)", resp["error"])
         if w:  # f2lay's own witness must be one
             px, py = ([int(t) for t in g.split(",")] for g in w.groups())
-            fx, fy = (sum(ci * math.prod(shape[:i]) for i, ci in enumerate(p)) for p in (px, py))
-            inside = all(len(p) == len(shape) and all(0 <= ci < n for ci, n in zip(p, shape))
-                         for p in (px, py))
+            fx, fy = (sum(ci * math.prod(sizes(shape)[:i]) for i, ci in enumerate(p))
+                      for p in (px, py))
+            inside = all(len(p) == len(shape) and
+                         all(0 <= ci < n for ci, n in zip(p, sizes(shape))) for p in (px, py))
             if not inside or v[fx ^ fy] == v[fx] ^ v[fy]:
                 return f"{why}; but f2lay's witness {w.group(0)} is none: {resp['error']}"
         return None
@@ -97,9 +104,9 @@ def mismatch(v, c, inverse, resp):
         return "the offsets are not 0..size-1 one to one; f2lay answers a layout" if ok else None
     if not ok:
         return f"linear; f2lay refuses: {resp['error']}"
-    got, bits = resp["result"], [n.bit_length() - 1 for n in shape]
+    got, bits = resp["result"], [n.bit_length() - 1 for n in sizes(shape)]
     names = [f"dim{i}" for i in range(len(shape))]
-    want = ([("offset", sum(bits))], list(zip(names, shape))) if inverse else \
+    want = ([("offset", sum(bits))], list(zip(names, sizes(shape)))) if inverse else \
         (list(zip(names, bits)), [("offset", 1 << max(v).bit_length())])
     dims = ([(d["name"], len(d["bases"])) for d in got["in_dims"]],
             [(d["name"], d["size"]) for d in got["out_dims"]])
@@ -113,6 +120,11 @@ def mismatch(v, c, inverse, resp):
                  if (w := apply(got, dict(zip(names, coord(shape, x))))[0]) != v[x]), None)
 
 
+def tup(j):
+    """JSON arrays, nested, as tuples."""
+    return tuple(map(tup, j)) if isinstance(j, list) else j
+
+
 def round_trip_mismatch(evaluator, c, v, answer):
     """linear_to_cute's answer for f2lay's layout of c (whose values v agreed
     with pycute's): a CuTe layout with v at every point, or null only when
@@ -121,9 +133,9 @@ def round_trip_mismatch(evaluator, c, v, answer):
         images = [v[1 << k] for k in range(len(v).bit_length() - 1)]
         return (f"null for the layout whose coordinate bits give the offsets {images}, but "
                 f"{text(c)} is one" if evaluate(evaluator, c) == v else None)
-    a = (answer["b"], answer["m"], answer["s"], tuple(answer["shape"]), tuple(answer["stride"]))
-    if a[3] != c[3]:
-        return f"{text(a)}: a shape other than the layout's {c[3]}"
+    a = (answer["b"], answer["m"], answer["s"], tup(answer["shape"]), tup(answer["stride"]))
+    if sizes(a[3]) != sizes(c[3]):
+        return f"{text(a)}: modes of sizes other than the layout's {sizes(c[3])}"
     w = evaluate(evaluator, a)
     if isinstance(w, Exception):
         return f"{text(a)} raises {type(w).__name__} {str(w)[:80]}"
@@ -180,21 +192,49 @@ def run(f2lay, cases):
 
 
 # ---------------------------------------------------------------- shrinking
+def leaves(t, path=()):
+    """(path, leaf) of an IntTuple, depth first."""
+    if isinstance(t, tuple):
+        for i, item in enumerate(t):
+            yield from leaves(item, path + (i,))
+    else:
+        yield path, t
+
+
+def replace(t, path, value):
+    if not path:
+        return value
+    return t[:path[0]] + (replace(t[path[0]], path[1:], value),) + t[path[0] + 1:]
+
+
 def key(c):
-    """Shrinking order: fewer and smaller modes, smaller strides, then b, m, |s|."""
+    """Shrinking order: fewer modes and leaves, smaller shapes and strides,
+    then b, m, |s|."""
     b, m, s, shape, stride = c
-    return (len(shape), sum(shape), sum(map(abs, stride)), sum(d < 0 for d in stride), b, m,
-            abs(s), s < 0)
+    strides = [d for _, d in leaves(stride)]
+    return (len(shape), len(list(leaves(shape))), sum(n for _, n in leaves(shape)),
+            sum(map(abs, strides)), sum(d < 0 for d in strides), b, m, abs(s), s < 0)
 
 
 def smaller(c):
     b, m, s, shape, stride = c
     out = [(b, m, s, shape[:i] + shape[i + 1:], stride[:i] + stride[i + 1:])
            for i in range(len(shape)) if len(shape) > 1]
-    out += [(b, m, s, shape[:i] + (n // 2,) + shape[i + 1:], stride)
-            for i, n in enumerate(shape) if n > 1]
-    out += [(b, m, s, shape, stride[:i] + (e,) + stride[i + 1:])
-            for i, d in enumerate(stride) for e in {0, 1, abs(d), int(d / 2), d - 1}]
+    # A nested tuple replaced by one of its items (shape and stride alike).
+    nodes = set()
+    for p, _ in leaves(shape):
+        for k in range(1, len(p)):
+            nodes.add(p[:k])
+    for p in nodes:
+        node_shape, node_stride = shape, stride
+        for i in p:
+            node_shape, node_stride = node_shape[i], node_stride[i]
+        for i in range(len(node_shape)):
+            out.append((b, m, s, replace(shape, p, node_shape[i]),
+                        replace(stride, p, node_stride[i])))
+    out += [(b, m, s, replace(shape, p, n // 2), stride) for p, n in leaves(shape) if n > 1]
+    out += [(b, m, s, shape, replace(stride, p, e))
+            for p, d in leaves(stride) for e in {0, 1, abs(d), int(d / 2), d - 1}]
     out += [(b - 1, m, s, shape, stride), (b, m - 1, s, shape, stride),
             (b, m, s - (s > 0) + (s < 0), shape, stride), (b, m, -s, shape, stride)]
     return sorted({o for o in out if min(o[:2]) >= 0 and key(o) < key(c)}, key=key)
@@ -230,33 +270,139 @@ def check_swizzle_functor(report):
                        "|s| <= 3 fail)")
 
 
+# ---------------------------------------------------------------- the text
+def pycute_from_text(t):
+    """pycute's objects for f2lay's pycute text: SW_b_m_s o offset o
+    shape:stride, or shape:stride; shape and stride are Python tuples."""
+    composed = re.fullmatch(r"SW_(-?\d+)_(-?\d+)_(-?\d+) o (-?\d+) o (.*)", t)
+    shape_text, stride_text = (composed.group(5) if composed else t).split(":")
+    layout = pycute.Layout(ast.literal_eval(shape_text), ast.literal_eval(stride_text))
+    if not composed:
+        return layout
+    b, m, s, offset = map(int, composed.groups()[:4])
+    return pycute.ComposedLayout(pycute.Swizzle(b, m, s), offset, layout)
+
+
+def cpp_text(c):
+    """CuTe's C++ print of Swizzle o _0 o layout (layout_composed.hpp)."""
+    b, m, s, shape, stride = c
+    return f"Sw<{b},{m},{s}> o _0 o {tuple_text(tuple(shape))}:{tuple_text(tuple(stride))}"
+
+
+def convert(f2lay, text, *args):
+    """`f2lay convert ARGS FILE` on text: (exit status, stdout, stderr)."""
+    with tempfile.NamedTemporaryFile("w", suffix=".txt") as f:
+        f.write(text)
+        f.flush()
+        p = subprocess.run([f2lay, "convert", *args, f.name], capture_output=True, text=True)
+    return p.returncode, p.stdout.strip(), p.stderr.strip()
+
+
+def text_outcomes(f2lay, cases, peer, first, limit):
+    """(kind, None or (verdict, text)) per checked text: f2lay's written
+    pycute text read by pycute (text_write), pycute's str and CuTe's C++
+    text read by f2lay (text_read)."""
+    out = []
+    for i, (c, v) in enumerate(zip(cases, peer)):
+        if limit <= 0:
+            break
+        if isinstance(v, Exception):
+            continue
+        limit -= 1
+        b, m, s, shape, stride = c
+        for inverse in (0, 1):  # nothing to write where f2lay refused (not linear)
+            resp = first[2 * i + inverse]
+            if not resp["ok"]:
+                continue
+            rc, written, err = convert(f2lay, json.dumps(resp["result"]), "--to", "pycute")
+            if rc != 0:
+                out.append(("text_write", ("bug", f"{text(c)}: f2lay convert --to pycute: {err}")))
+                continue
+            try:
+                obj = pycute_from_text(written)
+                got = [obj(x) for x in range(len(v))]
+                modes = obj.layoutA.shape if isinstance(obj, pycute.ComposedLayout) else obj.shape
+                modes = modes if isinstance(modes, tuple) else (modes,)
+                why = None if got == v and sizes(modes) == sizes(shape) else \
+                    f"modes of sizes {sizes(modes)} and other values"
+            except Exception as e:  # pycute refuses by assert
+                why = f"{type(e).__name__} {e}"
+            out.append(("text_write", why and (
+                "bug", f"{text(c)}: f2lay wrote {written!r}, which pycute reads as {why}")))
+        layout = pycute.Layout(shape, stride)
+        pycute_str = str(layout if (b, s) == (0, 0) else
+                         pycute.ComposedLayout(pycute.Swizzle(b, m, s), 0, layout))
+        # offset -> coordinate where it is a bijection, else coordinate ->
+        # offset (cute.h's cuteTextLayout), each checked against pycute above
+        want = first[2 * i + 1] if first[2 * i + 1]["ok"] else first[2 * i]
+        for t in (pycute_str, cpp_text(c)):
+            rc, got, err = convert(f2lay, t, "--to", "json")
+            if rc == 0 and want["ok"] and same(json.loads(got), want["result"]):
+                out.append(("text_read", None))
+            elif rc == 2 and not want["ok"]:
+                out.append(("text_read", None))
+            else:
+                out.append(("text_read", ("bug", f"{t!r}: f2lay convert says "
+                                          f"{got[:80] if rc == 0 else err}; cute_swizzle: "
+                                          f"{json.dumps(want)[:120]}")))
+    return out
+
+
 # ---------------------------------------------------------------- the cases
 def sweep():
     """Every small swizzle (|s| < b included: refused) on every small 1-mode
-    layout, and the b <= 1 swizzles on 2-mode layouts."""
+    layout, the b <= 1 swizzles on 2-mode layouts, and the b, m <= 1 ones on
+    one nested mode of two leaves."""
     swizzles = list(itertools.product(range(3), range(3), range(-3, 4)))
     one = [((n,), (d,)) for n in (1, 2, 4, 8, 16) for d in (0, 1, 2, 3, 4, 5, 6, 9, -1)]
     two = [((n0, n1), (d0, d1)) for n0, n1 in itertools.product((2, 4), repeat=2)
            for d0, d1 in itertools.product((0, 1, 2, 3, 4, 8), repeat=2)]
+    nested = [(((n0, n1),), ((d0, d1),)) for n0, n1 in itertools.product((2, 4), repeat=2)
+              for d0, d1 in itertools.product((0, 1, 2, 3, 4, 8), repeat=2)]
     return [(b, m, s, *l) for b, m, s in swizzles for l in one] + \
-        [(b, m, s, *l) for b, m, s in swizzles if b <= 1 for l in two]
+        [(b, m, s, *l) for b, m, s in swizzles if b <= 1 for l in two] + \
+        [(b, m, s, *l) for b, m, s in swizzles if b <= 1 and m <= 1 for l in nested]
 
 
 def random_case(rng):
-    """Mostly linear: compact strides in a random mode order, with gaps; a
-    third get one zero, odd, negative or power-of-two stride instead."""
+    """Mostly linear: compact strides over the leaves in a random order, with
+    gaps; a third of the modes nested (two or three leaves, sometimes a
+    tuple inside), a third of the cases with one zero, odd, negative or
+    power-of-two stride instead."""
     rank = rng.randint(1, 3)
-    shape = [1 << rng.randint(0, 4 if rank < 3 else 3) for _ in range(rank)]
-    stride, next_stride = [0] * rank, 1
-    for i in rng.sample(range(rank), rank):
+    modes, budget = [], 12
+    for _ in range(rank):
+        k = 1 if rng.random() < 0.65 else rng.randint(2, 3)
+        logs = []
+        for _ in range(k):
+            logs.append(min(rng.randint(0, 3), budget))
+            budget -= logs[-1]
+        modes.append([1 << e for e in logs])
+    leaf_ids = [(i, j) for i, mode in enumerate(modes) for j in range(len(mode))]
+    strides, next_stride = {}, 1
+    for leaf in rng.sample(leaf_ids, len(leaf_ids)):
         next_stride <<= rng.choice([0, 0, 0, 1, 2])
-        stride[i], next_stride = next_stride, next_stride * shape[i]
+        strides[leaf], next_stride = next_stride, next_stride * modes[leaf[0]][leaf[1]]
     if rng.random() < 0.33:
-        stride[rng.randrange(rank)] = rng.choice([0, rng.randrange(3, 40, 2), -rng.randint(1, 4),
-                                                  1 << rng.randint(0, 8)])
+        strides[rng.choice(leaf_ids)] = rng.choice(
+            [0, rng.randrange(3, 40, 2), -rng.randint(1, 4), 1 << rng.randint(0, 8)])
+
+    def build(values):
+        out = []
+        for i, mode in enumerate(modes):
+            items = [values(i, j) for j in range(len(mode))]
+            if len(items) == 1:
+                out.append(items[0])
+            elif len(items) == 3 and (i + len(modes)) % 2:  # ((a,b),c): deeper nesting
+                out.append(((items[0], items[1]), items[2]))
+            else:
+                out.append(tuple(items))
+        return tuple(out)
+
+    shape, stride = build(lambda i, j: modes[i][j]), build(lambda i, j: strides[(i, j)])
     b = rng.randint(0, 3)
     s = rng.choice([1, -1]) * (rng.randint(b, b + 4) if rng.random() > 0.05 else rng.randint(0, b))
-    return b, rng.randint(0, 4), s, tuple(shape), tuple(stride)
+    return b, rng.randint(0, 4), s, shape, stride
 
 
 def main():
@@ -264,13 +410,19 @@ def main():
     parser.add_argument("f2lay", help="the f2lay binary, or \"in-process\": the f2lay Python module")
     parser.add_argument("--cases", type=int, default=3000, help="random cases (default 3000)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--text-cases", type=int, default=300,
+                        help="random cases whose text is checked through f2lay convert "
+                        "(default 300; none in-process)")
     args = parser.parse_args()
 
     version = importlib.metadata.version("nvidia-cutlass")
     print(f"cute_check: pycute from nvidia-cutlass {version}")
     report = Report("cute_check", f"pycute {version}", KINDS)
     rng = random.Random(args.seed)
-    cases = sweep() + [random_case(rng) for _ in range(args.cases)]
+    swept = sweep()
+    cases = swept + [random_case(rng) for _ in range(args.cases)]
+    nested = sum(any(isinstance(n, tuple) for n in c[3]) for c in cases)
+    print(f"cute_check: {len(cases)} cases, {nested} with nested modes")
     groups = {}  # (kind, verdict) -> [(case, text)]
     for c, outs in zip(cases, run(args.f2lay, cases)):
         for kind, out in outs:
@@ -289,6 +441,22 @@ def main():
             seen.add(layout)
             line = f"{len(hits)} cases, e.g. {text(c)}; minimal {text(small)}: {small_why}"
             (report.f2lay_bug if verdict == "bug" else report.finding)(kind, line)
+    if args.f2lay != "in-process" and args.text_cases > 0:
+        random_cases = cases[len(swept):]
+        peer = [evaluate(pycute_values, c) for c in random_cases]
+        first = ask_oracle(args.f2lay, [
+            {"op": "cute_swizzle", "b": b, "m": m, "s": s, "shape": list(shape),
+             "stride": list(stride), "direction": d}
+            for b, m, s, shape, stride in random_cases for d in DIRECTIONS])
+        bad = []
+        for kind, out in text_outcomes(args.f2lay, random_cases, peer, first, args.text_cases):
+            if out is None:
+                report.agree(kind)
+            else:
+                bad.append((kind, out[1]))
+        for kind in {k for k, _ in bad}:
+            hits = [why for k, why in bad if k == kind]
+            report.f2lay_bug(kind, f"{len(hits)} texts, e.g. {hits[0]}")
     check_swizzle_functor(report)
     return report.finish()
 

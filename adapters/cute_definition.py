@@ -1,7 +1,8 @@
 """CuTe's definition, evaluated on its own (include/cute/swizzle.hpp and
 layout.hpp), the truth that cute_check.py and tensor_layouts_check.py judge
 disagreements by. A case is c = (b, m, s, shape, stride): Swizzle<B,M,S> o
-shape:stride, shape and stride one int per mode."""
+shape:stride, shape and stride one item per top-level mode, each an int or a
+tuple of them, nested (CuTe's hierarchical layouts)."""
 import math
 
 
@@ -18,26 +19,50 @@ def swizzle(b, m, s, o):
     return o ^ (y >> s if s >= 0 else y << -s)
 
 
+def size(t):
+    """CuTe's size: the product of an IntTuple's leaves."""
+    return math.prod(size(i) for i in t) if isinstance(t, tuple) else t
+
+
+def sizes(shape):
+    """The top-level modes' sizes."""
+    return tuple(size(n) for n in shape)
+
+
 def coord(shape, x):
-    """The coordinate of the 1-D index x: colexicographic, mode 0 fastest."""
+    """The top-level coordinate of the 1-D index x: colexicographic, mode 0
+    fastest; a nested mode's coordinate is its own 1-D index."""
     out = []
-    for n in shape:
+    for n in sizes(shape):
         out.append(x % n)
         x //= n
     return tuple(out)
 
 
+def index(shape, stride, x):
+    """CuTe's crd2idx of the 1-D coordinate x: a tuple splits it
+    colexicographically over its modes (the last takes the rest), a leaf
+    multiplies by its stride."""
+    if not isinstance(shape, tuple):
+        return x * stride
+    total = 0
+    for i, (n, d) in enumerate(zip(shape, stride)):
+        total += index(n, d, x if i == len(shape) - 1 else x % size(n))
+        x //= size(n)
+    return total
+
+
 def at(c, x):
-    """The offset at the 1-D index x: the swizzle of sum coord_i * stride_i."""
+    """The offset at the 1-D index x: the swizzle of the index."""
     b, m, s, shape, stride = c
-    return swizzle(b, m, s, sum(ci * d for ci, d in zip(coord(shape, x), stride)))
+    return swizzle(b, m, s, index(tuple(shape), tuple(stride), x))
 
 
 def values(c):
     """The offsets at every 1-D index; ValueError where CuTe refuses c."""
     if not valid(*c[:3]):
         raise ValueError("CuTe's static_assert: BBits >= 0, MBase >= 0, abs(SShift) >= BBits")
-    return [at(c, x) for x in range(math.prod(c[3]))]
+    return [at(c, x) for x in range(size(tuple(c[3])))]
 
 
 def nonlinear_pair(v):
@@ -51,6 +76,11 @@ def nonlinear_pair(v):
     return next((x, y) for y in range(1, len(v)) for x in range(1, y) if v[x ^ y] != v[x] ^ v[y])
 
 
+def tuple_text(t):
+    """CuTe's C++ printer: (a,(b,c))."""
+    return f"({','.join(map(tuple_text, t))})" if isinstance(t, tuple) else str(t)
+
+
 def text(c):
     b, m, s, shape, stride = c
-    return f"Sw<{b},{m},{s}> o ({','.join(map(str, shape))}):({','.join(map(str, stride))})"
+    return f"Sw<{b},{m},{s}> o {tuple_text(tuple(shape))}:{tuple_text(tuple(stride))}"

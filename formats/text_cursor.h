@@ -3,6 +3,7 @@
 // position and the problem, and it never reads past the end of its input.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -16,6 +17,9 @@ class TextCursor {
   bool atEnd() const { return pos_ >= text_.size(); }
   char peek() const { return atEnd() ? '\0' : text_[pos_]; }
   bool startsWith(std::string_view s) const { return text_.substr(pos_, s.size()) == s; }
+  // What is left to read, and a step over `n` of its characters.
+  std::string_view rest() const { return text_.substr(pos_); }
+  void skip(size_t n) { pos_ += std::min(n, text_.size() - pos_); }
   // Skips spaces and tabs, and newlines too when `newlines` is set.
   void skipBlanks(bool newlines = true);
   // Consumes `s` if it is next; otherwise leaves the cursor and returns false.

@@ -128,10 +128,11 @@ void expectOffsets(const Target& t, const Built& toOffset, const Built& memory, 
 
 }  // namespace
 
-// CuTe's Swizzle<B,M,S> o shape:stride, both directions (cute.h). Where the
-// parameters are CuTe's and small, the definition decides whether the
-// constructor must accept: exactly when it is linear over F2 (every offset
-// the XOR of those of the input's bits) with no negative offset.
+// CuTe's Swizzle<B,M,S> o shape:stride, flat or with a nested mode, both
+// directions (cute.h). Where the parameters are CuTe's and small, the
+// definition (cute_formula.h, recursive over nested modes) decides whether
+// the constructor must accept: exactly when it is linear over F2 (every
+// offset the XOR of those of the input's bits) with no negative offset.
 void fuzzCute(Decoder& in) {
   CuteSwizzle sw{in.pick(0, 3), in.pick(0, 4), in.pick(-4, 4)};
   if (in.oneIn16()) {
@@ -144,10 +145,10 @@ void fuzzCute(Decoder& in) {
   bool cuteSwizzle =
       sw.bits >= 0 && sw.base >= 0 && absShift >= sw.bits && sw.bits + sw.base + absShift <= 62;
   in.require(cuteSwizzle, "a swizzle that is not CuTe's");
-  CuteLayout layout;
   in.budget = 10;
   size_t rank = in.rank(1, 3);
-  layout.shape = in.sizes("shape", rank, 4);
+  std::vector<uint64_t> shape = in.sizes("shape", rank, 4);
+  std::vector<int64_t> stride;
   const int64_t strides[16] = {0, 1, 2, 3, 4, 5, 6, 8, 12, 16, 32, 64, 128, -1, -2, -4};
   for (size_t i = 0; i < rank; ++i) {
     int64_t s = in.flag() ? strides[in.pick(0, 15)] : int64_t{1} << in.pick(0, 20);
@@ -155,19 +156,31 @@ void fuzzCute(Decoder& in) {
       in.wild = true;
       s = (in.flag() ? 1 : -1) * (int64_t{1} << 61);
     }
-    layout.stride.push_back(s);
+    stride.push_back(s);
   }
-  in.requireLength("stride", layout.stride, layout.shape.size());
+  in.requireLength("stride", stride, shape.size());
+  CuteLayout layout = flatCuteLayout(shape, stride);
+  // A nested mode (cute.h): mode i of size n >= 2 becomes (2, n/2) with a
+  // second stride of its own. Decoded last, so that inputs that end before
+  // it decode as before.
+  if (in.flag() && !shape.empty() && shape.size() == stride.size()) {
+    size_t i = static_cast<size_t>(in.pick(0, static_cast<int>(shape.size()) - 1));
+    int64_t second = strides[in.pick(0, 15)];
+    if (shape[i] >= 2 && shape[i] % 2 == 0) {
+      layout.shape[i] = {2, static_cast<int64_t>(shape[i] / 2)};
+      layout.stride[i] = {stride[i], second};
+    }
+  }
   Target t{"cute", cuteToString(sw, layout), in};
   Built toOffset = construct(t, [&] { return cuteToLinear(sw, layout); });
   Built memory = construct(t, [&] { return cuteMemoryLayout(sw, layout); });
-  if (!in.broken.empty() || in.wild || layout.shape.empty()) {
+  if (!in.broken.empty() || in.wild || shape.empty()) {
     accepted(t, toOffset, false);  // only the refusal of broken rules is checked
     accepted(t, memory, false);
     return;
   }
   uint64_t n = 1;
-  for (uint64_t s : layout.shape) n *= s;
+  for (uint64_t s : shape) n *= s;
   std::vector<uint64_t> offsets(n);
   bool linear = true;
   for (uint64_t x = 0; x < n; ++x) {
@@ -183,7 +196,7 @@ void fuzzCute(Decoder& in) {
     return;
   }
   if (!toOffset.answer) fail(t, "refused a layout that is linear over F2: " + toOffset.error);
-  expectOffsets(t, toOffset, memory, layout.shape, offsets);
+  expectOffsets(t, toOffset, memory, shape, offsets);
 }
 
 // CUTLASS's TensorOpMultiplicand crosswise, both directions (cutlass.h):

@@ -1,21 +1,68 @@
-// libFuzzer target: the layout readers (JSON, Triton text, MLIR attribute).
-// The first byte picks the reader (or format detection), the rest is the
-// text. Bad input must end in f2lay::Error; anything else escaping is a
-// crash. A layout that reads must, in every format that can hold it, write
-// and read back to itself.
+// libFuzzer target: the layout readers (JSON, Triton text, MLIR attribute,
+// CuTe's text). The first byte picks the reader (or format detection; '4'
+// is CuTe's text, formats/cute_text.h, whose byte 52 was JSON's before), the
+// rest is the text. Bad input must end in f2lay::Error; anything else
+// escaping is a crash. A layout that reads must, in every format that can
+// hold it, write and read back to itself.
 #include <cstdint>
 #include <string>
 #include <string_view>
 
+#include "formats/cute_text.h"
 #include "formats/error.h"
 #include "formats/formats.h"
 #include "fuzz/fuzz_support.h"
+#include "reference/catalog/cute.h"
+
+namespace {
+
+// CuTe's text: it reads, writes in both spellings and reads back to the
+// same value; where the catalog makes it a layout (cute.h), the layout's own
+// CuTe text reads back to the same layout.
+void fuzzCuteText(std::string_view text) {
+  f2lay::CuteText cute;
+  try {
+    cute = f2lay::readCuteText(text);
+  } catch (const f2lay::Error&) {
+    return;
+  }
+  for (f2lay::CuteStyle style : {f2lay::CuteStyle::Cpp, f2lay::CuteStyle::Pycute}) {
+    std::string written = f2lay::writeCuteText(cute, style);
+    f2lay::CuteText again;
+    try {
+      again = f2lay::readCuteText(written);
+    } catch (const f2lay::Error&) {
+      f2lay::fuzz::fail("readers", "CuTe text that was read does not read back from its writing");
+    }
+    if (!(again == cute)) f2lay::fuzz::fail("readers", "CuTe text changed on writing and reading");
+  }
+  f2lay::ref::LinearLayout layout;
+  try {
+    layout = f2lay::ref::catalog::cuteTextLayout(cute);
+  } catch (const f2lay::Error&) {
+    return;  // not linear over F2, or not CuTe's parameters: refused, with a message
+  }
+  f2lay::CuteText canonical;
+  try {
+    canonical = f2lay::ref::catalog::layoutCuteText(layout);
+  } catch (const f2lay::Error&) {
+    f2lay::fuzz::fail("readers", "a layout read from CuTe's text has no CuTe text");
+  }
+  if (!(f2lay::ref::catalog::cuteTextLayout(canonical) == layout))
+    f2lay::fuzz::fail("readers", "CuTe's text of a layout read from CuTe's text is another layout");
+}
+
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
   using f2lay::Format;
   const Format formats[] = {Format::Json, Format::TritonText, Format::Mlir};
   std::string_view text(reinterpret_cast<const char*>(data) + 1, size - 1);
+  if (data[0] == '4') {
+    fuzzCuteText(text);
+    return 0;
+  }
   int pick = data[0] % 4;
   f2lay::LayoutValue layout;
   try {

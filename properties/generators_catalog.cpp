@@ -257,6 +257,43 @@ ref::LinearLayout genCatalogDistributedLayout() {
   }
 }
 
+// CuTe: Sw<b,m,s> o a compact layout of one to three modes, each one leaf
+// or a nested pair (CuTe's hierarchical modes, cute.h), the
+// leaves stacked in memory in a random order, e.g. ((8,2),64):((64,4096),1).
+// Compact, with b + m + s within its bits, it is a bijection onto 0..size-1.
+ref::LinearLayout genCuteLayout() {
+  int b = *rc::gen::inRange(0, 4), m = *rc::gen::inRange(0, 4), s = *rc::gen::inRange(b, 4);
+  size_t modes = *rc::gen::inRange<size_t>(1, 4);
+  std::vector<size_t> leafMode;
+  std::vector<int> leafBits;
+  int total = 0;
+  for (size_t mode = 0; mode < modes; ++mode)
+    for (int k = *rc::gen::inRange(1, 3); k > 0; --k) {
+      leafMode.push_back(mode);
+      leafBits.push_back(*rc::gen::inRange(0, 3));
+      total += leafBits.back();
+    }
+  if (total < b + m + s) leafBits.back() += b + m + s - total;
+  std::vector<int64_t> stride(leafBits.size());
+  int64_t next = 1;
+  for (unsigned leaf : genOrder(leafBits.size())) {
+    stride[leaf] = next;
+    next <<= leafBits[leaf];
+  }
+  ref::catalog::CuteLayout l;
+  for (size_t mode = 0; mode < modes; ++mode) {
+    std::vector<ref::catalog::CuteTuple> shape, strides;
+    for (size_t leaf = 0; leaf < leafBits.size(); ++leaf)
+      if (leafMode[leaf] == mode) {
+        shape.emplace_back(int64_t{1} << leafBits[leaf]);
+        strides.emplace_back(stride[leaf]);
+      }
+    l.shape.push_back(shape.size() == 1 ? shape[0] : ref::catalog::CuteTuple(shape));
+    l.stride.push_back(strides.size() == 1 ? strides[0] : ref::catalog::CuteTuple(strides));
+  }
+  return ref::catalog::cuteMemoryLayout({b, m, s}, l);
+}
+
 ref::LinearLayout genCatalogMemoryLayout() {
   switch (*rc::gen::inRange(0, 5)) {
     case 3:
@@ -293,17 +330,8 @@ ref::LinearLayout genCatalogMemoryLayout() {
       if (p.transposed) std::swap(s[0], s[1]);
       return ref::catalog::nvmmaShared(p, s);
     }
-    default: {
-      int b = *rc::gen::inRange(0, 4), m = *rc::gen::inRange(0, 4), s = *rc::gen::inRange(b, 4);
-      int rows = *rc::gen::inRange(0, 5),
-          cols = *rc::gen::inRange(b + m + s - rows > 0 ? b + m + s - rows : 0, 7);
-      bool rowMajor = *rc::gen::inRange(0, 2);
-      ref::catalog::CuteLayout l{{pow2(rows), pow2(cols)},
-                                 rowMajor
-                                     ? std::vector<int64_t>{static_cast<int64_t>(pow2(cols)), 1}
-                                     : std::vector<int64_t>{1, static_cast<int64_t>(pow2(rows))}};
-      return ref::catalog::cuteMemoryLayout({b, m, s}, l);
-    }
+    default:
+      return genCuteLayout();
   }
 }
 

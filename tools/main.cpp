@@ -4,9 +4,11 @@
 #include <iostream>
 #include <sstream>
 
+#include "formats/cute_text.h"
 #include "formats/error.h"
 #include "formats/formats.h"
 #include "formats/json_format.h"
+#include "reference/catalog/cute.h"
 #include "reference/linear_layout.h"
 #include "tools/analysis/pair_checks.h"
 #include "tools/cases.h"
@@ -37,10 +39,16 @@ std::string readInput(const std::string& path) {
   return text;
 }
 
-// `text`, read from `path`, in format `from` (empty: detected).
+bool isCute(const std::string& format) { return format == "cute" || format == "pycute"; }
+
+// `text`, read from `path`, in format `from` (empty: detected). CuTe's text
+// (formats/cute_text.h) reads as its memory layout, offset -> dim0..
+// (reference/catalog/cute.h).
 f2lay::LayoutValue parseLayout(const std::string& path, const std::string& text,
                                const std::string& from) {
   try {
+    if (isCute(from) || (from.empty() && f2lay::looksLikeCuteText(text)))
+      return f2lay::ref::catalog::cuteTextLayout(f2lay::readCuteText(text)).value();
     if (from.empty()) return f2lay::readLayout(text);
     return f2lay::readLayout(text, *f2lay::formatFromName(from));
   } catch (const f2lay::Error& e) {
@@ -167,11 +175,15 @@ int main(int argc, char** argv) {
   auto* convert = app.add_subcommand("convert", "Convert a layout between formats");
   std::string convertPath, convertFrom, convertTo;
   convert->add_option("FILE", convertPath, "Layout file (- for stdin)")->required();
-  convert->add_option("--to", convertTo, "Output format")
+  convert
+      ->add_option(
+          "--to", convertTo,
+          "Output format (cute: CuTe's C++ print, Sw<3,4,3> o _0 o ((8,2),64):((64,4096),1); "
+          "pycute: pycute's str, SW_3_4_3 o 0 o ((8, 2), 64):((64, 4096), 1))")
       ->required()
-      ->check(CLI::IsMember({"json", "triton", "mlir"}));
+      ->check(CLI::IsMember({"json", "triton", "mlir", "cute", "pycute"}));
   convert->add_option("--from", convertFrom, "Input format (default: detected)")
-      ->check(CLI::IsMember({"json", "triton", "mlir"}));
+      ->check(CLI::IsMember({"json", "triton", "mlir", "cute", "pycute"}));
 
   auto* vectors = app.add_subcommand(
       "vectors", "Generate the golden vectors (vectors/*.json), or check stored ones");
@@ -259,6 +271,14 @@ int main(int argc, char** argv) {
     }
     if (convert->parsed()) {
       f2lay::LayoutValue layout = parseLayout(convertPath, readInput(convertPath), convertFrom);
+      if (isCute(convertTo)) {
+        f2lay::CuteText cute =
+            f2lay::ref::catalog::layoutCuteText(f2lay::ref::LinearLayout(layout));
+        std::cout << f2lay::writeCuteText(cute, convertTo == "cute" ? f2lay::CuteStyle::Cpp
+                                                                    : f2lay::CuteStyle::Pycute)
+                  << '\n';
+        return kOk;
+      }
       std::cout << f2lay::writeLayout(layout, *f2lay::formatFromName(convertTo));
       return kOk;
     }

@@ -12,6 +12,8 @@ namespace f2lay::tools {
 
 namespace {
 
+using ref::catalog::CuteTuple;
+
 const OpArg kDirectionArg = {
     "direction",
     "\"offset_to_coordinate\" (default: offset -> dim0.., as Triton's memory layouts) or "
@@ -56,14 +58,46 @@ ref::catalog::CuteSwizzle swizzleArgs(const Args& a) {
   return {b, m, s};
 }
 
+// Deeper nesting than any CuTe layout has; bounds the recursion on bad input.
+constexpr int kMaxDepth = 32;
+
+// A JSON integer or array of them, nested: CuTe's IntTuple. Shape leaves are
+// non-negative (cute.h refuses 0), stride leaves signed.
+CuteTuple tupleFromJson(const Json& j, const std::string& where, bool isShape, int depth) {
+  if (!j.is_array()) {
+    if (isShape && j.is_number_integer() && !j.is_number_unsigned() && j.get<int64_t>() < 0)
+      throw Error(where + ": " + j.dump() + " is negative; a shape is positive");
+    if (isShape && !j.is_number_integer())
+      throw Error(where + ": expected a positive integer or an array, found " + j.dump());
+    return CuteTuple(signedFromJson(j, where));
+  }
+  if (j.empty()) throw Error(where + ": an empty tuple has no size");
+  if (depth >= kMaxDepth) throw Error(where + ": nested deeper than " + std::to_string(kMaxDepth));
+  std::vector<CuteTuple> items;
+  for (size_t i = 0; i < j.size(); ++i)
+    items.push_back(tupleFromJson(j[i], where + "[" + std::to_string(i) + "]", isShape, depth + 1));
+  return CuteTuple(std::move(items));
+}
+
+// The top-level modes of "shape" or "stride": an array, each item an integer
+// or a nested array.
+std::vector<CuteTuple> modesArg(const Args& a, const char* key) {
+  const Json& j = a.raw(key);
+  if (!j.is_array())
+    throw Error(std::string(key) + ": expected an array (one item per mode), found " + j.dump());
+  CuteTuple t = j.empty() ? CuteTuple() : tupleFromJson(j, key, std::string(key) == "shape", 0);
+  return t.items;
+}
+
 ref::catalog::CuteLayout layoutArgs(const Args& a) {
-  ref::catalog::CuteLayout l;
-  l.shape = a.numbers("shape");
-  const Json& stride = a.raw("stride");
-  if (!stride.is_array()) throw Error("stride: expected an array");
-  for (size_t i = 0; i < stride.size(); ++i)
-    l.stride.push_back(signedFromJson(stride[i], "stride[" + std::to_string(i) + "]"));
-  return l;
+  return {modesArg(a, "shape"), modesArg(a, "stride")};
+}
+
+Json tupleJson(const CuteTuple& t) {
+  if (!t.isTuple()) return t.value;
+  Json out = Json::array();
+  for (const CuteTuple& item : t.items) out.push_back(tupleJson(item));
+  return out;
 }
 
 }  // namespace
@@ -74,12 +108,15 @@ std::vector<Op> cuteOps() {
         {{"b", "BBits of CuTe's Swizzle<B,M,S> (default 0: no swizzle)", false},
          {"m", "MBase: the low bits kept constant (default 0)", false},
          {"s", "SShift: YYY's distance from ZZZ, negative shifts left (default b)", false},
-         {"shape", "CuTe's flat shape, one mode per dim (powers of two)"},
-         {"stride", "CuTe's strides, one per mode (integers)"},
+         {"shape",
+          "CuTe's shape, one item per mode (= dim), an integer or a nested array such as "
+          "[[8, 2], 64]: CuTe's ((8,2),64) (leaves powers of two)"},
+         {"stride", "CuTe's strides, congruent with the shape (integers)"},
          kDirectionArg},
         "layout",
-        "Sw<b,m,s> o shape:stride: offset -> dim0.. (or dim0.. -> offset); a layout that is not "
-        "linear over F2 is refused with a witness x, y where L(x xor y) != L(x) xor L(y)"},
+        "Sw<b,m,s> o shape:stride, flat or nested: offset -> dim0.. (or dim0.. -> offset), each "
+        "dim a top-level mode; a layout that is not linear over F2 is refused with a witness x, "
+        "y where L(x xor y) != L(x) xor L(y)"},
        [](const Args& a) {
          ref::catalog::CuteSwizzle sw = swizzleArgs(a);
          ref::catalog::CuteLayout l = layoutArgs(a);
@@ -89,8 +126,9 @@ std::vector<Op> cuteOps() {
       {{"linear_to_cute",
         {{"layout", "dim0.. -> offset, or an invertible offset -> dim0.."}},
         "{\"b\", \"m\", \"s\", \"shape\", \"stride\"} or null",
-        "the CuTe Swizzle<b,m,s> o shape:stride with the layout's bases (the smallest b, then "
-        "m, then s; s > 0 first), or null when there is none"},
+        "the CuTe Swizzle<b,m,s> o shape:stride with the layout's bases, or null when there is "
+        "none: flat if any is (the smallest b, then m, then s; s > 0 first), else nested, each "
+        "mode split into maximal runs of doubling bases (reference/catalog/cute.h)"},
        [](const Args& a) {
          std::optional<ref::catalog::CuteSwizzledLayout> c =
              ref::catalog::linearToCute(a.layout("layout"));
@@ -98,8 +136,8 @@ std::vector<Op> cuteOps() {
          return Json{{"b", c->swizzle.bits},
                      {"m", c->swizzle.base},
                      {"s", c->swizzle.shift},
-                     {"shape", c->layout.shape},
-                     {"stride", c->layout.stride}};
+                     {"shape", tupleJson(CuteTuple(c->layout.shape))},
+                     {"stride", tupleJson(CuteTuple(c->layout.stride))}};
        }},
       {{"cutlass_tensorop",
         {{"element_bits", "CUTLASS's ElementSize: 1, 2, 4, ..., 128"},

@@ -267,6 +267,62 @@ expect_error "convert --from mlir of a JSON file"
 run convert --to mlir "$DATA/shared_memory_layout.json"
 expect_error "convert --to mlir of a layout over 'offset'"
 
+# CuTe's text (formats/cute_text.h): issue 22's example, whose values are
+# pycute's (nvidia-cutlass 4.2.0.0: ComposedLayout(Swizzle(3,4,3), 0,
+# Layout(((8,2),64),((64,4096),1))) gives 64, 144, 288, 4096 at x = 1, 2, 4,
+# 8 and 1, 2, ..., 32 at x = 16, 32, ..., 512). 1024 elements over 8192
+# offsets: it reads in CuTe's direction, coordinate -> offset.
+check "convert: CuTe's text, C++ print and pycute str, both ways"
+printf 'Sw<3,4,3> o _0 o ((8,2),64):((64,4096),1)\n' >"$WORK/issue22.cute"
+echo '{"in_dims":[{"name":"dim0","bases":[[64],[144],[288],[4096]]},{"name":"dim1","bases":[[1],[2],[4],[8],[16],[32]]}],"out_dims":[{"name":"offset","size":8192}]}' \
+  >"$WORK/issue22.json.expected"
+run convert --to json "$WORK/issue22.cute"
+expect_status 0 "convert --to json of CuTe's text"
+same_bytes "$WORK/out" "$WORK/issue22.json.expected" "convert --to json of CuTe's text"
+copy "$WORK/out" "$WORK/issue22.json"
+# Written back, B is 2: no offset sets bit 9, so YYY's third bit (bit 9 ->
+# bit 6) never acts, and Sw<2,4,3> (bits 7, 8 -> 4, 5) has the same bases:
+# 64, 128 ^ 16 = 144, 256 ^ 32 = 288, 4096. linear_to_cute takes the smallest
+# B (reference/catalog/cute.h).
+printf 'Sw<2,4,3> o _0 o ((8,2),64):((64,4096),1)\n' >"$WORK/issue22.written.expected"
+run convert --to cute "$WORK/issue22.json"
+expect_status 0 "convert --to cute"
+same_bytes "$WORK/out" "$WORK/issue22.written.expected" "convert --to cute"
+printf 'SW_2_4_3 o 0 o ((8, 2), 64):((64, 4096), 1)\n' >"$WORK/issue22.pycute.expected"
+run convert --to pycute "$WORK/issue22.json"
+expect_status 0 "convert --to pycute"
+same_bytes "$WORK/out" "$WORK/issue22.pycute.expected" "convert --to pycute"
+printf 'SW_3_4_3 o 0 o ((8, 2), 64):((64, 4096), 1)\n' >"$WORK/issue22.pycute"
+run convert --from pycute --to json - <"$WORK/issue22.pycute"
+expect_status 0 "convert --from pycute"
+same_bytes "$WORK/out" "$WORK/issue22.json.expected" "convert --from pycute"
+# A bijection reads as offset -> dim0, dim1 and writes back unchanged.
+printf 'Sw<3,3,3> o _0 o ((8,2),64):((1,512),8)\n' >"$WORK/bijection.cute"
+run convert --to json "$WORK/bijection.cute"
+expect_status 0 "convert --to json of a CuTe bijection"
+expect_grep '^\{"in_dims":\[\{"name":"offset"' "convert of a CuTe bijection: offset -> dims"
+copy "$WORK/out" "$WORK/bijection.json"
+run convert --to cute "$WORK/bijection.json"
+expect_status 0 "convert --to cute of a CuTe bijection"
+same_bytes "$WORK/out" "$WORK/bijection.cute" "convert --to cute of a CuTe bijection"
+
+check "convert: CuTe's text refused with the position, or the reason CuTe cannot hold it"
+printf '((8,2),64):((64,4096)' >"$WORK/bad.cute"
+run convert --to json "$WORK/bad.cute"
+expect_error "convert of malformed CuTe text"
+grep -q "CuTe text: line 1, column 22: expected ',' or ')' in the stride" "$WORK/err" ||
+  fail "malformed CuTe text: $(<"$WORK/err")"
+run convert --to cute "$DATA/layout_a.json"
+expect_error "convert --to cute of a register/lane layout"
+grep -q "expects dim0.. -> offset or offset -> dim0.." "$WORK/err" ||
+  fail "convert --to cute of layout A: $(<"$WORK/err")"
+echo '{"in_dims":[{"name":"dim0","bases":[[1],[1]]}],"out_dims":[{"name":"offset","size":2}]}' \
+  >"$WORK/carry.json"
+run convert --to cute "$WORK/carry.json"
+expect_error "convert --to cute of bases that no CuTe layout has"
+grep -q "dim0 bit 0 -> offset 1 and dim0 bit 1 -> offset 1 share a bit" "$WORK/err" ||
+  fail "convert --to cute of bases 1, 1: $(<"$WORK/err")"
+
 # --- show ----------------------------------------------------------------------
 
 check "show layout A: dims, rank, the matrix of the paper"
