@@ -94,5 +94,7 @@ void fuzzCutlass(Decoder& in);
 // (catalog_linear.cpp)
 void fuzzDistributedLinear(Decoder& in);
 void fuzzSharedLinear(Decoder& in);
+// (catalog_tmem.cpp)
+void fuzzTmemRegLayout(Decoder& in);
 
 }  // namespace f2lay::fuzz::catalog_fuzz
