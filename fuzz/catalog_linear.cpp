@@ -18,34 +18,15 @@ namespace {
 
 namespace def = f2lay::ref::catalog::linear_definition;
 
-// One basis per bit of `shape` and a few zero bases, in a decoded order; now
-// and then one of them changed (dropped, repeated, or one value replaced),
-// which may or may not break a rule: the definition decides.
+// A number in 0..n-1.
+size_t pickBelow(Decoder& in, size_t n) {
+  return static_cast<size_t>(in.pick(0, static_cast<int>(n) - 1));
+}
+
+// Bases of `shape`, changed one time in 16 (linear_definition.h).
 def::Bases decodeBases(Decoder& in, const Shape& shape) {
-  def::Bases bases;
-  for (size_t d = 0; d < shape.size(); ++d)
-    for (uint64_t v = 1; v < shape[d]; v *= 2) {
-      bases.emplace_back(shape.size(), 0);
-      bases.back()[d] = v;
-    }
-  for (int z = in.pick(0, 2); z > 0; --z) bases.emplace_back(shape.size(), 0);
-  for (size_t i = bases.size(); i > 1; --i)
-    std::swap(bases[i - 1], bases[static_cast<size_t>(in.pick(0, static_cast<int>(i) - 1))]);
-  if (!bases.empty() && in.oneIn16()) {
-    size_t i = static_cast<size_t>(in.pick(0, static_cast<int>(bases.size()) - 1));
-    switch (in.pick(0, 2)) {
-      case 0:
-        bases.erase(bases.begin() + static_cast<long>(i));
-        break;
-      case 1:
-        bases.push_back(bases[i]);
-        break;
-      default:
-        size_t d = static_cast<size_t>(in.pick(0, static_cast<int>(shape.size()) - 1));
-        bases[i][d] = static_cast<uint64_t>(in.pick(0, 2 * static_cast<int>(shape[d])));
-    }
-  }
-  return bases;
+  bool change = in.oneIn16();
+  return def::drawBases(shape, change, [&](size_t n) { return pickBelow(in, n); });
 }
 
 // The shape's bits, at most kMaxInputBits in all, so that every input is
@@ -84,13 +65,7 @@ void fuzzDistributedLinear(Decoder& in) {
 void fuzzSharedLinear(Decoder& in) {
   Shape shape = decodeShape(in, static_cast<size_t>(in.pick(1, 3)));
   def::Bases all = decodeBases(in, shape);
-  // A swizzle: bases XORed into others keep a bijection one.
-  for (int k = in.pick(0, 3); k > 0 && all.size() > 1; --k) {
-    size_t a = static_cast<size_t>(in.pick(0, static_cast<int>(all.size()) - 1));
-    size_t c = static_cast<size_t>(in.pick(0, static_cast<int>(all.size()) - 1));
-    if (a != c)
-      for (size_t d = 0; d < shape.size(); ++d) all[a][d] ^= all[c][d];
-  }
+  def::xorSomeIntoOthers(all, pickBelow(in, 4), [&](size_t n) { return pickBelow(in, n); });
   if (all.empty()) all.emplace_back(shape.size(), 0);
   size_t blocks =
       static_cast<size_t>(in.pick(0, static_cast<int>(std::min<size_t>(2, all.size() - 1))));

@@ -19,23 +19,14 @@
 #include "reference/analysis/shared_roundtrip.h"
 #include "reference/catalog/padded_shared.h"
 #include "reference/catalog/shared.h"
+#include "reference/catalog/tests/padded_walk.h"
 #include "testing/outcome.h"
 
 namespace f2lay::ref::analysis {
 namespace {
 
 using f2lay::analysis::Padding;
-
-std::vector<uint64_t> cellsByWalking(const Padding& pairs, uint64_t count) {
-  std::vector<uint64_t> cell;
-  uint64_t next = 0;
-  for (uint64_t o = 0; o < count; ++o) {
-    cell.push_back(next++);
-    for (const auto& p : pairs)
-      if ((o + 1) % p.interval == 0) next += p.padding;
-  }
-  return cell;
-}
+using f2lay::ref::catalog::cellsByWalking;
 
 struct Totals {
   uint64_t instructions = 0, wavefronts = 0, phases = 0;

@@ -12,6 +12,7 @@
 #include <bit>
 #include <cstdint>
 #include <set>
+#include <utility>
 #include <vector>
 
 namespace f2lay::ref::catalog::linear_definition {
@@ -69,6 +70,50 @@ inline std::vector<uint64_t> sharedShape(const Bases& all, size_t rank) {
     for (size_t d = 0; d < rank && d < b.size(); ++d)
       while (shape[d] <= b[d]) shape[d] *= 2;
   return shape;
+}
+
+// Random bases for the tests and the catalog fuzzer, chosen by pick(n), a
+// number in 0..n-1: one basis per bit of `shape` and up to two zero bases,
+// shuffled; then, with `change`, one change that may break Triton's rules (a
+// basis dropped, repeated, or one of its values replaced by 0..2 size - 1):
+// the definition above decides.
+template <class Pick>
+Bases drawBases(const std::vector<uint64_t>& shape, bool change, Pick pick) {
+  size_t rank = shape.size();
+  Bases bases;
+  for (size_t d = 0; d < rank; ++d)
+    for (uint64_t v = 1; v < shape[d]; v *= 2) {
+      bases.emplace_back(rank, 0);
+      bases.back()[d] = v;
+    }
+  for (size_t z = pick(3); z > 0; --z) bases.emplace_back(rank, 0);
+  for (size_t i = bases.size(); i > 1; --i) std::swap(bases[i - 1], bases[pick(i)]);
+  if (change && !bases.empty()) {
+    size_t i = pick(bases.size());
+    switch (pick(3)) {
+      case 0:
+        bases.erase(bases.begin() + static_cast<long>(i));
+        break;
+      case 1:
+        bases.push_back(bases[i]);
+        break;
+      default:
+        size_t d = pick(rank);
+        bases[i][d] = pick(2 * shape[d]);
+    }
+  }
+  return bases;
+}
+
+// A swizzle, `count` times: one basis, chosen by pick, XORed into another (a
+// bijection stays one).
+template <class Pick>
+void xorSomeIntoOthers(Bases& bases, size_t count, Pick pick) {
+  for (; count > 0 && bases.size() > 1; --count) {
+    size_t a = pick(bases.size()), b = pick(bases.size());
+    if (a != b)
+      for (size_t d = 0; d < bases[a].size(); ++d) bases[a][d] ^= bases[b][d];
+  }
 }
 
 // A distributed layout given by its bases, as elementwise_compare.h's

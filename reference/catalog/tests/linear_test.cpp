@@ -16,37 +16,10 @@ namespace {
 
 using namespace linear_definition;
 
-// Unit bases for every bit of `shape`, a few zero bases, shuffled; then,
-// half the time, one change that may break Triton's rules: a basis dropped,
-// repeated, or given a random value.
+// Bases of `shape`, changed half the time (linear_definition.h).
 Bases drawBases(std::mt19937& rng, const Shape& shape) {
-  size_t rank = shape.size();
-  Bases bases;
-  for (size_t d = 0; d < rank; ++d)
-    for (uint64_t v = 1; v < shape[d]; v *= 2) {
-      Basis b(rank, 0);
-      b[d] = v;
-      bases.push_back(b);
-    }
-  for (int z = std::uniform_int_distribution<int>(0, 2)(rng); z > 0; --z)
-    bases.push_back(Basis(rank, 0));
-  std::shuffle(bases.begin(), bases.end(), rng);
   auto pick = [&](size_t n) { return std::uniform_int_distribution<size_t>(0, n - 1)(rng); };
-  if (!bases.empty() && rng() % 2) {
-    size_t i = pick(bases.size());
-    switch (rng() % 3) {
-      case 0:
-        bases.erase(bases.begin() + static_cast<long>(i));
-        break;
-      case 1:
-        bases.push_back(bases[i]);
-        break;
-      default:
-        size_t d = pick(rank);
-        bases[i][d] = pick(2 * shape[d]);
-    }
-  }
-  return bases;
+  return linear_definition::drawBases(shape, rng() % 2, pick);
 }
 
 Shape drawShape(std::mt19937& rng) {
@@ -90,12 +63,7 @@ TEST(SharedLinear, AcceptsExactlyBijectionsOntoItsShape) {
   for (int i = 0; i < 600; ++i) {
     Shape shape = drawShape(rng);
     Bases all = drawBases(rng, shape);
-    // A swizzle: one basis XORed into another keeps a bijection one.
-    for (int k = static_cast<int>(rng() % 4); k > 0 && all.size() > 1; --k) {
-      size_t a = rng() % all.size(), b = rng() % all.size();
-      if (a != b)
-        for (size_t d = 0; d < shape.size(); ++d) all[a][d] ^= all[b][d];
-    }
+    xorSomeIntoOthers(all, rng() % 4, [&](size_t n) { return rng() % n; });
     if (all.empty()) continue;
     Shape own = sharedShape(all, shape.size());
     size_t blocks = rng() % std::min<size_t>(3, all.size());

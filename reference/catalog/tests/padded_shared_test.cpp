@@ -17,25 +17,13 @@
 #include <random>
 
 #include "analysis/padding.h"
+#include "reference/catalog/tests/padded_walk.h"
 #include "reference/catalog/tests/test_support.h"
 
 namespace f2lay::ref::catalog {
 namespace {
 
 using analysis::Padding;
-
-// The cell of every offset 0..count-1, by walking memory as the docstring
-// describes it.
-std::vector<uint64_t> cellsByWalking(const Padding& pairs, uint64_t count) {
-  std::vector<uint64_t> cell;
-  uint64_t next = 0;
-  for (uint64_t o = 0; o < count; ++o) {
-    cell.push_back(next++);
-    for (const auto& p : pairs)
-      if ((o + 1) % p.interval == 0) next += p.padding;
-  }
-  return cell;
-}
 
 // Coordinates of (offset, block) from the bases, by integer sums.
 std::vector<uint64_t> coordsByDefinition(const PaddedSharedParams& p, uint64_t offset,
