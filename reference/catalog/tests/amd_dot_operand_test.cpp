@@ -5,8 +5,11 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "reference/catalog/amd_scale.h"
 #include "reference/catalog/tests/amd_operand_fragments.h"
+#include "reference/catalog/tests/cga_tiling.h"
 #include "reference/catalog/tests/layout_literals.h"
 #include "reference/catalog/tests/test_support.h"
 
@@ -288,6 +291,29 @@ TEST(AmdDotOperand, ParameterErrors) {
   EXPECT_PRED2(contains, errorMessage([&] { amdMfmaScale(s, {2, 16, 4}); }), "rank 3");
   AmdWmmaDotOperandParams ws{0, wmmaParent(3, false, {}, {}, {16, 16, 128}), 8};
   EXPECT_PRED2(contains, errorMessage([&] { amdWmmaScale(ws, {16, 4}, 8); }), "scale_factor = 8");
+}
+
+// A WMMA parent with a CGA, element by element (cga_tiling.h): the one-CTA
+// operand at each CTA's share, moved by its tile origin; the operand's CTAs
+// never split K (Gluon's DotOperandLayout.cga_layout). (An MFMA operand's
+// CTAs keep the parent's split, K too, and Triton 3.9 orders its repeats by
+// the whole shape, not the share: FINDINGS.md N2 and
+// AmdMfma.GluonCgaCountsNRepeatsFromTheGlobalShape; those are checked against
+// Gluon's answers only.)
+TEST(AmdDotOperand, WmmaCgaParentIsTheOneCtaOperandTiledOverCtas) {
+  std::mt19937 rng(20261129);
+  for (int i = 0; i < 20; ++i) {
+    uint64_t index = rng() % 2;
+    CgaBases cga = randomCga2D(rng);
+    CgaBases seen = withDimZero(cga, index == 0 ? 1 : 0);
+    Shape share = {uint64_t{64} << (rng() % 2), uint64_t{64} << (rng() % 2)};
+    AmdWmmaDotOperandParams p{index, wmmaParent(2, false, {{0, 1}, {1, 0}}, {}, {16, 16, 16}), 8};
+    LinearLayout tile = amdWmmaDotOperand(p, share);
+    p.parent.cgaLayout = testing::cgaFromBases(cga, 2);
+    EXPECT_EQ(cgaTilingMismatch(amdWmmaDotOperand(p, tiledShape(seen, share)), tile, seen, share),
+              "")
+        << "case " << i;
+  }
 }
 
 }  // namespace

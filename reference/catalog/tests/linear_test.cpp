@@ -5,11 +5,14 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
+#include <numeric>
 #include <random>
 
 #include "formats/error.h"
 #include "reference/catalog/tests/elementwise_compare.h"
 #include "reference/catalog/tests/linear_definition.h"
+#include "testing/evaluate.h"
 
 namespace f2lay::ref::catalog {
 namespace {
@@ -94,6 +97,38 @@ TEST(SharedLinear, AcceptsExactlyBijectionsOntoItsShape) {
 TEST(SharedLinear, RefusesAnAlignmentThatIsNotAPowerOfTwo) {
   EXPECT_THROW(sharedLinear({{{1}, {2}}, {}, 24}), Error);
   EXPECT_NO_THROW(sharedLinear({{{1}, {2}}, {}, 1}));
+}
+
+// Gluon's make_cga_layout, element by element from Triton's CTALayoutAttr
+// documentation: block b is numbered over ctas_per_cga along cta_order
+// (cta_order[0] fastest); its digit along dim d picks tile digit mod
+// cta_split_num[d] (the CTAs past the split hold copies).
+TEST(MakeCgaLayout, EveryBlockHoldsItsTileDigitModTheSplit) {
+  std::mt19937 rng(20261128);
+  for (int i = 0; i < 200; ++i) {
+    size_t rank = 1 + rng() % 3;
+    std::vector<uint64_t> ctas(rank), split(rank);
+    for (size_t d = 0; d < rank; ++d) {
+      ctas[d] = uint64_t{1} << (rng() % 3);
+      split[d] = ctas[d] >> (rng() % (std::countr_zero(ctas[d]) + 1));
+    }
+    std::vector<unsigned> order(rank);
+    std::iota(order.begin(), order.end(), 0u);
+    std::shuffle(order.begin(), order.end(), rng);
+    LinearLayout l = makeCgaLayout(ctas, split, order);
+    uint64_t blocks = 1;
+    for (uint64_t c : ctas) blocks *= c;
+    f2lay::testing::Evaluator apply(l.value());
+    for (uint64_t b = 0; b < blocks; ++b) {
+      std::vector<uint64_t> want(rank);
+      uint64_t rest = b;
+      for (unsigned d : order) {
+        want[d] = (rest % ctas[d]) % split[d];
+        rest /= ctas[d];
+      }
+      ASSERT_EQ(apply(b), want) << "case " << i << " block " << b;
+    }
+  }
 }
 
 }  // namespace
