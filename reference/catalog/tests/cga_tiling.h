@@ -36,8 +36,8 @@ inline std::string cgaTilingMismatch(const LinearLayout& whole, const LinearLayo
       std::vector<uint64_t> want = atTile(x), got = atWhole(x | b << tileBits);
       for (size_t d = 0; d < share.size(); ++d) want[d] += origin[d];
       if (got != want)
-        return "block " + std::to_string(b) + " input " + std::to_string(x) + ": the layout gives " +
-               "another element than the tile moved by its origin";
+        return "block " + std::to_string(b) + " input " + std::to_string(x) +
+               ": the layout gives " + "another element than the tile moved by its origin";
     }
   }
   return "";
