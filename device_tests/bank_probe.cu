@@ -5,14 +5,19 @@
 // launch (device_tests/run); this program writes what f2lay predicts for
 // each launch, in launch order, as CSV to the file named by its argument:
 //
-//   launch,repeat,case,access,instruction,element_bytes,vector_bytes,warps,instructions,wavefronts,
-//   ideal,lemma94,golden
+//   launch,repeat,turns,probe,case,access,instruction,element_bytes,vector_bytes,warps,
+//   instructions,wavefronts,ideal,lemma94,golden
 //
-// (instruction: vector, matrix or matrix_trans; golden: the wavefronts a
-// golden case of tools/cases states, else empty)
+// (turns: 1 when the warps took turns; probe: the case's place in
+// bank_probes.h's list; instruction: vector,
+// matrix or matrix_trans; golden: the wavefronts a golden case of tools/cases
+// states, else empty)
 //
 // Each case is launched REPEATS times, so that a count that varies from run
-// to run shows as such.
+// to run shows as such. PROBES, a comma-separated list of probe numbers,
+// launches only those, REPEATS times as usual and REPEATS times with the
+// warps taking turns: device_tests/run launches the cases compare_banks.py
+// leaves unsettled again so.
 //
 // compare_banks.py joins the two. The cases are bank_probes.h's, among them
 // 120 random padded layouts (padded_shared), stored and loaded at their padded
@@ -33,41 +38,63 @@
 namespace f2lay::device {
 namespace {
 
+// With `turns`, the warps take turns (warp w's accesses between the w-th and
+// the (w+1)-th barrier), so that no two warps' accesses meet in the shared
+// memory pipeline: finding F1's test (device_tests/README.md).
+__device__ inline bool myTurn(bool turns, uint32_t turn, uint32_t warp) {
+  return !turns || turn == warp;
+}
+
 __global__ void bankProbeStore(SharedInstruction kind, const uint32_t* addresses,
-                               uint32_t instructions, uint32_t bytes) {
+                               uint32_t instructions, uint32_t bytes, bool turns) {
   extern __shared__ __align__(16) uint8_t shared[];
   const uint32_t base = static_cast<uint32_t>(__cvta_generic_to_shared(shared));
   const uint32_t warp = threadIdx.x / kLanes, lane = threadIdx.x % kLanes;
+  const uint32_t rounds = turns ? blockDim.x / kLanes : 1;
   Vector16 v{{lane, warp, 1, 2}};
-  for (uint32_t i = 0; i < instructions; ++i)
-    storeAccess(kind, base + addresses[(warp * instructions + i) * kLanes + lane], v, bytes);
+  for (uint32_t turn = 0; turn < rounds; ++turn) {
+    if (myTurn(turns, turn, warp))
+      for (uint32_t i = 0; i < instructions; ++i)
+        storeAccess(kind, base + addresses[(warp * instructions + i) * kLanes + lane], v, bytes);
+    if (turns) __syncthreads();
+  }
 }
 
 __global__ void bankProbeLoad(SharedInstruction kind, const uint32_t* addresses,
-                              uint32_t instructions, uint32_t bytes, uint32_t* sink) {
+                              uint32_t instructions, uint32_t bytes, bool turns, uint32_t* sink) {
   extern __shared__ __align__(16) uint8_t shared[];
   const uint32_t base = static_cast<uint32_t>(__cvta_generic_to_shared(shared));
   const uint32_t warp = threadIdx.x / kLanes, lane = threadIdx.x % kLanes;
+  const uint32_t rounds = turns ? blockDim.x / kLanes : 1;
   uint32_t acc = 0;
-  for (uint32_t i = 0; i < instructions; ++i) {
-    Vector16 v =
-        loadAccess(kind, base + addresses[(warp * instructions + i) * kLanes + lane], bytes);
-    acc ^= v.word[0] ^ v.word[1] ^ v.word[2] ^ v.word[3];
+  for (uint32_t turn = 0; turn < rounds; ++turn) {
+    if (myTurn(turns, turn, warp))
+      for (uint32_t i = 0; i < instructions; ++i) {
+        Vector16 v =
+            loadAccess(kind, base + addresses[(warp * instructions + i) * kLanes + lane], bytes);
+        acc ^= v.word[0] ^ v.word[1] ^ v.word[2] ^ v.word[3];
+      }
+    if (turns) __syncthreads();
   }
   sink[threadIdx.x] = acc;
 }
 
 }  // namespace
 
-int run(const char* predictionsPath, int randomPairs, int repeats) {
+int run(const char* predictionsPath, int randomPairs, int repeats, const std::vector<bool>& only) {
   std::vector<Probe> list = bankProbes(randomPairs);
+  if (only.size() > list.size()) {
+    std::fprintf(stderr, "f2lay_device_banks: PROBES names probe %zu, but there are %zu (0..%zu)\n",
+                 only.size() - 1, list.size(), list.size() - 1);
+    return 2;
+  }
   FILE* csv = std::fopen(predictionsPath, "w");
   if (!csv) {
     std::fprintf(stderr, "bank_probe: cannot write %s\n", predictionsPath);
     return 2;
   }
   std::fprintf(csv,
-               "launch,repeat,case,access,instruction,element_bytes,vector_bytes,warps,"
+               "launch,repeat,turns,probe,case,access,instruction,element_bytes,vector_bytes,warps,"
                "instructions,wavefronts,ideal,"
                "lemma94,golden\n");
   uint32_t *addresses = nullptr, *sink = nullptr;
@@ -79,7 +106,9 @@ int run(const char* predictionsPath, int randomPairs, int repeats) {
     return 2;
   }
   size_t launched = 0;
-  for (const Probe& p : list) {
+  for (size_t probe = 0; probe < list.size(); ++probe) {
+    if (!only.empty() && (probe >= only.size() || !only[probe])) continue;
+    const Probe& p = list[probe];
     const SharedSide& s = p.side;
     uint32_t warps =
         static_cast<uint32_t>(s.addresses.size() / (uint64_t{s.instructions} * kLanes));
@@ -97,13 +126,15 @@ int run(const char* predictionsPath, int randomPairs, int repeats) {
     std::string name = p.name;
     for (char& ch : name)
       if (ch == ',') ch = ';';
-    for (int r = 0; r < repeats; ++r) {
+    // A chosen probe also takes turns, REPEATS more launches.
+    for (int r = 0; r < (only.empty() ? 1 : 2) * repeats; ++r) {
+      const bool turns = r >= repeats;
       if (p.kind == analysis::AccessKind::kStore)
         bankProbeStore<<<1, warps * kLanes, top>>>(s.instruction, addresses, s.instructions,
-                                                   s.vectorBytes);
+                                                   s.vectorBytes, turns);
       else
         bankProbeLoad<<<1, warps * kLanes, top>>>(s.instruction, addresses, s.instructions,
-                                                  s.vectorBytes, sink);
+                                                  s.vectorBytes, turns, sink);
       if (cudaError_t err = cudaDeviceSynchronize()) {
         std::fprintf(stderr, "bank_probe: %s: %s\n", p.name.c_str(), cudaGetErrorString(err));
         return 2;
@@ -112,10 +143,11 @@ int run(const char* predictionsPath, int randomPairs, int repeats) {
                                 : s.instruction == SharedInstruction::kMatrix ? "matrix"
                                                                               : "matrix_trans";
       std::string golden = p.golden ? std::to_string(*p.golden) : "";
-      std::fprintf(csv, "%zu,%d,%s,%s,%s,%llu,%u,%u,%llu,%llu,%llu,%s,%s\n", launched++, r,
-                   name.c_str(), p.kind == analysis::AccessKind::kStore ? "store" : "load",
-                   instruction, static_cast<unsigned long long>(p.elementBytes), s.vectorBytes,
-                   warps, static_cast<unsigned long long>(s.predicted.instructions),
+      std::fprintf(csv, "%zu,%d,%d,%zu,%s,%s,%s,%llu,%u,%u,%llu,%llu,%llu,%s,%s\n", launched++,
+                   r % repeats, turns ? 1 : 0, probe, name.c_str(),
+                   p.kind == analysis::AccessKind::kStore ? "store" : "load", instruction,
+                   static_cast<unsigned long long>(p.elementBytes), s.vectorBytes, warps,
+                   static_cast<unsigned long long>(s.predicted.instructions),
                    static_cast<unsigned long long>(s.predicted.wavefronts),
                    static_cast<unsigned long long>(s.predicted.idealWavefronts),
                    s.lemma94Exact ? "exact" : "enumerated", golden.c_str());
@@ -129,8 +161,10 @@ int run(const char* predictionsPath, int randomPairs, int repeats) {
 
 int main(int argc, char** argv) {
   const char* usage =
-      "usage: f2lay_device_banks PREDICTIONS.csv [RANDOM_PAIRS (100) [REPEATS (5)]]\n";
-  if (argc < 2 || argc > 4) {
+      "usage: f2lay_device_banks PREDICTIONS.csv [RANDOM_PAIRS (100) [REPEATS (5) [PROBES]]]\n"
+      "  PROBES: probe numbers to launch, comma-separated (default: all), each also with its\n"
+      "  warps taking turns\n";
+  if (argc < 2 || argc > 5) {
     std::fprintf(stderr, "%s", usage);
     return 2;
   }
@@ -148,8 +182,27 @@ int main(int argc, char** argv) {
   };
   int pairs = count(2, 100, 10000, "RANDOM_PAIRS");
   int repeats = count(3, 5, 100, "REPEATS");
+  // only[n]: probe n is listed; empty: every probe.
+  std::vector<bool> only;
+  if (argc > 4) {
+    for (const char* at = argv[4];;) {
+      char* end = nullptr;
+      long n = std::strtol(at, &end, 10);
+      if (end == at || n < 0 || n > 1000000 || (*end != ',' && *end != 0)) {
+        std::fprintf(stderr,
+                     "f2lay_device_banks: PROBES must be probe numbers separated by commas, not "
+                     "'%s'\n%s",
+                     argv[4], usage);
+        return 2;
+      }
+      if (only.size() <= static_cast<size_t>(n)) only.resize(n + 1);
+      only[n] = true;
+      if (*end == 0) break;
+      at = end + 1;
+    }
+  }
   try {
-    return f2lay::device::run(argv[1], pairs, repeats);
+    return f2lay::device::run(argv[1], pairs, repeats, only);
   } catch (const f2lay::Error& e) {
     std::fprintf(stderr, "f2lay_device_banks: %s\n", e.what());
     return 2;

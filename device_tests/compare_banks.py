@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Joins f2lay's bank-conflict predictions with ncu's measurements (issue 8, §3).
 
-usage: compare_banks.py PREDICTIONS.csv NCU.csv
+usage: compare_banks.py [--unsettled FILE] [--rerun] PREDICTIONS.csv NCU.csv
 
 PREDICTIONS.csv is what f2lay_device_banks writes, one row per probe launch in
 launch order; NCU.csv is `ncu --csv --page raw` over the same run, filtered to
@@ -13,10 +13,23 @@ predicted wavefronts and instruction counts with ncu by group, and every
 disagreement. Instruction counts: op_shared_ld/st for ld/st.shared, LDSM and
 STSM for ldmatrix/stmatrix. Disagreements of the kind of finding F1 (device_tests/README.md:
 a launch of several warps reading more in some repeats, exactly the
-prediction in others) are listed apart. Exit status 1 when any other launch
-disagrees, a golden case reads other than its stated value, or the seed's
-values are not read; 2 on unreadable input.
+prediction in others) are listed apart.
+
+A case of several warps whose instruction counts are exact but which reads
+more than the prediction in every repeat is "unsettled": F1 or a model error.
+--unsettled FILE writes their probe numbers (the predictions' `probe`
+column), one a line, for device_tests/run to launch them again, with the warps
+together and with the warps taking turns (f2lay_device_banks's PROBES), and
+to judge that run with --rerun: a case is F1 when, with the warps taking
+turns, every launch reads exactly the prediction (so each warp's accesses
+cost what the rule says), and together never less; else it disagrees.
+
+Exit status: 0 when everything agrees or is F1; 3 when the only failures are
+unsettled cases; 1 when any other launch disagrees, a golden
+case reads other than its stated value, or the seed's values are not read; 2 on
+unreadable input.
 """
+import argparse
 import csv
 import sys
 
@@ -72,6 +85,45 @@ def is_timing_excess(p, waves, instrs):
             and min(waves) == want)
 
 
+def is_unsettled(p, waves, instrs):
+    """Several warps, exact instructions, more than the prediction in every
+    repeat: is_timing_excess but for a launch that shows the prediction."""
+    return (int(p["warps"]) > 1 and all(i == int(p["instructions"]) for i in instrs)
+            and min(waves) > int(p["wavefronts"]))
+
+
+def judge_rerun(predicted, measured):
+    """--rerun: the chosen probes, each launched with the warps together and
+    with the warps taking turns. Prints a table; returns the exit status."""
+    cases = {}
+    for p, m in zip(predicted, measured):
+        access = p["access"]
+        kind = "vector" if p["instruction"] == "vector" else "matrix"
+        entry = cases.setdefault((p["case"], access), (p, {"0": [], "1": []}, []))
+        entry[1][p.get("turns", "0")].append(number(m[WAVEFRONTS[access]]))
+        entry[2].append(number(m[INSTRUCTIONS[(access, kind)]]))
+    print("| case | access | bytes | warps | predicted wavefronts | ncu, warps together "
+          "| ncu, warps taking turns | instructions exact | verdict |")
+    print("|---|---|---:|---:|---:|---:|---:|---|---|")
+    failed = 0
+    for (name, access), (p, waves, instrs) in cases.items():
+        want = int(p["wavefronts"])
+        together, turns = waves["0"], waves["1"]
+        exact = all(i == int(p["instructions"]) for i in instrs)
+        if exact and turns and all(w == want for w in together + turns):
+            verdict = "agrees"
+        elif exact and turns and all(w == want for w in turns) and min(together) >= want:
+            verdict = "F1 (exact when the warps take turns)"
+        else:
+            verdict = "DISAGREES"
+            failed += 1
+        print(f"| {name} | {access} | {p['vector_bytes']} | {p['warps']} | {want} "
+              f"| {', '.join(map(str, together))} | {', '.join(map(str, turns))} "
+              f"| {'yes' if exact else 'no'} | {verdict} |")
+    print(f"\n{len(cases) - failed} of {len(cases)} cases agree or are F1.")
+    return 1 if failed else 0
+
+
 def print_rows(rows):
     print("| case | access | bytes | warps | predicted wavefronts | ncu (each repeat) "
           "| predicted instructions | ncu |")
@@ -81,14 +133,23 @@ def print_rows(rows):
               f"| {', '.join(map(str, waves))} | {p['instructions']} | {', '.join(map(str, instrs))} |")
 
 
+class Parser(argparse.ArgumentParser):
+    def error(self, message):
+        print(f"{__doc__.strip().splitlines()[2]}\ncompare_banks: {message}", file=sys.stderr)
+        sys.exit(2)
+
+
 def main(argv):
-    if len(argv) != 3:
-        print(__doc__.strip().splitlines()[2], file=sys.stderr)
-        return 2
+    parser = Parser(add_help=False)
+    parser.add_argument("--unsettled")
+    parser.add_argument("--rerun", action="store_true")
+    parser.add_argument("predictions")
+    parser.add_argument("ncu")
+    args = parser.parse_args(argv[1:])
     try:
-        with open(argv[1], newline="") as f:
+        with open(args.predictions, newline="") as f:
             predicted = list(csv.DictReader(f))
-        measured = read_ncu(argv[2])
+        measured = read_ncu(args.ncu)
     except (OSError, ValueError, KeyError) as e:
         print(f"compare_banks: {e}", file=sys.stderr)
         return 2
@@ -102,6 +163,8 @@ def main(argv):
               file=sys.stderr)
         return 2
 
+    if args.rerun:
+        return judge_rerun(predicted, measured)
     # One entry per case and access, with ncu's counts from every repeat.
     cases = {}
     for p, m in zip(predicted, measured):
@@ -111,7 +174,8 @@ def main(argv):
         kind = "vector" if p["instruction"] == "vector" else "matrix"
         entry[2].append(number(m[INSTRUCTIONS[(access, kind)]]))
 
-    groups, disagreements, timing, seed_rows, golden_rows, varying, bad = {}, [], [], [], [], 0, False
+    groups, disagreements, timing, unsettled = {}, [], [], []
+    seed_rows, golden_rows, varying, bad = [], [], 0, False
     for (name, access), (p, waves, instrs) in cases.items():
         want_waves, want_instr = int(p["wavefronts"]), int(p["instructions"])
         waves_ok = all(w == want_waves for w in waves)
@@ -123,7 +187,12 @@ def main(argv):
         g[2] += min(waves) == want_waves
         g[3] += instr_ok
         if not (waves_ok and instr_ok):
-            (timing if is_timing_excess(p, waves, instrs) else disagreements).append((p, waves, instrs))
+            if is_timing_excess(p, waves, instrs):
+                timing.append((p, waves, instrs))
+            elif is_unsettled(p, waves, instrs):
+                unsettled.append((p, waves, instrs))
+            else:
+                disagreements.append((p, waves, instrs))
         if p["golden"]:
             golden_rows.append((name[len("golden: "):], access, int(p["golden"]), want_waves, waves))
             bad |= any(w != int(p["golden"]) for w in waves)
@@ -165,10 +234,23 @@ def main(argv):
         print(f"\n### Finding F1: launches of several warps reading more wavefronts in some repeats, "
               f"exactly the prediction in others ({len(timing)} cases)\n")
         print_rows(timing)
+    if unsettled:
+        print(f"\n### Unsettled: several warps reading more than the prediction in every repeat "
+              f"({len(unsettled)} cases; F1 or not, more launches tell)\n")
+        print_rows(unsettled)
+    if args.unsettled:
+        try:
+            with open(args.unsettled, "w") as f:
+                f.writelines(f"{p['probe']}\n" for p, _, _ in unsettled)
+        except (OSError, KeyError) as e:
+            print(f"compare_banks: cannot list the unsettled probes: {e}", file=sys.stderr)
+            return 2
     if disagreements:
         print("\n### Disagreements\n")
         print_rows(disagreements)
-    return 1 if disagreements or bad or not seed_rows or not golden_rows else 0
+    if disagreements or bad or not seed_rows or not golden_rows:
+        return 1
+    return 3 if unsettled else 0
 
 
 if __name__ == "__main__":
