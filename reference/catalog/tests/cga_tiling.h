@@ -62,12 +62,11 @@ struct OverCtas {
   uint64_t blocks() const { return uint64_t{1} << bases.size(); }
 
   std::vector<uint64_t> at(uint64_t reg, uint64_t lane, uint64_t warp, uint64_t block) const {
-    CgaBases kept = bases;
-    for (std::vector<uint64_t>& b : kept)
-      for (size_t d = 0; d < b.size(); ++d) b[d] = cut(b, d);
     std::vector<uint64_t> s = share(), e = cta.at(reg, lane, warp, 0);
-    std::vector<uint64_t> origin = tileOrigin(kept, block, s);
-    for (size_t d = 0; d < e.size(); ++d) e[d] = e[d] % s[d] + origin[d];
+    for (size_t d = 0; d < e.size(); ++d) e[d] %= s[d];
+    for (size_t k = 0; k < bases.size(); ++k)
+      if (block >> k & 1)
+        for (size_t d = 0; d < e.size(); ++d) e[d] ^= cut(bases[k], d) * s[d];
     return e;
   }
 };
