@@ -348,7 +348,8 @@ void fuzzAmdMfma(Decoder& in) {
   if (g.shape.size() == 2 || g.shape.size() == 3) decodeAmdCga(in, g);
   p.warpsPerCta = g.warps;
   p.tilesPerWarp = g.tiles;
-  if (!g.cga.empty()) p.cgaLayout = testing::cgaFromBases(g.cga, g.shape.size());
+  if (!g.cga.empty())
+    p.cgaLayout = f2lay::ref::catalog::testing::cgaFromBases(g.cga, g.shape.size());
   Target t{"amd_mfma",
            "version " + std::to_string(p.version) + " instr_shape " + list(p.instrShape) +
                (p.transposed ? " transposed" : "") + " element_bitwidth " +
