@@ -1,7 +1,7 @@
 // The catalog fuzzer's distributed layouts: blocked, slice, nvidia_mma v2/v3,
-// dot operands, ldmatrix, AMD mfma and wmma and their dot operands, each
-// against its element-wise definition (elementwise.h, mma_fragments.h,
-// amd_fragments.h, amd_operand_fragments.h).
+// dot operands, ldmatrix, AMD mfma (with a CGA too) and wmma and their dot
+// operands, each against its element-wise definition (elementwise.h,
+// mma_fragments.h, amd_fragments.h, amd_operand_fragments.h, cga_tiling.h).
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
@@ -21,8 +21,10 @@
 #include "reference/catalog/slice.h"
 #include "reference/catalog/tests/amd_fragments.h"
 #include "reference/catalog/tests/amd_operand_fragments.h"
+#include "reference/catalog/tests/cga_tiling.h"
 #include "reference/catalog/tests/elementwise.h"
 #include "reference/catalog/tests/elementwise_compare.h"
+#include "reference/catalog/tests/layout_literals.h"
 #include "reference/catalog/tests/mma_fragments.h"
 
 namespace f2lay::fuzz::catalog_fuzz {
@@ -270,12 +272,18 @@ void fuzzLdmatrix(Decoder& in) {
 namespace {
 
 // The AMD parameters both families share: rank 2 or 3 (stated), warps,
-// tiles per warp (empty: all 1), the shape.
+// tiles per warp (empty: all 1), the shape; MFMA's CGA.
 struct AmdGrid {
   std::vector<uint64_t> warps, tiles, shape;
+  CgaBases cga;  // block bit -> CTA steps per dim; empty: one CTA
   std::string describe() const {
-    return "warps_per_cta " + list(warps) + " tiles_per_warp " + list(tiles) + " shape " +
-           list(shape);
+    std::string text = "warps_per_cta " + list(warps) + " tiles_per_warp " + list(tiles);
+    if (!cga.empty()) {
+      text += " cga_layout [";
+      for (size_t i = 0; i < cga.size(); ++i) text += (i ? "," : "") + list(cga[i]);
+      text += "]";
+    }
+    return text + " shape " + list(shape);
   }
   std::vector<uint64_t> tilesOrOnes() const {
     return tiles.empty() ? std::vector<uint64_t>(shape.size(), 1) : tiles;
@@ -295,6 +303,32 @@ AmdGrid decodeAmdGrid(Decoder& in) {
   return g;
 }
 
+// One time in 4 a CGA of one or two CTA bits, each splitting a dim (its
+// next power of two) or holding copies.
+void decodeAmdCga(Decoder& in, AmdGrid& g) {
+  if (in.pick(0, 3) != 3 || in.budget < 2) return;
+  size_t rank = g.shape.size();
+  std::vector<uint64_t> next(rank, 1);
+  for (int b = in.pick(1, 2); b > 0; --b, --in.budget) {
+    size_t d = static_cast<size_t>(in.pick(0, static_cast<int>(rank)));
+    std::vector<uint64_t> basis(rank, 0);
+    if (d < rank) basis[d] = next[d], next[d] *= 2;
+    g.cga.push_back(basis);
+  }
+}
+
+// Triton's MFMA accumulator and operand with a CGA (cga_tiling.h's
+// OverCtas): the extents of `wholeDim` (N, or the operand's K) counted from
+// the whole tensor, the others from the CTA's share.
+template <class Make>
+auto mfmaOverCtas(const AmdGrid& g, size_t wholeDim, const Make& model) {
+  OverCtas<decltype(model(g.shape))> o{model(g.shape), g.cga, g.shape};
+  Shape counted = o.share();
+  counted[wholeDim] = g.shape[wholeDim];
+  o.cta = model(counted);
+  return o;
+}
+
 }  // namespace
 
 void fuzzAmdMfma(Decoder& in) {
@@ -311,8 +345,11 @@ void fuzzAmdMfma(Decoder& in) {
   in.require(p.elementBitwidth != 16, "element_bitwidth = 16");
   in.budget -= 6 + (i < 4 ? f2lay::log2Exact(p.instrShape[0] * p.instrShape[1] / 64) : 0);
   AmdGrid g = decodeAmdGrid(in);
+  if (g.shape.size() == 2 || g.shape.size() == 3) decodeAmdCga(in, g);
   p.warpsPerCta = g.warps;
   p.tilesPerWarp = g.tiles;
+  if (!g.cga.empty())
+    p.cgaLayout = f2lay::ref::catalog::testing::cgaFromBases(g.cga, g.shape.size());
   Target t{"amd_mfma",
            "version " + std::to_string(p.version) + " instr_shape " + list(p.instrShape) +
                (p.transposed ? " transposed" : "") + " element_bitwidth " +
@@ -321,10 +358,13 @@ void fuzzAmdMfma(Decoder& in) {
   Built b = construct(t, [&] { return amdMfma(p, g.shape); });
   if (!accepted(t, b, false)) return;
   expectSame(t, outDimMismatch(*b.answer, g.shape));
-  expectSame(t, distributedMismatch(
-                    *b.answer, amd::Accumulator{false, 0, p.elementBitwidth == 64, p.transposed,
-                                                p.instrShape[0], p.instrShape[1], 64, g.warps,
-                                                g.tilesOrOnes(), g.shape}));
+  size_t rank = g.shape.size();
+  expectSame(
+      t, distributedMismatch(*b.answer, mfmaOverCtas(g, rank - 1, [&](const Shape& counted) {
+        return amd::Accumulator{
+            false, 0,       p.elementBitwidth == 64, p.transposed, p.instrShape[0], p.instrShape[1],
+            64,    g.warps, g.tilesOrOnes(),         counted};
+      })));
   // One of its operands, any power-of-two k_width, against AMD's operand table.
   uint64_t index = in.pick(0, 1), kWidth = uint64_t{1} << in.pick(0, 5);
   Target o{
@@ -335,27 +375,12 @@ void fuzzAmdMfma(Decoder& in) {
   if (!accepted(o, d, true)) return;
   expectSame(o, outDimMismatch(*d.answer, g.shape));
   expectSame(o, distributedMismatch(
-                    *d.answer, amd::mfmaOperandModel(p.instrShape, g.warps, g.tilesOrOnes(), index,
-                                                     kWidth, g.shape)));
+                    *d.answer,
+                    mfmaOverCtas(g, index == 0 ? rank - 1 : rank - 2, [&](const Shape& counted) {
+                      return amd::mfmaOperandModel(p.instrShape, g.warps, g.tilesOrOnes(), index,
+                                                   kWidth, counted);
+                    })));
 }
-
-namespace {
-
-// Gluon 3.9's warp_bases and reg_bases at `rank`: per dim the moves 1, 2, 4,
-// ... each on a warp or a register bit, in any order, and maybe an all-0
-// broadcast; one in 16 draws breaks a rule (a gap, a repeat, a basis moving
-// two dims, one of the wrong length).
-struct WmmaBases {
-  std::vector<f2lay::Basis> warp, reg;
-  std::string describe() const {
-    auto text = [](const std::vector<f2lay::Basis>& bases) {
-      std::string s = "[";
-      for (size_t i = 0; i < bases.size(); ++i) s += (i ? "," : "") + list(bases[i]);
-      return s + "]";
-    };
-    return "warp_bases " + text(warp) + " reg_bases " + text(reg);
-  }
-};
 
 WmmaBases decodeWmmaBases(Decoder& in, size_t rank) {
   WmmaBases b;
@@ -402,8 +427,6 @@ WmmaBases decodeWmmaBases(Decoder& in, size_t rank) {
   }
   return b;
 }
-
-}  // namespace
 
 void fuzzAmdWmma(Decoder& in) {
   AmdWmmaParams p;

@@ -78,6 +78,24 @@ inline std::string outDimMismatch(const LinearLayout& l, const Shape& shape) {
   return "";
 }
 
+// Gluon 3.9's warp_bases and reg_bases at `rank` (catalog_distributed.cpp, for
+// amd_wmma and its scales): per dim the moves 1, 2, 4,
+// ... each on a warp or a register bit, in any order, and maybe an all-0
+// broadcast; one in 16 draws breaks a rule (a gap, a repeat, a basis moving
+// two dims, one of the wrong length).
+struct WmmaBases {
+  std::vector<f2lay::Basis> warp, reg;
+  std::string describe() const {
+    auto text = [](const std::vector<f2lay::Basis>& bases) {
+      std::string s = "[";
+      for (size_t i = 0; i < bases.size(); ++i) s += (i ? "," : "") + list(bases[i]);
+      return s + "]";
+    };
+    return "warp_bases " + text(warp) + " reg_bases " + text(reg);
+  }
+};
+WmmaBases decodeWmmaBases(Decoder& in, size_t rank);
+
 // The families, one parameter set each (catalog_distributed.cpp).
 void fuzzBlocked(Decoder& in);
 void fuzzSlice(Decoder& in);
@@ -86,6 +104,9 @@ void fuzzDotOperand(Decoder& in);
 void fuzzLdmatrix(Decoder& in);
 void fuzzAmdMfma(Decoder& in);
 void fuzzAmdWmma(Decoder& in);
+// (catalog_amd_scale.cpp)
+void fuzzAmdMfmaScale(Decoder& in);
+void fuzzAmdWmmaScale(Decoder& in);
 // (catalog_memory.cpp)
 void fuzzSwizzledShared(Decoder& in);
 void fuzzNvmmaShared(Decoder& in);

@@ -14,7 +14,8 @@ const std::string kNonK = "dim0", kK = "dim1";
 void checkScaleShape(const Shape& shape) {
   if (shape.size() != 2)
     throw Error("shape: rank " + std::to_string(shape.size()) +
-                ": a scale tensor is [non-K, K / scale_factor] (rank 2)");
+                " is unsupported: a scale tensor is [non-K, K / scale_factor] (rank 2; Triton "
+                "3.9 has no rule for a batch dim, FINDINGS.md N3)");
   checkPowersOfTwo("shape", shape, 2);
 }
 
@@ -62,7 +63,8 @@ LinearLayout amdMfmaScale(const AmdMfmaDotOperandParams& operand, const Shape& s
   const AmdMfmaParams& parent = operand.parent;
   if (parent.warpsPerCta.size() != 2)
     throw Error("warps_per_cta = " + listText(parent.warpsPerCta) +
-                ": a scale's parent has rank 2 (Triton reads two warp counts)");
+                ": a scale's parent has rank 2 (Triton reads its first two warp counts as M "
+                "and N, FINDINGS.md N3)");
   std::vector<uint64_t> tiles = checkAmdMfmaParams(parent, shape);
   if (scaleFactor != 32)
     throw Error("scale_factor = " + std::to_string(scaleFactor) +
@@ -96,6 +98,14 @@ LinearLayout amdWmmaScale(const AmdWmmaDotOperandParams& operand, const Shape& s
   checkScaleShape(shape);
   checkIndex(operand.operandIndex);
   const AmdWmmaParams& parent = operand.parent;
+  // Gluon 3.9.0 asserts a rank-3 parent at a rank-2 shape ("basis rank
+  // mismatch"); f2lay's parent check would name the bases' length instead.
+  for (const auto* bases : {&parent.warpBases, &parent.regBases})
+    for (const Basis& b : *bases)
+      if (b.size() != 2)
+        throw Error(std::string(bases == &parent.warpBases ? "warp_bases" : "reg_bases") +
+                    ": a basis of rank " + std::to_string(b.size()) +
+                    ": a scale's parent has rank 2 (FINDINGS.md N3)");
   std::vector<uint64_t> instr = checkAmdWmmaParams(parent, shape);
   if (scaleFactor != 16 && scaleFactor != 32)
     throw Error("scale_factor = " + std::to_string(scaleFactor) +

@@ -7,7 +7,20 @@
 //
 // A scale tensor is [non-K, K / scale_factor] for both operands: A's scale
 // is M x K/32, B's is N x K/32 (dim0 the operand's non-K dim, dim1 its K
-// groups). Rank 2 only, as Triton builds them.
+// groups). Rank 2 only: Triton has no rule for a batch dim, and Gluon 3.9.0
+// aborts on some rank-3 requests and answers others by its rank-2 indices
+// (adapters/FINDINGS.md N3), so f2lay refuses a rank-3 shape or parent.
+//
+// Sources. The MFMA rule is Triton's written one: chooseScaledMfmaScaleLayout
+// (lib/Dialect/TritonGPU/IR/LinearLayoutConversions.cpp), which Gluon 3.9.0
+// calls with the same arguments (op_idx, shape, M, tiles_per_warp,
+// warps_per_cta). For WMMA only the declaration of Triton 3.9's
+// chooseScaledWmmaScaleLayout(ctx, idx, shape, M, N, transposed,
+// scale_factor, ctaLayout, cgaLayout) was found (LinearLayoutConversions.h);
+// the definitions found are of earlier releases (placing the scales by the
+// warp bases alone, or by tiles_per_warp and warps_per_cta), so the rule
+// below is fitted to Gluon 3.9.0's answers (gluon_check.py, 0 disagreements)
+// and stated element by element in amd_operand_fragments.h's WmmaScale.
 //
 // - MFMA (CDNA4 ISA, V_MFMA_SCALE_F32_{32X32X64,16X16X128}_F8F6F4): a lane
 //   reads 32 consecutive K elements of one row of A (column of B) and the

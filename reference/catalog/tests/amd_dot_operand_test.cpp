@@ -293,13 +293,41 @@ TEST(AmdDotOperand, ParameterErrors) {
   EXPECT_PRED2(contains, errorMessage([&] { amdWmmaScale(ws, {16, 4}, 8); }), "scale_factor = 8");
 }
 
+// Rank 3 (FINDINGS.md N3): Gluon 3.9.0 aborts on a rank-3 MFMA scale shape,
+// asserts on a WMMA parent and shape of different ranks, and answers the
+// rest by its rank-2 indices; f2lay refuses every rank-3 shape and parent.
+TEST(AmdScale, RefusesRank3) {
+  AmdMfmaDotOperandParams m{0, mfmaParent({1, 2, 2}, {32, 32, 64}, true), 16};
+  EXPECT_PRED2(contains, errorMessage([&] {
+                 amdMfmaScale(m, {64, 8});
+               }),
+               "warps_per_cta = [1, 2, 2]: a scale's parent has rank 2");
+  EXPECT_PRED2(contains, errorMessage([&] {
+                 amdMfmaScale(m, {2, 64, 8});
+               }),
+               "shape: rank 3 is unsupported");
+  AmdWmmaDotOperandParams w{0, wmmaParent(3, false, {{0, 0, 1}, {0, 1, 0}}, {}, {16, 16, 128}), 8};
+  EXPECT_PRED2(contains, errorMessage([&] {
+                 amdWmmaScale(w, {2, 64, 8});
+               }),
+               "shape: rank 3 is unsupported");
+  EXPECT_PRED2(contains, errorMessage([&] {
+                 amdWmmaScale(w, {64, 8});
+               }),
+               "warp_bases: a basis of rank 3: a scale's parent has rank 2");
+  w.parent.warpBases = {};
+  w.parent.regBases = {{0, 1, 0}};
+  EXPECT_PRED2(contains, errorMessage([&] {
+                 amdWmmaScale(w, {64, 8});
+               }),
+               "reg_bases: a basis of rank 3");
+}
+
 // A WMMA parent with a CGA, element by element (cga_tiling.h): the one-CTA
 // operand at each CTA's share, moved by its tile origin; the operand's CTAs
 // never split K (Gluon's DotOperandLayout.cga_layout). (An MFMA operand's
-// CTAs keep the parent's split, K too, and Triton 3.9 orders its repeats by
-// the whole shape, not the share: FINDINGS.md N2 and
-// AmdMfma.GluonCgaCountsNRepeatsFromTheGlobalShape; those are checked against
-// Gluon's answers only.)
+// CTAs keep the parent's split, K too, and count K's repeats from the whole
+// tensor: MfmaCgaParentMatchesTheWholeTensorRepeatRule.)
 TEST(AmdDotOperand, WmmaCgaParentIsTheOneCtaOperandTiledOverCtas) {
   std::mt19937 rng(20261129);
   for (int i = 0; i < 20; ++i) {
@@ -313,6 +341,57 @@ TEST(AmdDotOperand, WmmaCgaParentIsTheOneCtaOperandTiledOverCtas) {
     EXPECT_EQ(cgaTilingMismatch(amdWmmaDotOperand(p, tiledShape(seen, share)), tile, seen, share),
               "")
         << "case " << i;
+  }
+}
+
+// Gluon 3.9.0's answer (to_linear_layout of DotOperandLayout(1,
+// AMDMFMALayout(3, [16, 16, 16], False, [2, 2], cga_layout=[[0, 1], [1,
+// 0]]), 8) at [128, 64]): B's K registers reach the whole K (the last cut
+// to a broadcast zero in the 64 x 32 share), its CTAs split K too.
+TEST(AmdDotOperand, GluonMfmaCgaSplitsK) {
+  AmdMfmaDotOperandParams p{1, mfmaParent({2, 2}, {16, 16, 16}), 8};
+  p.parent.cgaLayout = testing::cgaFromBases({{0, 1}, {1, 0}}, 2);
+  EXPECT_EQ(amdMfmaDotOperand(p, {128, 64}),
+            testing::distributed({{1, 0}, {2, 0}, {4, 0}, {32, 0}, {0, 0}},
+                                 {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {8, 0}, {16, 0}},
+                                 {{0, 16}, {0, 0}}, {{0, 32}, {64, 0}}, {128, 64}));
+}
+
+// An MFMA parent with a CGA at every element: Triton's mfmaDotToLinearLayout
+// repeats the operand tile along K up to the whole tensor's K and along
+// non-K and batch up to the CTA's share; each CTA then wraps to its share
+// and moves by its tile origin (cga_tiling.h's OverCtas), the parent's CGA
+// as it is (K split too).
+TEST(AmdDotOperand, MfmaCgaParentMatchesTheWholeTensorRepeatRule) {
+  std::mt19937 rng(20261202);
+  const std::vector<std::vector<uint64_t>> instrs = {
+      {32, 32, 8}, {16, 16, 16}, {4, 64, 4}, {64, 4, 4}};
+  for (int i = 0; i < 150; ++i) {
+    const std::vector<uint64_t>& instr = instrs[rng() % instrs.size()];
+    size_t rank = 2 + rng() % 2;
+    uint64_t index = rng() % 2, kWidth = uint64_t{1} << rng() % 5;
+    std::vector<uint64_t> warps, tiles;
+    Shape shape;
+    for (size_t d = 0; d < rank; ++d) {
+      warps.push_back(uint64_t{1} << rng() % 2);
+      tiles.push_back(uint64_t{1} << rng() % 2);
+      shape.push_back(uint64_t{1} << (d + 2 < rank ? rng() % 3 : rng() % 8));
+    }
+    CgaBases cga = randomCga(rng, rank);
+    AmdMfmaParams parent{3, instr, instr[0] == 64, warps, 32, tiles, std::nullopt};
+    parent.cgaLayout = testing::cgaFromBases(cga, rank);
+    SCOPED_TRACE(::testing::Message()
+                 << "case " << i << " " << ::testing::PrintToString(instr) << " op " << index
+                 << " k_width " << kWidth << " warps " << ::testing::PrintToString(warps)
+                 << " tiles " << ::testing::PrintToString(tiles) << " cga "
+                 << ::testing::PrintToString(cga) << " shape " << ::testing::PrintToString(shape));
+    size_t kDim = index == 0 ? rank - 1 : rank - 2;
+    OverCtas<amd::Operand> model{amd::mfmaOperandModel(instr, warps, tiles, index, kWidth, shape),
+                                 cga, shape};
+    Shape counted = model.share();
+    counted[kDim] = shape[kDim];
+    model.cta = amd::mfmaOperandModel(instr, warps, tiles, index, kWidth, counted);
+    expectMatchesElementwise(amdMfmaDotOperand({index, parent, kWidth}, shape), model);
   }
 }
 

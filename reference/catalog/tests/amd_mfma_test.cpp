@@ -5,7 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "reference/catalog/tests/amd_fragments.h"
+#include "reference/catalog/tests/cga_tiling.h"
 #include "reference/catalog/tests/layout_literals.h"
 #include "reference/catalog/tests/test_support.h"
 
@@ -153,11 +156,72 @@ TEST(AmdMfma, GluonCgaCountsNRepeatsFromTheGlobalShape) {
                         {{0, 64}, {64, 0}}, {128, 128}));
 }
 
+// Gluon 3.9.0's answers (gluon_ir to_linear_layout of AMDMFMALayout(3,
+// [16, 16, 16], False, [2, 1], tiles_per_warp=[1, 2], cga_layout=[[1, 0],
+// [0, 1]]) at [64, 128], and of AMDMFMALayout(3, [32, 32, 8], True, [1, 2],
+// cga_layout=[[0, 1], [0, 0]]) at [32, 256]): N's repeats reach the whole
+// N, the last ones cut to broadcast zeros in each CTA's share.
+TEST(AmdMfma, GluonCgaAnswers) {
+  AmdMfmaParams a = mfma({2, 1}, {16, 16, 16}, false, {1, 2});
+  a.cgaLayout = testing::cgaFromBases({{1, 0}, {0, 1}}, 2);
+  EXPECT_EQ(amdMfma(a, {64, 128}), distributed({{1, 0}, {2, 0}, {0, 16}, {0, 32}, {0, 0}}, kLanes16,
+                                               {{16, 0}}, {{32, 0}, {0, 64}}, {64, 128}));
+  AmdMfmaParams b = mfma({1, 2}, {32, 32, 8}, true);
+  b.cgaLayout = testing::cgaFromBases({{0, 1}, {0, 0}}, 2);
+  EXPECT_EQ(amdMfma(b, {32, 256}),
+            distributed({{0, 1}, {0, 2}, {0, 8}, {0, 16}, {0, 64}, {0, 0}}, kLanes32T, {{0, 32}},
+                        {{0, 128}, {0, 0}}, {32, 256}));
+}
+
 amd::Accumulator model(const AmdMfmaParams& p, const Shape& shape) {
   std::vector<uint64_t> tiles =
       p.tilesPerWarp.empty() ? std::vector<uint64_t>(shape.size(), 1) : p.tilesPerWarp;
   return {false,           0,  p.elementBitwidth == 64, p.transposed, p.instrShape[0],
           p.instrShape[1], 64, p.warpsPerCta,           tiles,        shape};
+}
+
+// Triton's rule with a CGA (LinearLayoutConversions.cpp, the MFMA
+// accumulator, written for its dot lowering's N-first tile order): the tiles
+// repeat along N up to the whole tensor's N, along M and the batch dim up
+// to the CTA's share; then each CTA wraps to its share and moves by its tile
+// origin (cga_tiling.h's OverCtas).
+OverCtas<amd::Accumulator> overCtas(const AmdMfmaParams& p, const CgaBases& cga,
+                                    const Shape& shape) {
+  OverCtas<amd::Accumulator> o{model(p, shape), cga, shape};
+  Shape counted = o.share();
+  counted.back() = shape.back();
+  o.cta = model(p, counted);
+  return o;
+}
+
+// Every (M, N), both result widths, transposed or not, rank 2 and 3, warps,
+// tiles, CGAs splitting any dim or holding copies, shapes above and below
+// the CTAs' tiles: at every element.
+TEST(AmdMfma, CgaMatchesTheWholeTensorRepeatRule) {
+  std::mt19937 rng(20261201);
+  const std::vector<std::vector<uint64_t>> instrs = {
+      {32, 32, 8}, {16, 16, 16}, {4, 64, 4}, {64, 4, 4}};
+  for (int i = 0; i < 150; ++i) {
+    const std::vector<uint64_t>& instr = instrs[rng() % instrs.size()];
+    size_t rank = 2 + rng() % 2;
+    std::vector<uint64_t> warps, tiles;
+    Shape shape;
+    for (size_t d = 0; d < rank; ++d) {
+      warps.push_back(uint64_t{1} << rng() % 2);
+      tiles.push_back(uint64_t{1} << rng() % 2);
+      shape.push_back(uint64_t{1} << (d + 2 < rank ? rng() % 3 : rng() % 8));
+    }
+    AmdMfmaParams p = mfma(warps, instr, instr[0] == 64 || rng() % 2, tiles, 32u << rng() % 2);
+    CgaBases cga = randomCga(rng, rank);
+    p.cgaLayout = testing::cgaFromBases(cga, rank);
+    SCOPED_TRACE(::testing::Message()
+                 << "case " << i << " " << ::testing::PrintToString(instr)
+                 << (p.transposed ? " T " : " ") << p.elementBitwidth << " warps "
+                 << ::testing::PrintToString(warps) << " tiles " << ::testing::PrintToString(tiles)
+                 << " cga " << ::testing::PrintToString(cga) << " shape "
+                 << ::testing::PrintToString(shape));
+    expectMatchesElementwise(amdMfma(p, shape), overCtas(p, cga, shape));
+  }
 }
 
 // AMD's MFMA tables (amd_fragments.h), tiled as Triton tiles them, at every
