@@ -2,7 +2,8 @@
 // against its element-wise definition, written independently of it in
 // reference/catalog/tests (elementwise.h, mma_fragments.h, amd_fragments.h,
 // shared_formulas.h, cute_formula.h, cutlass_formula.h, linear_definition.h,
-// tmem_fragments.h) and compared at every input by elementwise_compare.h.
+// tmem_fragments.h, padded_definition.h with padded_walk.h,
+// amd_padded_definition.h) and compared at every input by elementwise_compare.h.
 //
 // FuzzedDataProvider picks a family and decodes its parameters: mostly small
 // powers of two, and one value in 16 off that range (0, odd, huge, a list of
@@ -29,11 +30,11 @@ using namespace f2lay::fuzz::catalog_fuzz;
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FuzzedDataProvider provider(data, size);
   Decoder in(provider);
-  void (*const families[])(Decoder&) = {fuzzBlocked,      fuzzSlice,          fuzzNvidiaMma,
-                                        fuzzDotOperand,   fuzzLdmatrix,       fuzzAmdMfma,
-                                        fuzzAmdWmma,      fuzzSwizzledShared, fuzzNvmmaShared,
-                                        fuzzCute,         fuzzCutlass,        fuzzDistributedLinear,
-                                        fuzzSharedLinear, fuzzTmemRegLayout};
+  void (*const families[])(Decoder&) = {
+      fuzzBlocked,      fuzzSlice,         fuzzNvidiaMma,    fuzzDotOperand,
+      fuzzLdmatrix,     fuzzAmdMfma,       fuzzAmdWmma,      fuzzSwizzledShared,
+      fuzzNvmmaShared,  fuzzCute,          fuzzCutlass,      fuzzDistributedLinear,
+      fuzzSharedLinear, fuzzTmemRegLayout, fuzzPaddedShared, fuzzAmdPaddedShared};
   families[provider.ConsumeIntegralInRange<size_t>(0, std::size(families) - 1)](in);
   return 0;
 }
