@@ -99,8 +99,8 @@ void change(Decoder& in, PaddedSharedParams& p) {
     case 8:  // rank 0
       p.shape.clear();
       break;
-    default:  // a zero cga basis more (legal)
-      p.cgaBases.push_back(Basis(rank, 0));
+    default:  // a zero basis more: a broadcast, legal in cga_layout only
+      bases.insert(bases.begin() + static_cast<long>(below(in, bases.size() + 1)), Basis(rank, 0));
   }
 }
 
