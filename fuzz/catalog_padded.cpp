@@ -160,13 +160,14 @@ void fuzzPaddedShared(Decoder& in) {
 // other families so that Triton's exchange of row 16 (2^13 elements and up)
 // is reached.
 void fuzzAmdPaddedShared(Decoder& in) {
-  in.budget = kMaxInputBits + 2;
   AmdPaddedParams p;
   p.operandIndex = in.oneIn16() ? 2 : static_cast<uint64_t>(in.pick(0, 1));
+  in.budget = 64;  // k_width is no input
   p.kWidth = in.size("k_width", 5);
   p.mfmaNonKDim = uint64_t{4} << in.pick(0, 4);
   p.dtypeBitwidth = uint64_t{4} << in.pick(0, 3);
   p.kContig = in.flag();
+  in.budget = kMaxInputBits + 2;
   p.shape = in.sizes("shape", 2, 10);
   p.warpSize = 64;
   in.require(p.operandIndex <= 1, "operand_index = 2");
