@@ -9,14 +9,15 @@ Padded layouts (padded_shared, padded_shared_identity) are the exception: 3.9
 aborts there, so their linear component and pairs are read from the
 attribute printed in a memory descriptor's type (padded_answer).
 
-Usage: gluon_shared_check.py F2LAY_BINARY [--cases N] [--seed S]
+Usage: gluon_shared_check.py F2LAY_BINARY [--cases N] [--seed S] [--families F,G,...]
          random valid requests per family, drawn for Gluon 3.9.0's
          constructors, and the shared-layout cases of vectors/catalog.json,
          Gluon against `f2lay oracle`; Gluon defines these layouts, so a
          disagreement is an f2lay bug, except where f2lay refuses a layout it
          takes for a Triton bug and Gluon's answer holds elements at several
          offsets or, transposed, does not start along dim0 (a finding); exit 0
-         without f2lay bugs, 1 otherwise, 77 without Triton.
+         without f2lay bugs, 1 otherwise, 77 without Triton. --families
+         checks only those named (the vectors are "vectors").
        gluon_shared_check.py --answer < requests.jsonl
          Gluon's layout for each request (to write golden cases).
 Triton aborts the process on parameters it rejects: only valid ones are drawn.
@@ -365,43 +366,55 @@ def main():
     parser.add_argument("--answer", action="store_true")
     parser.add_argument("--cases", type=int, default=100, help="cases per family (default 100)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--families", help="comma-separated families to check (default: all, and "
+                        f"the vectors), e.g. padded_shared,padded_shared_identity,{AMD_OP}")
     args = parser.parse_args()
     if args.answer:
         for line in sys.stdin:
             if line.strip():
                 req = json.loads(line)
+                if req["op"] == AMD_OP:  # None is one of its answers
+                    print(json.dumps({"request": req, "result": gluon_amd_answer(req)}), flush=True)
+                    continue
                 result = gluon_answer(req)
                 if result is None:
                     raise SystemExit(f"gluon_shared_check: Gluon gave no layout for {line}")
                 print(json.dumps({"request": req, "result": result}), flush=True)
         return 0
+    everything = list(FAMILIES) + list(REFUSING_FAMILIES) + [AMD_OP, "vectors"]
+    chosen = everything if args.families is None else args.families.split(",")
+    unknown = [f for f in chosen if f not in everything]
+    if unknown:
+        parser.error(f"unknown families {unknown}; known: {everything}")
+    families = {f: d for f, d in FAMILIES.items() if f in chosen}
+    refusing = {f: d for f, d in REFUSING_FAMILIES.items() if f in chosen}
     rng = random.Random(args.seed)
     pairs = []
-    for family, draw in FAMILIES.items():
+    for family, draw in families.items():
         while sum(1 for p in pairs if p[0] == family) < args.cases:
             req = draw(rng)
             expected = gluon_answer(req)
             if expected is not None:
                 pairs.append((family, req, expected))
-    for family, draw in REFUSING_FAMILIES.items():
+    for family, draw in refusing.items():
         drawn = [draw(rng) for _ in range(args.cases)]
         for req, (status, answer) in zip(drawn, forked_outcomes(gluon_answer, drawn)):
             pairs.append((family, req, answer if status == "ok" and answer is not None else ERROR))
     # The shared-layout vectors (vectors/catalog.json) Gluon gives a layout for.
     catalog = json.loads((pathlib.Path(__file__).resolve().parent.parent / "vectors" /
                           "catalog.json").read_text())
-    for case in catalog["cases"]:
+    for case in catalog["cases"] if "vectors" in chosen else []:
         req = case["request"]
         if (req["op"] in FAMILIES or req["op"] in REFUSING_FAMILIES) and case["expect"]["ok"]:
             expected = gluon_answer(req)
             if expected is not None:
                 pairs.append(("vectors", req, expected))
-    amd, refused = amd_pairs(rng, args.f2lay, args.cases)
-    pairs += amd
-    print(f"gluon_shared_check: {AMD_OP}: {sum(1 for p in amd if p[2] is None)} of {len(amd)} "
-          f"None in Gluon; {refused} drafts f2lay refuses as Triton's aborts (not asked)")
-    report = Report("gluon_shared_check", f"Triton {triton.__version__}",
-                    list(FAMILIES) + list(REFUSING_FAMILIES) + [AMD_OP, "vectors"])
+    if AMD_OP in chosen:
+        amd, refused = amd_pairs(rng, args.f2lay, args.cases)
+        pairs += amd
+        print(f"gluon_shared_check: {AMD_OP}: {sum(1 for p in amd if p[2] is None)} of {len(amd)} "
+              f"None in Gluon; {refused} drafts f2lay refuses as Triton's aborts (not asked)")
+    report = Report("gluon_shared_check", f"Triton {triton.__version__}", chosen)
     return compare(report, args.f2lay, pairs, judge(args.f2lay))
 
 

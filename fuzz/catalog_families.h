@@ -1,5 +1,5 @@
 // What the catalog fuzzer's families share: the messages (Target), the
-// outcome of a constructor (Built) and the checks on it; and the families
+// outcome of a constructor (Built, or any Outcome) and the checks on it; and the families
 // themselves, each decoding its parameters and comparing the constructor with
 // its element-wise definition: the distributed layouts in
 // catalog_distributed.cpp, the memory layouts in catalog_memory.cpp.
@@ -38,7 +38,7 @@ struct Target {
 using Built = f2lay::testing::Outcome<LinearLayout>;
 
 template <class Build>
-Built construct(const Target& t, const Build& build) {
+auto construct(const Target& t, const Build& build) -> f2lay::testing::Outcome<decltype(build())> {
   try {
     return f2lay::testing::attempt(build);
   } catch (const std::exception& e) {
@@ -112,6 +112,9 @@ void fuzzSwizzledShared(Decoder& in);
 void fuzzNvmmaShared(Decoder& in);
 void fuzzCute(Decoder& in);
 void fuzzCutlass(Decoder& in);
+// (catalog_padded.cpp)
+void fuzzPaddedShared(Decoder& in);
+void fuzzAmdPaddedShared(Decoder& in);
 // (catalog_linear.cpp)
 void fuzzDistributedLinear(Decoder& in);
 void fuzzSharedLinear(Decoder& in);

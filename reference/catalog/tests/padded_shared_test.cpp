@@ -1,9 +1,8 @@
 // Padded shared memory (Gluon 3.9's PaddedSharedLayout) against definitions
 // written independently of the constructor and of analysis::paddedOffset:
-//   * where each (offset, block) sits: the integer sum of the offset bases of
-//     the offset's set bits, plus each set block bit's cga_layout basis
-//     times the CTA tile (one more than the sum of every offset basis, per
-//     dim);
+//   * where each (offset, block) sits (padded_definition.h): the integer sum
+//     of the offset bases of the offset's set bits, plus each set block
+//     bit's cga_layout basis times the CTA tile;
 //   * the padded address, as Gluon's docstring says it in words: walk the
 //     offsets in order, one cell each, and after every `interval` elements
 //     skip `padding` cells (paddings of several intervals ending at one
@@ -17,6 +16,7 @@
 #include <random>
 
 #include "analysis/padding.h"
+#include "reference/catalog/tests/padded_definition.h"
 #include "reference/catalog/tests/padded_walk.h"
 #include "reference/catalog/tests/test_support.h"
 
@@ -24,22 +24,6 @@ namespace f2lay::ref::catalog {
 namespace {
 
 using analysis::Padding;
-
-// Coordinates of (offset, block) from the bases, by integer sums.
-std::vector<uint64_t> coordsByDefinition(const PaddedSharedParams& p, uint64_t offset,
-                                         uint64_t block) {
-  size_t rank = p.shape.size();
-  std::vector<uint64_t> tile(rank, 1), x(rank, 0);
-  for (const Basis& b : p.offsetBases)
-    for (size_t d = 0; d < rank; ++d) tile[d] += b[d];
-  for (size_t i = 0; i < p.offsetBases.size(); ++i)
-    if (offset >> i & 1)
-      for (size_t d = 0; d < rank; ++d) x[d] += p.offsetBases[i][d];
-  for (size_t j = 0; j < p.cgaBases.size(); ++j)
-    if (block >> j & 1)
-      for (size_t d = 0; d < rank; ++d) x[d] += p.cgaBases[j][d] * tile[d];
-  return x;
-}
 
 // Random legal parameters: per dim, the offset bits 1, 2, 4, ... and the
 // block bits, in random order, some zero block bases; 1 to 3 pairs.
@@ -76,6 +60,7 @@ TEST(PaddedShared, RandomLayoutsMatchTheDefinitionAtEveryOffset) {
   std::mt19937_64 rng(22);
   for (int round = 0; round < 100; ++round) {
     PaddedSharedParams p = drawParams(rng);
+    ASSERT_TRUE(padded_definition::legal(p));
     PaddedShared got = paddedShared(p);
     ASSERT_EQ(got.padding, p.intervalPaddingPairs);
     const LinearLayout& l = got.linear;
@@ -89,7 +74,7 @@ TEST(PaddedShared, RandomLayoutsMatchTheDefinitionAtEveryOffset) {
     for (uint64_t b = 0; b < blocks; ++b)
       for (uint64_t o = 0; o < offsets; ++o) {
         DimValues at = l.apply({{"offset", o}, {"block", b}});
-        std::vector<uint64_t> want = coordsByDefinition(p, o, b);
+        std::vector<uint64_t> want = padded_definition::coords(p, o, b);
         for (size_t d = 0; d < want.size(); ++d)
           ASSERT_EQ(at[d].second, want[d]) << "offset " << o << " block " << b << " dim" << d;
       }
@@ -148,8 +133,12 @@ TEST(PaddedShared, IdentityForWalksEachCtaAlongOrder) {
 }
 
 TEST(PaddedShared, RefusesWhatGluonAndTritonRefuse) {
+  // The definition's legality agrees: it refuses each of these too, and
+  // takes the one the constructor takes.
   auto error = [](const PaddedSharedParams& p) {
-    return errorMessage([&] { (void)paddedShared(p); });
+    std::string e = errorMessage([&] { (void)paddedShared(p); });
+    EXPECT_EQ(padded_definition::legal(p), e == "(no error)") << e;
+    return e;
   };
   std::vector<Basis> off = {{0, 1}, {0, 2}, {1, 0}, {2, 0}};
   EXPECT_PRED2(contains, error({{}, off, {}, {4, 4}}), "interval_padding_pairs: must have");
@@ -177,40 +166,6 @@ TEST(PaddedShared, RefusesWhatGluonAndTritonRefuse) {
                "offset_bases[0]: has 3 values");
   // Zero cga_layout bases are broadcasts, which Triton 3.9 accepts.
   EXPECT_EQ(error({{{4, 1}}, off, {{0, 0}, {1, 0}}, {8, 4}}), "(no error)");
-}
-
-}  // namespace
-}  // namespace f2lay::ref::catalog
-
-namespace f2lay::ref::catalog {
-namespace {
-
-// Triton's comment on composePaddedLayoutForAsyncCopyCDNA4 (Mx64xbf16, K
-// contiguous, kWidth 8, 16 elements of padding): the rows are laid out
-//   r0, r4, r8, ..., r28, pad, r1, r5, ..., r29, pad, r2, ...
-// With M = 32 (too few rows for the 16-row wrap), row 4j + i starts at
-// linear offset 64 j + 512 i, padded by 16 elements per 512.
-TEST(AmdEfficientPaddedShared, TritonsCommentedArrangement) {
-  std::optional<PaddedShared> p = amdEfficientPaddedShared({0, 8, 16, {32, 64}, 16, true, 64});
-  ASSERT_TRUE(p.has_value());
-  EXPECT_EQ(p->padding, (analysis::Padding{{512, 16}}));
-  LinearLayout inverse = p->linear.pseudoinvert();
-  for (uint64_t row = 0; row < 32; ++row)
-    for (uint64_t col = 0; col < 64; col += 9) {
-      uint64_t offset = 0;
-      for (const auto& [dim, v] : inverse.apply({{"dim0", row}, {"dim1", col}}))
-        if (dim == "offset") offset = v;
-      uint64_t want = 64 * (row / 4) + 512 * (row % 4) + col;
-      ASSERT_EQ(offset, want) << "row " << row << " col " << col;
-      EXPECT_EQ(analysis::paddedOffset(p->padding, offset), want + 16 * (want / 512));
-    }
-  // Gluon returns None for k_width 2 and for 32-bit elements.
-  EXPECT_FALSE(amdEfficientPaddedShared({0, 2, 16, {32, 64}, 16, true, 64}).has_value());
-  EXPECT_FALSE(amdEfficientPaddedShared({0, 8, 16, {32, 64}, 32, true, 64}).has_value());
-  EXPECT_PRED2(contains, errorMessage([] {
-                 (void)amdEfficientPaddedShared({2, 8, 16, {32, 64}, 16, true, 64});
-               }),
-               "operand_index = 2 must be 0 or 1");
 }
 
 }  // namespace
