@@ -241,6 +241,57 @@ TEST(TmemRegLayout, GluonPackingAndCtas) {
   EXPECT_EQ(tmemRegLayout(two), want);
 }
 
+// Gluon 3.9.0 (adapters/gluon_check.py's gluon_tmem_answer, asked in this
+// session) on 8-bit packed elements, 16-bit ones with a CGA of two CTA bits,
+// and int8 in fp4_padded columns (Gluon answers None).
+TEST(TmemRegLayout, GluonNarrowAndCga) {
+  // compute_tmem_reg_layout(int8, [128, 64], [128, 64],
+  // TensorMemoryLayout((128, 64), 1), 4, '16x128b')
+  TmemRegParams p8 = reg(block(128, 64), {128, 64}, 4, "16x128b");
+  p8.elementBitwidth = 8;
+  EXPECT_EQ(tmemRegLayout(p8),
+            testing::distributed({{0, 1}, {0, 2}, {8, 0}, {0, 16}, {0, 32}, {16, 0}},
+                                 {{0, 4}, {0, 8}, {1, 0}, {2, 0}, {4, 0}}, {{32, 0}, {64, 0}}, {},
+                                 {128, 64}));
+  // compute_tmem_reg_layout(float16, [256, 64], [256, 64],
+  // TensorMemoryLayout((128, 32), 1, [[1, 0], [0, 1]]), 4, '16x256b')
+  TmemRegParams p16 = reg(block(128, 32), {256, 64}, 4, "16x256b");
+  p16.elementBitwidth = 16;
+  p16.layout.cgaLayout = testing::cgaFromBases({{1, 0}, {0, 1}}, 2);
+  EXPECT_EQ(tmemRegLayout(p16),
+            testing::distributed({{0, 1}, {0, 2}, {8, 0}, {0, 16}, {16, 0}},
+                                 {{0, 4}, {0, 8}, {1, 0}, {2, 0}, {4, 0}}, {{32, 0}, {64, 0}},
+                                 {{128, 0}, {0, 32}}, {256, 64}));
+  // compute_tmem_reg_layout(int8, [128, 64], [128, 64],
+  // TensorMemoryLayout((128, 64), 1, fp4_padded=True), 4, '32x32b') is None
+  TmemRegParams fp4 = reg(block(128, 64), {128, 64}, 4, "32x32b");
+  fp4.elementBitwidth = 8;
+  fp4.layout.fp4Padded = true;
+  EXPECT_PRED2(contains, errorMessage([&] { tmemRegLayout(fp4); }), "Gluon 3.9.0 answers None");
+}
+
+// Gluon 3.9.0 to_linear_layout (gluon_tmem_answer, asked in this session):
+// the rows and cols Gluon prints, the block bases its CGA times the share.
+TEST(TensorMemory, GluonCgaAndScales) {
+  // TensorMemoryScalesLayout([[1, 0]]) at [256, 8]
+  EXPECT_EQ(
+      tensorMemoryScales(testing::cgaFromBases({{1, 0}}, 2), {256, 8}),
+      LinearLayout(LayoutValue{{{"row", {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}, {0, 0}, {0, 0}}},
+                                {"col", {{0, 1}, {0, 2}, {32, 0}, {64, 0}, {0, 4}}},
+                                {"block", {{128, 0}}}},
+                               {{"dim0", 256}, {"dim1", 8}}}));
+  // TensorMemoryLayout((64, 16), 2, [[0, 1]]) at [64, 32]
+  TensorMemoryParams p = block(64, 16);
+  p.colStride = 2;
+  p.cgaLayout = testing::cgaFromBases({{0, 1}}, 2);
+  EXPECT_EQ(
+      tensorMemory(p, {64, 32}),
+      LinearLayout(LayoutValue{{{"row", {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {0, 0}, {16, 0}, {32, 0}}},
+                                {"col", {{0, 0}, {0, 1}, {0, 2}, {0, 4}, {0, 8}}},
+                                {"block", {{0, 16}}}},
+                               {{"dim0", 64}, {"dim1", 32}}}));
+}
+
 TEST(TmemRegLayout, Errors) {
   EXPECT_PRED2(contains, errorMessage([] {
                  tmemRegLayout(reg(block(128, 4), {128, 4}, 4, "16x256b"));
