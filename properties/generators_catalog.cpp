@@ -366,11 +366,14 @@ ref::LinearLayout genTensorMemoryLayout() {
   p.fp4Padded = *rc::gen::inRange(0, 4) == 0;
   p.colStride = p.fp4Padded ? 1 : pow2(*rc::gen::inRange(0, 2));
   p.cgaLayout = genTmemCga(p.twoCtas);
-  // two CTAs of 64 rows move a column slot to the lanes: at least 2 slots.
-  int minCols = p.twoCtas && blockM == 64 && p.colStride == 1 && !p.fp4Padded ? 1 : 0;
   Shape shape = {blockM == 128 || p.twoCtas ? blockM : 64 * pow2(*rc::gen::inRange(0, 2)),
                  pow2(*rc::gen::inRange(0, 3))};
-  shape[1] = std::max(shape[1], pow2(minCols));
+  // Two CTAs of 64 rows move a column slot to the lanes: at least 2 slots
+  // (a tile of 2 columns when a column is one slot).
+  if (p.twoCtas && blockM == 64 && p.colStride == 1 && !p.fp4Padded) {
+    p.block[1] = std::max<uint64_t>(p.block[1], 2);
+    shape[1] = std::max<uint64_t>(shape[1], 2);
+  }
   if (p.cgaLayout)
     for (int d = 0; d < 2; ++d) shape[d] *= p.cgaLayout->getOutDimSize("dim" + std::to_string(d));
   return ref::catalog::tensorMemory(p, shape);
