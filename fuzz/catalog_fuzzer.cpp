@@ -2,7 +2,8 @@
 // against its element-wise definition, written independently of it in
 // reference/catalog/tests (elementwise.h, mma_fragments.h, amd_fragments.h,
 // shared_formulas.h, cute_formula.h, cutlass_formula.h, linear_definition.h,
-// tmem_fragments.h) and compared at every input by elementwise_compare.h.
+// tmem_fragments.h, tmem_scales.h) and compared at every input by
+// elementwise_compare.h.
 //
 // FuzzedDataProvider picks a family and decodes its parameters: mostly small
 // powers of two, and one value in 16 off that range (0, odd, huge, a list of
