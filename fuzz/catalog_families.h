@@ -120,5 +120,7 @@ void fuzzDistributedLinear(Decoder& in);
 void fuzzSharedLinear(Decoder& in);
 // (catalog_tmem.cpp)
 void fuzzTmemRegLayout(Decoder& in);
+void fuzzTensorMemory(Decoder& in);
+void fuzzTensorMemoryScales(Decoder& in);
 
 }  // namespace f2lay::fuzz::catalog_fuzz

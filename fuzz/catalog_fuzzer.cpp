@@ -2,7 +2,7 @@
 // against its element-wise definition, written independently of it in
 // reference/catalog/tests (elementwise.h, mma_fragments.h, amd_fragments.h,
 // amd_operand_fragments.h, cga_tiling.h, shared_formulas.h, cute_formula.h, cutlass_formula.h,
-// linear_definition.h, tmem_fragments.h, padded_definition.h with padded_walk.h,
+// linear_definition.h, tmem_fragments.h, tmem_scales.h, padded_definition.h with padded_walk.h,
 // amd_padded_definition.h) and compared at every input by elementwise_compare.h.
 //
 // FuzzedDataProvider picks a family and decodes its parameters: mostly small
@@ -35,7 +35,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       fuzzLdmatrix,     fuzzAmdMfma,       fuzzAmdWmma,      fuzzSwizzledShared,
       fuzzNvmmaShared,  fuzzCute,          fuzzCutlass,      fuzzDistributedLinear,
       fuzzSharedLinear, fuzzTmemRegLayout, fuzzAmdMfmaScale, fuzzAmdWmmaScale,
-      fuzzPaddedShared, fuzzAmdPaddedShared};
+      fuzzPaddedShared, fuzzAmdPaddedShared, fuzzTensorMemory, fuzzTensorMemoryScales};
   families[provider.ConsumeIntegralInRange<size_t>(0, std::size(families) - 1)](in);
   return 0;
 }

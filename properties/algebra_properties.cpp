@@ -191,6 +191,47 @@ RC_GTEST_PROP(Families, CatalogDistributedLayoutsAreDef410, ()) {
   RC_ASSERT(holds("distributed_is_def_4_10", one(*genCatalogDistributed())));
 }
 
+// Tensor memory layouts (generators.h: genTensorMemory): the laws over any
+// layout, and Def 4.10's shape (surjective, single-bit columns, none
+// repeated); not the memory laws (no offset in dim, not invertible).
+RC_GTEST_PROP(TensorMemory, ApplyIsLinear, ()) {
+  RC_ASSERT(holds("apply_is_linear", one(*genTensorMemory())));
+}
+
+RC_GTEST_PROP(TensorMemory, ComposeHasIdentities, ()) {
+  RC_ASSERT(holds("compose_has_identities", one(*genTensorMemory())));
+}
+
+RC_GTEST_PROP(TensorMemory, RankIsBruteForce, ()) {
+  RC_ASSERT(holds("rank_is_brute_force", one(*genTensorMemory())));
+}
+
+RC_GTEST_PROP(TensorMemory, ReshapeAndTransposeRoundTrip, ()) {
+  RC_ASSERT(holds("reshape_and_transpose_round_trip", one(*genTensorMemory())));
+}
+
+RC_GTEST_PROP(TensorMemory, PseudoinverseIsRightInverse, ()) {
+  RC_ASSERT(holds("pseudoinverse_is_right_inverse", one(*genTensorMemory())));
+}
+
+RC_GTEST_PROP(TensorMemory, ApplyOfCompose, ()) {
+  LayoutValue l = *genTensorMemory();
+  RC_ASSERT(holds("apply_of_compose", Case{{l, *genLayoutFrom(dimsOf(l).outs)}}));
+}
+
+RC_GTEST_PROP(TensorMemory, ProductAndDivideLeftRoundTrip, ()) {
+  RC_ASSERT(holds("product_divide_left_round_trip", Case{{*genTensorMemory(), *genLayout()}}));
+}
+
+RC_GTEST_PROP(TensorMemory, HasDef410Shape, ()) {
+  RC_ASSERT(holds("distributed_is_def_4_10", one(*genTensorMemory())));
+}
+
+RC_GTEST_PROP(TensorMemory, RefEqualsOpt, ()) {
+  LayoutValue l = *genTensorMemory();
+  RC_ASSERT(holds("ref_equals_opt", Case{{l, *genLayoutFrom(dimsOf(l).outs)}}));
+}
+
 RC_GTEST_PROP(Implementations, RefEqualsOptOnArbitraryLayouts, ()) {
   RC_ASSERT(holds("ref_equals_opt", *genComposableChain(2)));
 }

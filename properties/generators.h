@@ -112,6 +112,15 @@ rc::Gen<LayoutValue> genMemory();
 // and NVMMA shared, CuTe swizzles. Distributed ones and memory ones apart.
 rc::Gen<LayoutValue> genCatalogDistributed();
 rc::Gen<LayoutValue> genCatalogMemory();
+// Blackwell tensor memory (Gluon's TensorMemoryLayout and
+// TensorMemoryScalesLayout, reference/catalog/tensor_memory.h): row, col,
+// block -> dim0, dim1 with random legal parameters (col_stride, fp4_padded,
+// a CGA of up to one CTA bit, two CTAs), at most 12 bits a side. Neither
+// family: the in dims are TMEM lanes and columns, not register/lane/warp,
+// and unused cells and copies make them non-invertible with no `offset` in
+// dim, so the memory laws (Def 4.14) do not apply; they are surjective with
+// single-bit columns (Def 4.10's shape) and take the laws over any layout.
+rc::Gen<LayoutValue> genTensorMemory();
 
 // Two distributed layouts over the same tensor with 32 lanes, the same
 // warps and one block (a conversion A -> B), and an element width: as

@@ -15,6 +15,7 @@
 #include "reference/catalog/padded_shared.h"
 #include "reference/catalog/shared.h"
 #include "reference/catalog/slice.h"
+#include "reference/catalog/tensor_memory.h"
 #include "reference/catalog/tmem_reg_layout.h"
 #include "reference/linear_layout.h"
 #include "testing/outcome.h"
@@ -336,6 +337,53 @@ ref::LinearLayout genCatalogMemoryLayout() {
 }
 
 }  // namespace
+
+namespace {
+
+// One CTA bit along dim0 or dim1 (or none), as Gluon's cga_layout.
+std::optional<ref::LinearLayout> genTmemCga(bool twoCtas) {
+  int kind = twoCtas ? 1 : *rc::gen::inRange(0, 3);
+  if (kind == 0) return std::nullopt;
+  Basis b = kind == 1 ? Basis{1, 0} : Basis{0, 1};
+  return ref::LinearLayout(
+      LayoutValue{{{"block", {b}}}, {{"dim0", b[0] ? 2u : 1u}, {"dim1", b[1] ? 2u : 1u}}});
+}
+
+// tensor_memory: 128 TMEM lanes (7 in bits), so a CTA's share of at most
+// 64 or 128 rows by a few columns; scales: up to 64 x 8.
+ref::LinearLayout genTensorMemoryLayout() {
+  if (*rc::gen::inRange(0, 3) == 0) {
+    std::optional<ref::LinearLayout> cga = genTmemCga(false);
+    Shape shape = {pow2(*rc::gen::inRange(0, 7)), pow2(*rc::gen::inRange(0, 4))};
+    if (cga)
+      for (int d = 0; d < 2; ++d) shape[d] *= cga->getOutDimSize("dim" + std::to_string(d));
+    return ref::catalog::tensorMemoryScales(cga, shape);
+  }
+  ref::catalog::TensorMemoryParams p;
+  uint64_t blockM = *rc::gen::element<uint64_t>(64, 128);
+  p.block = {blockM, pow2(*rc::gen::inRange(0, 4))};
+  p.twoCtas = *rc::gen::inRange(0, 4) == 0;
+  p.fp4Padded = *rc::gen::inRange(0, 4) == 0;
+  p.colStride = p.fp4Padded ? 1 : pow2(*rc::gen::inRange(0, 2));
+  p.cgaLayout = genTmemCga(p.twoCtas);
+  Shape shape = {blockM == 128 || p.twoCtas ? blockM : 64 * pow2(*rc::gen::inRange(0, 2)),
+                 pow2(*rc::gen::inRange(0, 3))};
+  // Two CTAs of 64 rows move a column slot to the lanes: at least 2 slots
+  // (a tile of 2 columns when a column is one slot).
+  if (p.twoCtas && blockM == 64 && p.colStride == 1 && !p.fp4Padded) {
+    p.block[1] = std::max<uint64_t>(p.block[1], 2);
+    shape[1] = std::max<uint64_t>(shape[1], 2);
+  }
+  if (p.cgaLayout)
+    for (int d = 0; d < 2; ++d) shape[d] *= p.cgaLayout->getOutDimSize("dim" + std::to_string(d));
+  return ref::catalog::tensorMemory(p, shape);
+}
+
+}  // namespace
+
+rc::Gen<LayoutValue> genTensorMemory() {
+  return rc::gen::exec([] { return genTensorMemoryLayout().value(); });
+}
 
 rc::Gen<LayoutValue> genCatalogDistributed() {
   return rc::gen::exec([] { return genCatalogDistributedLayout().value(); });

@@ -1,13 +1,14 @@
 // Element-wise definitions of Blackwell tensor memory and of the register
 // layouts of tcgen05.ld/st, written from the PTX ISA's description of tensor
 // memory and its data-movement shapes ("Tensor Memory", "tcgen05 Matrix
-// fragments": .32x32b, .16x64b, .16x128b, .16x256b) and from Triton's rules
-// for which warp takes which rows and columns, as index arithmetic, not from
-// the basis constructions (reference/catalog/tensor_memory.cpp,
-// tmem_reg_layout.cpp). Scope: 32-bit elements, packed (col_stride 1), one
-// CTA, no warp holding copies.
+// fragments": .32x32b, .16x64b, .16x128b, .16x256b, .pack::16b) and from
+// Triton's written rules for which warp takes which rows and columns, as
+// index arithmetic, not from the basis constructions
+// (reference/catalog/tensor_memory.cpp, tmem_reg_layout.cpp). Scales:
+// tmem_scales.h.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -15,57 +16,120 @@
 
 namespace f2lay::ref::catalog::tmem {
 
-// A tensor [m, n] in TMEM with a block of [blockM, blockN] (Gluon's
-// TensorMemoryLayout, col_stride 1): the element at TMEM lane `row` (0..127)
-// and 32-bit column `col`.
-//   blockM 128: lane r is row r of a 128-row tile.
-//   blockM 64: a 64-row tile uses TMEM lanes 0-15 of each warp's 32: lane r
-//     holds tile row (r % 16) + 16 (r / 32); lanes 16-31 of a warp hold the
-//     next 64 rows (m > 64), else the next blockN columns (n > blockN), else
-//     nothing (the same element as lane r - 16).
-//   The tile is (rows) x min(blockN, n) columns; tiles follow in the columns,
-//   along dim0 first.
-struct Layout {
-  uint64_t blockM, blockN, m, n;
+// A CGA as Gluon's cga_layout bases (block bit k -> {dim0, dim1} in units of
+// one CTA's share, each a power of two or 0): the CTAs along each dim, and
+// the origin of block b's share (the XOR, here a sum of disjoint bits, of
+// its set bits' bases times the share).
+struct Cga {
+  std::vector<std::array<uint64_t, 2>> bases;
 
-  uint64_t width() const { return blockN < n ? blockN : n; }
-  uint64_t tileRows() const { return blockM == 64 && m <= 64 ? 64 : 128; }
-  uint64_t tileCols() const {
-    return blockM == 64 && m <= 64 && n > width() ? 2 * width() : width();
+  uint64_t blocks() const { return uint64_t{1} << bases.size(); }
+  uint64_t split(int d) const {
+    uint64_t s = 1;
+    for (const auto& b : bases)
+      if (b[d]) s *= 2;
+    return s;
   }
-  // 32-bit columns the tensor takes.
-  uint64_t columns() const { return m / tileRows() * (n / tileCols()) * width(); }
-
-  std::vector<uint64_t> at(uint64_t row, uint64_t col) const {
-    uint64_t w = width(), tile = col / w;
-    uint64_t r = row, c = col % w;
-    if (blockM == 64) {
-      r = row % 16 + 16 * (row / 32);
-      if (row / 16 % 2 == 1) {
-        if (m > 64)
-          r += 64;
-        else if (n > w)
-          c += w;
-      }
-    }
-    uint64_t tilesM = m / tileRows();
-    return {tileRows() * (tile % tilesM) + r, tileCols() * (tile / tilesM) + c};
+  std::vector<uint64_t> origin(uint64_t block, uint64_t share0, uint64_t share1) const {
+    uint64_t o0 = 0, o1 = 0;
+    for (size_t k = 0; k < bases.size(); ++k)
+      if (block >> k & 1) o0 ^= bases[k][0] * share0, o1 ^= bases[k][1] * share1;
+    return {o0, o1};
   }
 };
 
+// A tensor [m, n] in TMEM with a block of [blockM, blockN] (Gluon's
+// TensorMemoryLayout): the element at TMEM lane `row` (0..127), column slot
+// `col` and CTA `block`. Each CTA holds its share [m / split0, n / split1].
+//   Each logical column takes `pad()` slots, the first holding it, the rest
+//   unused (the same element): col_stride (32-bit cells of an unpacked
+//   element), twice that with fp4_padded (one byte per fp4 element).
+//   blockM 128 (or two CTAs of 128): lane r is row r of a 128-row tile.
+//   blockM 64, one CTA per MMA: a 64-row tile uses TMEM lanes 0-15 of each
+//     warp's 32: lane r holds tile row (r % 16) + 16 (r / 32); lanes 16-31 of
+//     a warp hold the next 64 rows (share > 64 rows), else the next blockN
+//     columns (share wider than blockN), else nothing (the element of lane
+//     r - 16).
+//   blockM 64 with two_ctas: lanes 64-127 hold the upper half of the tile's
+//     slots (the pair of CTAs' M = 128 MMA splits the tile's columns over the
+//     two lane halves), lane r being tile row r % 64.
+//   The tile is (rows) x min(blockN, share's columns); tiles follow in the
+//   slots, along dim0 first.
+struct Layout {
+  uint64_t blockM, blockN, m, n;
+  uint64_t colStride = 1;
+  bool fp4Padded = false, twoCtas = false;
+  Cga cga;
+
+  uint64_t cm() const { return m / cga.split(0); }
+  uint64_t cn() const { return n / cga.split(1); }
+  uint64_t pad() const { return colStride * (fp4Padded ? 2 : 1); }
+  uint64_t width() const { return blockN < cn() ? blockN : cn(); }
+  bool sixteen() const { return blockM == 64 && !twoCtas; }  // lanes 0-15 of a quarter
+  bool halves() const { return blockM == 64 && twoCtas; }    // lanes 64-127: more slots
+  uint64_t tileRows() const { return sixteen() ? (cm() <= 64 ? 64 : 128) : blockM; }
+  uint64_t tileCols() const {
+    return sixteen() && cm() <= 64 && cn() > width() ? 2 * width() : width();
+  }
+  uint64_t tileSlots() const { return width() * pad() / (halves() ? 2 : 1); }
+  // Slots one CTA takes, and whether lanes 16-31 of each warp hold nothing.
+  uint64_t columns() const { return cm() / tileRows() * (cn() / tileCols()) * tileSlots(); }
+  bool lanes16Unused() const { return sixteen() && cm() <= 64 && cn() <= width(); }
+  uint64_t blocks() const { return cga.blocks(); }
+
+  std::vector<uint64_t> at(uint64_t row, uint64_t col, uint64_t block = 0) const {
+    uint64_t tile = col / tileSlots(), slot = col % tileSlots(), r = row;
+    if (halves()) {
+      slot += row / 64 * tileSlots();
+      r = row % 64;
+    }
+    uint64_t c = slot / pad();
+    if (sixteen()) {
+      r = row % 16 + 16 * (row / 32);
+      if (row / 16 % 2 == 1) {
+        if (cm() > 64)
+          r += 64;
+        else if (cn() > width())
+          c += width();
+      }
+    }
+    uint64_t tilesM = cm() / tileRows();
+    std::vector<uint64_t> o = cga.origin(block, cm(), cn());
+    return {o[0] + tileRows() * (tile % tilesM) + r, o[1] + tileCols() * (tile / tilesM) + c};
+  }
+};
+
+// Elements of `bits` bits in 32-bit registers and TMEM cells, by how the
+// layout stores them (PTX tcgen05.ld .pack::16b / tcgen05.st .unpack::16b,
+// and Triton's rules for narrower ones):
+//   packed (col_stride 1): 32 / bits elements in consecutive column slots
+//     share one 32-bit cell and one register, as its low to high parts;
+//   16-bit unpacked (col_stride 2): one element per cell, its unused half one
+//     slot; two cells adjacent in the columns are packed into one register;
+//   8-bit padded (col_stride 4): one element per cell and per register.
+// packBits: log2 elements per register; padBits: unused slots below each.
+struct Narrow {
+  int packBits = 0, padBits = 0;
+};
+
 // The TMEM cell {lane, column} of register `i` of thread `lane` of warp
-// `warp` when `numWarps` warps move the whole tensor with one shape:
+// `warp` of CTA `block` when `numWarps` warps move the whole tensor with one
+// shape, and so the element it holds:
+//   - the register's 32-bit part i >> packBits is a 32-bit register of the
+//     shape; its part i % 2^packBits the element in that part;
 //   - warp w reaches TMEM lanes 32 (w % 4) .. + 31 (PTX: a warp of a
 //     warpgroup accesses its quarter of the lanes);
 //   - a 16-lane shape covers lanes 0-15 of that quarter; lanes 16-31, where
 //     the layout uses them, come from a second set of registers (the last
 //     register bit) with 4 warps, from warp bit 2 with more;
-//   - the remaining warps (w / 4, or w / 8) split the columns into equal
-//     chunks, in order;
+//   - the remaining warps (w / 4, or w / 8) split the cells into equal
+//     chunks, in order, as many as there are chunks of the shape's width;
+//     the warps past those hold copies (group taken modulo their count);
 //   - within a chunk, the shape repeats along the columns (.xN), those
 //     repeats counted by the registers after the shape's own;
 //   - 32x32b on a layout whose lanes 16-31 are unused: threads 16-31 read the
-//     upper half of the chunk instead (Triton's 16x32bx2).
+//     upper half of the chunk instead (Triton's 16x32bx2), or copies of
+//     threads 0-15 when a chunk is one cell.
 // Per shape, thread l, register j of the shape (PTX fragment tables):
 //   32x32b:  lane l, column 0 (one register)
 //   16x64b:  lane l / 4 + 8 (l % 2), column (l / 2) % 2
@@ -75,73 +139,106 @@ struct RegLayout {
   Layout tmem;
   std::string shape;
   uint64_t numWarps;
+  Narrow narrow = {};
 
   uint64_t shapeRegs() const { return shape == "16x128b" ? 2 : shape == "16x256b" ? 4 : 1; }
   uint64_t shapeCols() const {
     return shape == "32x32b" ? 1 : shape == "16x64b" ? 2 : shape == "16x128b" ? 4 : 8;
   }
-  bool lanes16Unused() const { return tmem.blockM == 64 && tmem.m <= 64 && tmem.n <= tmem.width(); }
+  int lowBits() const { return narrow.packBits + narrow.padBits; }
+  // 32-bit cells a CTA holds.
+  uint64_t cells() const { return tmem.columns() >> lowBits(); }
   // Where lanes 16-31 of a quarter come from: 0 the shape itself (32x32b),
   // 1 a register bit, 2 warp bit 2; 3: they are unused.
   int upper() const {
-    if (lanes16Unused()) return 3;
+    if (tmem.lanes16Unused()) return 3;
     if (shape == "32x32b") return 0;
     return numWarps > 4 ? 2 : 1;
   }
   uint64_t groups() const { return numWarps / (upper() == 2 ? 8 : 4); }
-  uint64_t chunk() const { return tmem.columns() / groups(); }
+  uint64_t used() const {
+    uint64_t chunks = cells() / shapeCols();
+    return groups() < chunks ? groups() : chunks;
+  }
+  uint64_t chunk() const { return cells() / used(); }
+  bool split32() const { return shape == "32x32b" && upper() == 3 && chunk() >= 2; }
   uint64_t registers() const {
-    if (shape == "32x32b") return upper() == 3 ? chunk() / 2 : chunk();
-    return chunk() / shapeCols() * shapeRegs() * (upper() == 1 ? 2 : 1);
+    uint64_t r = shape == "32x32b" ? (split32() ? chunk() / 2 : chunk())
+                                   : chunk() / shapeCols() * shapeRegs() * (upper() == 1 ? 2 : 1);
+    return r << narrow.packBits;
   }
   uint64_t lanes() const { return 32; }
   uint64_t warps() const { return numWarps; }
-  uint64_t blocks() const { return 1; }
+  uint64_t blocks() const { return tmem.blocks(); }
 
-  std::vector<uint64_t> at(uint64_t i, uint64_t l, uint64_t w, uint64_t) const {
+  std::vector<uint64_t> at(uint64_t reg, uint64_t l, uint64_t w, uint64_t b) const {
+    uint64_t part = reg % (uint64_t{1} << narrow.packBits), i = reg >> narrow.packBits;
     uint64_t quarter = 32 * (w % 4);
-    uint64_t group = upper() == 2 ? w / 8 : w / 4;
+    uint64_t group = (upper() == 2 ? w / 8 : w / 4) % used();
     uint64_t base = group * chunk();
-    if (shape == "32x32b") {
-      if (upper() == 3) return tmem.at(quarter + l % 16, base + i + l / 16 * (chunk() / 2));
-      return tmem.at(quarter + l, base + i);
-    }
-    uint64_t j = i % shapeRegs(), rest = i / shapeRegs();
-    uint64_t reps = chunk() / shapeCols();
-    uint64_t rep = rest % reps;
-    uint64_t half = upper() == 1 ? rest / reps : upper() == 2 ? w / 4 % 2 : 0;
     uint64_t row = 0, col = 0;
-    if (shape == "16x64b") {
-      row = l / 4 + 8 * (l % 2);
-      col = l / 2 % 2;
-    } else if (shape == "16x128b") {
-      row = l / 4 + 8 * j;
-      col = l % 4;
-    } else if (shape == "16x256b") {
-      row = l / 4 + 8 * (j / 2);
-      col = 2 * (l % 4) + j % 2;
+    if (shape == "32x32b") {
+      row = quarter + (split32() ? l % 16 : l);
+      col = base + i + (split32() ? l / 16 * (chunk() / 2) : 0);
     } else {
-      throw std::logic_error("tmem::RegLayout: no PTX table for " + shape);
+      uint64_t j = i % shapeRegs(), rest = i / shapeRegs();
+      uint64_t reps = chunk() / shapeCols();
+      uint64_t rep = rest % reps;
+      uint64_t half = upper() == 1 ? rest / reps : upper() == 2 ? w / 4 % 2 : 0;
+      uint64_t r = 0, c = 0;
+      if (shape == "16x64b") {
+        r = l / 4 + 8 * (l % 2);
+        c = l / 2 % 2;
+      } else if (shape == "16x128b") {
+        r = l / 4 + 8 * j;
+        c = l % 4;
+      } else if (shape == "16x256b") {
+        r = l / 4 + 8 * (j / 2);
+        c = 2 * (l % 4) + j % 2;
+      } else {
+        throw std::logic_error("tmem::RegLayout: no PTX table for " + shape);
+      }
+      row = quarter + 16 * half + r;
+      col = base + rep * shapeCols() + c;
     }
-    return tmem.at(quarter + 16 * half + row, base + rep * shapeCols() + col);
+    uint64_t slot = ((col << narrow.packBits) | part) << narrow.padBits;
+    return tmem.at(row, slot, b);
   }
 };
 
-// 16-bit elements packed two to a 32-bit cell (col_stride 1, PTX's
-// .pack::16b): register i holds half i % 2 of the cell that register i / 2
-// of the 32-bit layout of the half-width tensor holds, i.e. element
-// (row, 2 c + i % 2) where that layout gives (row, c).
-struct Packed16 {
-  RegLayout cells;  // of the tensor [m, n / 2] with blocks [blockM, blockN / 2]
+// How `bits`-bit elements sit in the layout's cells, for the storage
+// tmem_reg_layout reads (Narrow's three kinds, and 32-bit packed); false for
+// any other (8-bit with col_stride 2, fp4_padded bytes): the definition does
+// not cover them.
+inline bool narrowOf(uint64_t bits, const Layout& t, Narrow& out) {
+  uint64_t pad = t.pad();
+  if (bits == 32 && pad == 1)
+    out = {0, 0};
+  else if (bits == 16 && pad == 1)
+    out = {1, 0};
+  else if (bits == 16 && pad == 2)
+    out = {1, 1};
+  else if (bits == 8 && pad == 1)
+    out = {2, 0};
+  else if (bits == 8 && pad == 4)
+    out = {0, 2};
+  else
+    return false;
+  return true;
+}
 
-  uint64_t registers() const { return 2 * cells.registers(); }
-  uint64_t lanes() const { return 32; }
-  uint64_t warps() const { return cells.numWarps; }
-  uint64_t blocks() const { return 1; }
-  std::vector<uint64_t> at(uint64_t i, uint64_t l, uint64_t w, uint64_t b) const {
-    std::vector<uint64_t> rc = cells.at(i / 2, l, w, b);
-    return {rc[0], 2 * rc[1] + i % 2};
-  }
-};
+// The parameters the definition covers (where Gluon 3.9.0 answers a layout):
+// a tile at least a register wide (with two_ctas and 64 rows, twice that:
+// its top column bit is on the lanes), at least one shape's width of cells,
+// every CTA holding a block's rows (and columns, when the CGA splits them),
+// and only 32x32b where lanes 16-31 of each warp are unused.
+inline bool covers(const RegLayout& d) {
+  const Layout& t = d.tmem;
+  uint64_t need = uint64_t{1} << (d.narrow.packBits + (t.halves() ? 1 : 0));
+  if (t.width() < need || t.cm() < t.tileRows()) return false;
+  if (t.cm() < t.blockM || (t.cga.split(1) > 1 && t.cn() < t.blockN)) return false;
+  if (d.cells() < d.shapeCols()) return false;
+  return d.upper() != 3 || d.shape == "32x32b";
+}
 
 }  // namespace f2lay::ref::catalog::tmem
