@@ -30,12 +30,16 @@ using namespace f2lay::fuzz::catalog_fuzz;
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FuzzedDataProvider provider(data, size);
   Decoder in(provider);
-  void (*const families[])(Decoder&) = {
-      fuzzBlocked,      fuzzSlice,         fuzzNvidiaMma,    fuzzDotOperand,
-      fuzzLdmatrix,     fuzzAmdMfma,       fuzzAmdWmma,      fuzzSwizzledShared,
-      fuzzNvmmaShared,  fuzzCute,          fuzzCutlass,      fuzzDistributedLinear,
-      fuzzSharedLinear, fuzzTmemRegLayout, fuzzAmdMfmaScale, fuzzAmdWmmaScale,
-      fuzzPaddedShared, fuzzAmdPaddedShared, fuzzTensorMemory, fuzzTensorMemoryScales};
+  void (*const families[])(Decoder&) = {fuzzBlocked,      fuzzSlice,
+                                        fuzzNvidiaMma,    fuzzDotOperand,
+                                        fuzzLdmatrix,     fuzzAmdMfma,
+                                        fuzzAmdWmma,      fuzzSwizzledShared,
+                                        fuzzNvmmaShared,  fuzzCute,
+                                        fuzzCutlass,      fuzzDistributedLinear,
+                                        fuzzSharedLinear, fuzzTmemRegLayout,
+                                        fuzzAmdMfmaScale, fuzzAmdWmmaScale,
+                                        fuzzPaddedShared, fuzzAmdPaddedShared,
+                                        fuzzTensorMemory, fuzzTensorMemoryScales};
   families[provider.ConsumeIntegralInRange<size_t>(0, std::size(families) - 1)](in);
   return 0;
 }
