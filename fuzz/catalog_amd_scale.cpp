@@ -44,10 +44,15 @@ void fuzzAmdMfmaScale(Decoder& in) {
   in.require(i < 2, "instr_shape = " + list(instrs[i]));
   p.instrShape = instrs[i];
   p.transposed = in.flag();
+  // One in 16 a rank-3 parent; sizes() may also give a list one entry off,
+  // so the rule is judged on the lists drawn.
   size_t parentRank = in.oneIn16() ? 3 : 2;
-  in.require(parentRank == 2, "warps_per_cta of rank 3");
   p.warpsPerCta = in.sizes("warps_per_cta", parentRank, 2);
-  if (in.flag()) p.tilesPerWarp = in.sizes("tiles_per_warp", parentRank, 2);
+  in.requireLength("warps_per_cta", p.warpsPerCta, 2);
+  if (in.flag()) {
+    p.tilesPerWarp = in.sizes("tiles_per_warp", parentRank, 2);
+    in.requireLength("tiles_per_warp", p.tilesPerWarp, 2);
+  }
   in.budget -= 6;  // the lanes
   Shape shape = decodeScaleShape(in);
   uint64_t factor = decodeFactor(in, {32});

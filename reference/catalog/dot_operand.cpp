@@ -21,6 +21,10 @@ LinearLayout broadcastAlongK(const std::vector<uint64_t>& warps, const std::vect
 LinearLayout dotOperandCga(const std::optional<LinearLayout>& parentCga, size_t kDim, size_t rank) {
   if (!parentCga) return singleCtaLayout(rank);
   LayoutValue v = parentCga->value();
+  // K is zeroed by index below, so the CGA must have the shape's dims.
+  if (v.out_dims.size() != rank)
+    throw Error("cga_layout: the parent's CGA has " + std::to_string(v.out_dims.size()) +
+                " dims, the shape " + std::to_string(rank));
   for (InDim& in : v.in_dims)
     for (Basis& b : in.bases) b[kDim] = 0;
   for (OutDim& out : v.out_dims) out.size = 1;

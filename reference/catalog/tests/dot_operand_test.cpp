@@ -150,6 +150,12 @@ TEST(DotOperand, ParameterErrors) {
   b3.operandIndex = 1;
   EXPECT_PRED2(contains, errorOf(b3, {64, 64}), "wgmma reads B from shared memory");
   EXPECT_PRED2(contains, errorOf(dotV2(0, {1, 3}, 2), {16, 16}), "warps_per_cta[1] = 3");
+  // A parent's CGA over other dims than the shape's (the catalog fuzzer's
+  // crash: its K entry was zeroed out of bounds).
+  DotOperandParams wrongCga = dotV2(1, {1, 1}, 2);
+  wrongCga.parent.cgaLayout = testing::cgaFromBases({{1}}, 1);
+  EXPECT_PRED2(contains, errorOf(wrongCga, {16, 16}),
+               "cga_layout: the parent's CGA has 1 dims, the shape 2");
 }
 
 // Gluon 3.9.0's answer (to_linear_layout of DotOperandLayout(1, parent, 2)
