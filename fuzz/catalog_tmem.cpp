@@ -1,8 +1,9 @@
 // The catalog fuzzer's tcgen05.ld/st register layouts (tmem_reg_layout)
 // against the PTX fragment tables (tmem_fragments.h), in that definition's
-// scope (tmem::covers): 32-, 16- and 8-bit elements (packed, unpacked,
-// padded), a CGA of up to two CTA bits or a two-CTA pair, warps holding
-// copies, and the 16-lane shapes only where lanes 16-31 of a warp are used.
+// scope (tmem::covers): 32-, 16- and 8-bit elements (packed, partly packed,
+// unpacked, padded), a CGA of up to two CTA bits or a two-CTA pair, warps
+// holding copies, 32x32b_splitn, and views of an allocation with twice the
+// rows or columns.
 // Outside it the constructor may answer or refuse (with f2lay::Error).
 // Also tensor_memory and tensor_memory_scales against tmem::Layout and
 // tmem::Scales, at every TMEM cell of every CTA.
@@ -98,13 +99,19 @@ void fuzzTmemRegLayout(Decoder& in) {
   uint64_t n =
       uint64_t{1} << in.pick(cgaKind == 1 || cgaKind == 2 ? 1 : 0, 12 - std::countr_zero(m));
   uint64_t warps = uint64_t{4} << in.pick(0, 3);
+  // Drawn last, so that earlier seeds keep their meaning.
+  if (variant == "32x32b" && in.flag()) variant = "32x32b_splitn";
+  int grow0 = in.pick(0, 1), grow1 = in.pick(0, 1);
   ref::catalog::tmem::RegLayout def{
-      {blockM, blockN, m, n, st[1], false, two, {cga}}, variant, warps, {}};
+      {blockM, blockN, m << grow0, n << grow1, st[1], false, two, {cga}}, variant, warps, {}};
+  def.viewM = m;
+  def.viewN = n;
   if (!ref::catalog::tmem::narrowOf(st[0], def.tmem, def.narrow)) return;
   bool cover = ref::catalog::tmem::covers(def);
   TmemRegParams p;
   p.elementBitwidth = st[0];
-  p.shape = p.allocShape = {m, n};
+  p.shape = {m, n};
+  p.allocShape = {m << grow0, n << grow1};
   p.layout.block = {blockM, blockN};
   p.layout.colStride = st[1];
   p.layout.twoCtas = two;
@@ -114,8 +121,9 @@ void fuzzTmemRegLayout(Decoder& in) {
   Target t{"tmem_reg_layout",
            variant + " " + std::to_string(st[0]) + "-bit col_stride " + std::to_string(st[1]) +
                " block " + std::to_string(blockM) + "x" + std::to_string(blockN) + " shape " +
-               list(p.shape) + " cga bits " + std::to_string(cga.size()) +
-               (two ? " two_ctas" : "") + " warps " + std::to_string(warps),
+               list(p.shape) + " alloc_shape " + list(p.allocShape) + " cga bits " +
+               std::to_string(cga.size()) + (two ? " two_ctas" : "") + " warps " +
+               std::to_string(warps),
            in};
   Built b = construct(t, [&] { return tmemRegLayout(p); });
   if (!accepted(t, b, cover) || !cover) return;

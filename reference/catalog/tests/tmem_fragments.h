@@ -104,12 +104,16 @@ struct Layout {
 // and Triton's rules for narrower ones):
 //   packed (col_stride 1): 32 / bits elements in consecutive column slots
 //     share one 32-bit cell and one register, as its low to high parts;
+//   partly packed (col_stride 1, the whole layout one tile of fewer slots
+//     than a cell holds elements): all its slots share one cell and one
+//     register, the rest of the cell unused;
 //   16-bit unpacked (col_stride 2): one element per cell, its unused half one
 //     slot; two cells adjacent in the columns are packed into one register;
 //   8-bit padded (col_stride 4): one element per cell and per register.
 // packBits: log2 elements per register; padBits: unused slots below each.
 struct Narrow {
   int packBits = 0, padBits = 0;
+  uint64_t bits = 32;
 };
 
 // The TMEM cell {lane, column} of register `i` of thread `lane` of warp
@@ -135,25 +139,69 @@ struct Narrow {
 //   16x64b:  lane l / 4 + 8 (l % 2), column (l / 2) % 2
 //   16x128b: lane l / 4 + 8 j, column l % 4 (2 registers)
 //   16x256b: lane l / 4 + 8 (j / 2), column 2 (l % 4) + j % 2 (4 registers)
+// A view (viewM x viewN, the tensor's shape, of an allocation of tmem.m x
+// tmem.n): the cells are the allocation's; the tensor element of a cell is
+// the allocation's element with its coordinates taken modulo the view's
+// extents (Triton keeps only the coordinate bits inside the view: a cell
+// past it holds a copy of the element its low bits name), and the columns
+// moved are those up to the last one holding an element inside the view,
+// rounded up to a power of two.
+// 32x32b_splitn (Gluon's rule, so that tl.split takes the column halves of
+// the registers): the 32x32b layout with its top register bit exchanged for
+// the first lane bit, else warp bit past the first two, whose element is
+// column N/2 (N the view's columns), nothing exchanged when the top register
+// already holds it; with a single register, lane bit 4 (column N/2) becomes
+// a second register and lanes 16-31 hold copies of lanes 0-15.
 struct RegLayout {
   Layout tmem;
   std::string shape;
   uint64_t numWarps;
   Narrow narrow = {};
+  uint64_t viewM = 0, viewN = 0;  // 0: the whole allocation
+  // Computed once (at() asks for them at every input).
+  mutable uint64_t columnsSeen = 0;
+  mutable int upperSeen = -1, splitSeen = -3;
 
-  uint64_t shapeRegs() const { return shape == "16x128b" ? 2 : shape == "16x256b" ? 4 : 1; }
+  uint64_t m() const { return viewM ? viewM : tmem.m; }
+  uint64_t n() const { return viewN ? viewN : tmem.n; }
+  bool splitn() const { return shape == "32x32b_splitn"; }
+  std::string atom() const { return splitn() ? "32x32b" : shape; }
+  uint64_t shapeRegs() const { return atom() == "16x128b" ? 2 : atom() == "16x256b" ? 4 : 1; }
   uint64_t shapeCols() const {
-    return shape == "32x32b" ? 1 : shape == "16x64b" ? 2 : shape == "16x128b" ? 4 : 8;
+    return atom() == "32x32b" ? 1 : atom() == "16x64b" ? 2 : atom() == "16x128b" ? 4 : 8;
   }
   int lowBits() const { return narrow.packBits + narrow.padBits; }
+  // The element of the view in TMEM cell {row, col} of CTA `block`.
+  std::vector<uint64_t> element(uint64_t row, uint64_t col, uint64_t block) const {
+    std::vector<uint64_t> e = tmem.at(row, col, block);
+    return {e[0] % m(), e[1] % n()};
+  }
+  // Column slots the view moves (the allocation's, up to its last column
+  // holding an element inside the view, lane 0 of CTA 0).
+  uint64_t columns() const {
+    if (columnsSeen == 0) {
+      uint64_t last = 0;
+      for (uint64_t c = 0; c < tmem.columns(); ++c) {
+        std::vector<uint64_t> e = tmem.at(0, c, 0);
+        if (e[0] < m() && e[1] < n()) last = c;
+      }
+      columnsSeen = 1;
+      while (columnsSeen <= last) columnsSeen *= 2;
+    }
+    return columnsSeen;
+  }
   // 32-bit cells a CTA holds.
-  uint64_t cells() const { return tmem.columns() >> lowBits(); }
+  uint64_t cells() const { return columns() >> lowBits(); }
   // Where lanes 16-31 of a quarter come from: 0 the shape itself (32x32b),
-  // 1 a register bit, 2 warp bit 2; 3: they are unused.
+  // 1 a register bit, 2 warp bit 2; 3: they are unused (TMEM lane 16 holds
+  // lane 0's element).
   int upper() const {
-    if (tmem.lanes16Unused()) return 3;
-    if (shape == "32x32b") return 0;
-    return numWarps > 4 ? 2 : 1;
+    if (upperSeen < 0)
+      upperSeen = element(16, 0, 0) == element(0, 0, 0) ? 3
+                  : atom() == "32x32b"                  ? 0
+                  : numWarps > 4                        ? 2
+                                                        : 1;
+    return upperSeen;
   }
   uint64_t groups() const { return numWarps / (upper() == 2 ? 8 : 4); }
   uint64_t used() const {
@@ -161,23 +209,57 @@ struct RegLayout {
     return groups() < chunks ? groups() : chunks;
   }
   uint64_t chunk() const { return cells() / used(); }
-  bool split32() const { return shape == "32x32b" && upper() == 3 && chunk() >= 2; }
-  uint64_t registers() const {
-    uint64_t r = shape == "32x32b" ? (split32() ? chunk() / 2 : chunk())
-                                   : chunk() / shapeCols() * shapeRegs() * (upper() == 1 ? 2 : 1);
+  bool split32() const { return atom() == "32x32b" && upper() == 3 && chunk() >= 2; }
+  // Registers of the PTX shape's layout (before 32x32b_splitn).
+  uint64_t shapeRegisters() const {
+    uint64_t r = atom() == "32x32b" ? (split32() ? chunk() / 2 : chunk())
+                                    : chunk() / shapeCols() * shapeRegs() * (upper() == 1 ? 2 : 1);
     return r << narrow.packBits;
   }
+  uint64_t registers() const { return splitn() && shapeRegisters() == 1 ? 2 : shapeRegisters(); }
   uint64_t lanes() const { return 32; }
   uint64_t warps() const { return numWarps; }
   uint64_t blocks() const { return tmem.blocks(); }
 
+  std::vector<uint64_t> half() const { return {0, n() / 2}; }
+  // 32x32b_splitn's exchanged bit: -1 none (the top register holds column
+  // N/2), 0-4 a lane bit, 5 + k warp bit k; -2 when there is none.
+  int splitBit() const {
+    if (splitSeen == -3) splitSeen = findSplitBit();
+    return splitSeen;
+  }
+  int findSplitBit() const {
+    uint64_t regs = shapeRegisters();
+    if (regs == 1) return shapeAt(0, 16, 0, 0) == half() ? 4 : -2;
+    if (shapeAt(regs / 2, 0, 0, 0) == half()) return -1;
+    for (int i = 0; i < 5; ++i)
+      if (shapeAt(0, uint64_t{1} << i, 0, 0) == half()) return i;
+    for (int k = 2; (uint64_t{1} << k) < numWarps; ++k)
+      if (shapeAt(0, 0, uint64_t{1} << k, 0) == half()) return 5 + k;
+    return -2;
+  }
+
   std::vector<uint64_t> at(uint64_t reg, uint64_t l, uint64_t w, uint64_t b) const {
+    if (!splitn()) return shapeAt(reg, l, w, b);
+    uint64_t regs = shapeRegisters();
+    if (regs == 1) return shapeAt(0, (l & 15) | reg << 4, w, b);
+    int bit = splitBit();
+    if (bit < 0) return shapeAt(reg, l, w, b);
+    uint64_t top = regs / 2, mask = bit < 5 ? uint64_t{1} << bit : uint64_t{1} << (bit - 5);
+    uint64_t& other = bit < 5 ? l : w;
+    bool fromReg = reg & top, fromOther = other & mask;
+    reg = (reg & ~top) | (fromOther ? top : 0);
+    other = (other & ~mask) | (fromReg ? mask : 0);
+    return shapeAt(reg, l, w, b);
+  }
+
+  std::vector<uint64_t> shapeAt(uint64_t reg, uint64_t l, uint64_t w, uint64_t b) const {
     uint64_t part = reg % (uint64_t{1} << narrow.packBits), i = reg >> narrow.packBits;
     uint64_t quarter = 32 * (w % 4);
     uint64_t group = (upper() == 2 ? w / 8 : w / 4) % used();
     uint64_t base = group * chunk();
     uint64_t row = 0, col = 0;
-    if (shape == "32x32b") {
+    if (atom() == "32x32b") {
       row = quarter + (split32() ? l % 16 : l);
       col = base + i + (split32() ? l / 16 * (chunk() / 2) : 0);
     } else {
@@ -186,13 +268,13 @@ struct RegLayout {
       uint64_t rep = rest % reps;
       uint64_t half = upper() == 1 ? rest / reps : upper() == 2 ? w / 4 % 2 : 0;
       uint64_t r = 0, c = 0;
-      if (shape == "16x64b") {
+      if (atom() == "16x64b") {
         r = l / 4 + 8 * (l % 2);
         c = l / 2 % 2;
-      } else if (shape == "16x128b") {
+      } else if (atom() == "16x128b") {
         r = l / 4 + 8 * j;
         c = l % 4;
-      } else if (shape == "16x256b") {
+      } else if (atom() == "16x256b") {
         r = l / 4 + 8 * (j / 2);
         c = 2 * (l % 4) + j % 2;
       } else {
@@ -202,43 +284,73 @@ struct RegLayout {
       col = base + rep * shapeCols() + c;
     }
     uint64_t slot = ((col << narrow.packBits) | part) << narrow.padBits;
-    return tmem.at(row, slot, b);
+    return element(row, slot, b);
   }
 };
 
 // How `bits`-bit elements sit in the layout's cells, for the storage
-// tmem_reg_layout reads (Narrow's three kinds, and 32-bit packed); false for
-// any other (8-bit with col_stride 2, fp4_padded bytes): the definition does
-// not cover them.
+// tmem_reg_layout reads (Narrow's kinds, and 32-bit packed); false for any
+// other (8-bit with col_stride 2, fp4_padded bytes): the definition does not
+// cover them.
 inline bool narrowOf(uint64_t bits, const Layout& t, Narrow& out) {
   uint64_t pad = t.pad();
-  if (bits == 32 && pad == 1)
-    out = {0, 0};
+  int log2Cols = 0;
+  while ((uint64_t{1} << (log2Cols + 1)) <= t.columns()) ++log2Cols;
+  if (bits < 32 && pad == 1 && t.columns() < 32 / bits && t.columns() == t.tileSlots())
+    out = {log2Cols, 0, bits};
+  else if (bits == 32 && pad == 1)
+    out = {0, 0, bits};
   else if (bits == 16 && pad == 1)
-    out = {1, 0};
+    out = {1, 0, bits};
   else if (bits == 16 && pad == 2)
-    out = {1, 1};
+    out = {1, 1, bits};
   else if (bits == 8 && pad == 1)
-    out = {2, 0};
+    out = {2, 0, bits};
   else if (bits == 8 && pad == 4)
-    out = {0, 2};
+    out = {0, 2, bits};
   else
     return false;
   return true;
 }
 
-// The parameters the definition covers (where Gluon 3.9.0 answers a layout):
+// The parameters the definition covers (where Gluon 3.9.0 answers a layout),
+// for the allocation's layout and for the view's own:
 // a tile at least a register wide (with two_ctas and 64 rows, twice that:
 // its top column bit is on the lanes), at least one shape's width of cells,
-// every CTA holding a block's rows (and columns, when the CGA splits them),
-// and only 32x32b where lanes 16-31 of each warp are unused.
+// every CTA holding a block's rows (and columns, when the CGA splits them);
+// the view's columns as many as a register's cell parts; one shape's
+// registers and lanes (32x32b: lanes 0-15) reading distinct elements of the
+// view. 32x32b_splitn: more registers than a cell holds elements, unless the
+// top register (or, with one register, lane bit 4) already holds column N/2,
+// and a lane or warp bit (past the first two) holding it.
+// Left out (Gluon answers, not compared; the sweep counts them): narrow
+// elements in a tile narrower than a register's elements whose next tiles
+// continue its columns (blockN 2 with 8-bit packed, or with two_ctas and
+// 16-bit unpacked elements: Triton packs across the tiles, a storage Narrow
+// does not describe yet); a view with fewer columns than the allocation's
+// register parts (Triton re-packs the view's own columns, the definition
+// takes the allocation's storage).
 inline bool covers(const RegLayout& d) {
-  const Layout& t = d.tmem;
-  uint64_t need = uint64_t{1} << (d.narrow.packBits + (t.halves() ? 1 : 0));
-  if (t.width() < need || t.cm() < t.tileRows()) return false;
-  if (t.cm() < t.blockM || (t.cga.split(1) > 1 && t.cn() < t.blockN)) return false;
-  if (d.cells() < d.shapeCols()) return false;
-  return d.upper() != 3 || d.shape == "32x32b";
+  for (bool view : {false, true}) {
+    Layout t = d.tmem;
+    if (view) t.m = d.m(), t.n = d.n();
+    uint64_t need = uint64_t{1} << (d.narrow.packBits + (t.halves() ? 1 : 0));
+    if (t.width() < need || t.cm() < t.tileRows()) return false;
+    if (t.cm() < t.blockM || (t.cga.split(1) > 1 && t.cn() < t.blockN)) return false;
+  }
+  if (d.columns() < (uint64_t{1} << d.lowBits()) || d.cells() < d.shapeCols()) return false;
+  std::vector<std::vector<uint64_t>> seen;
+  for (uint64_t j = 0; j < d.shapeRegs(); ++j)
+    for (uint64_t l = 0; l < (d.atom() == "32x32b" ? 16 : 32); ++l) {
+      std::vector<uint64_t> e = d.shapeAt(j << d.narrow.packBits, l, 0, 0);
+      for (const std::vector<uint64_t>& s : seen)
+        if (s == e) return false;
+      seen.push_back(e);
+    }
+  if (!d.splitn()) return true;
+  int bit = d.splitBit();
+  if (bit == -2) return false;
+  return bit == -1 || d.shapeRegisters() == 1 || d.shapeRegisters() > 32 / d.narrow.bits;
 }
 
 }  // namespace f2lay::ref::catalog::tmem

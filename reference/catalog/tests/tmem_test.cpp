@@ -144,20 +144,47 @@ TEST(TensorMemoryScales, MatchesElementwise) {
   EXPECT_GT(checked, 150);
 }
 
-// Every (register, lane, warp, block) of every shape against tmem::RegLayout:
-// 32-, 16- and 8-bit elements (packed, unpacked, padded), CGAs, two CTAs,
-// warps holding copies. Where the definition covers the parameters
-// (tmem::covers) the layout must be given and match it.
-TEST(TmemRegLayout, MatchesElementwise) {
+struct Storage {
+  uint64_t bits, colStride;
+};
+const std::vector<Storage> kStorages = {{32, 1}, {16, 1}, {16, 2}, {8, 1}, {8, 4}};
+const std::vector<std::string> kVariants = {"32x32b", "16x64b", "16x128b", "16x256b",
+                                            "32x32b_splitn"};
+
+// Counts of one sweep over tmem_reg_layout's parameters.
+struct Sweep {
   int covered = 0, beyond = 0, refused = 0;
-  struct Storage {
-    uint64_t bits, colStride;
-  };
-  for (std::string variant : {"32x32b", "16x64b", "16x128b", "16x256b"})
-    for (Storage st :
-         {Storage{32, 1}, Storage{16, 1}, Storage{16, 2}, Storage{8, 1}, Storage{8, 4}})
+};
+
+// tmem_reg_layout at `def` (its allocation alloc0 x alloc1, `bits`-bit
+// elements) against the definition: where tmem::covers holds the layout must
+// be given and match it at every input.
+void checkReg(tmem::RegLayout def, uint64_t bits, Sweep& s) {
+  bool known = tmem::narrowOf(bits, def.tmem, def.narrow);
+  SCOPED_TRACE(def.shape + " " + std::to_string(bits) + "-bit " + text(def.tmem) + " view " +
+               std::to_string(def.m()) + "x" + std::to_string(def.n()) + " warps " +
+               std::to_string(def.numWarps));
+  TmemRegParams p = reg(params(def.tmem), {def.m(), def.n()}, def.numWarps, def.shape);
+  p.allocShape = {def.tmem.m, def.tmem.n};
+  p.elementBitwidth = bits;
+  auto built = f2lay::testing::attempt([&] { return tmemRegLayout(p); });
+  bool cover = known && tmem::covers(def);
+  if (cover) {
+    ASSERT_TRUE(built.answer) << built.error;
+    ASSERT_EQ(distributedMismatch(*built.answer, def), "");
+  }
+  ++(cover ? s.covered : built.answer ? s.beyond : s.refused);
+}
+
+// Every (register, lane, warp, block) of every shape against tmem::RegLayout:
+// 32-, 16- and 8-bit elements (packed, partly packed, unpacked, padded),
+// CGAs, two CTAs, warps holding copies, 32x32b_splitn.
+TEST(TmemRegLayout, MatchesElementwise) {
+  Sweep s;
+  for (const std::string& variant : kVariants)
+    for (Storage st : kStorages)
       for (uint64_t bm : {64, 128})
-        for (uint64_t bn : {4, 16, 256})
+        for (uint64_t bn : {2, 4, 16, 256})
           for (uint64_t m : {64, 128})
             for (uint64_t n : {8, 32})
               for (uint64_t warps : {4, 8, 32})
@@ -165,34 +192,47 @@ TEST(TmemRegLayout, MatchesElementwise) {
                   for (bool two : {false, true}) {
                     if (two && !twoCtaCga(cga)) continue;
                     if ((!cga.empty() || two || n > 8) && warps > 8) continue;  // time
+                    if (bn == 2 && (st.bits == 32 || n > 8 || warps > 4)) continue;
                     tmem::RegLayout def{
                         {bm, bn, m, n, st.colStride, false, two, {cga}}, variant, warps};
                     if (def.tmem.cga.split(0) > m || def.tmem.cga.split(1) > n) continue;
-                    bool known = tmem::narrowOf(st.bits, def.tmem, def.narrow);
-                    SCOPED_TRACE(variant + " " + std::to_string(st.bits) + "-bit " +
-                                 text(def.tmem) + " warps " + std::to_string(warps));
-                    TmemRegParams p = reg(params(def.tmem), {m, n}, warps, variant);
-                    p.elementBitwidth = st.bits;
-                    auto built = f2lay::testing::attempt([&] { return tmemRegLayout(p); });
-                    bool cover = known && tmem::covers(def);
-                    if (cover) {
-                      ASSERT_TRUE(built.answer) << built.error;
-                    }
-                    if (!built.answer) {
-                      ++refused;
-                      continue;
-                    }
-                    // Gluon also answers partly packed narrow elements (a
-                    // tile narrower than a register's elements), outside the
-                    // definition: counted, not compared.
-                    if (cover) {
-                      ASSERT_EQ(distributedMismatch(*built.answer, def), "");
-                    }
-                    ++(cover ? covered : beyond);
+                    checkReg(def, st.bits, s);
+                    if (::testing::Test::HasFatalFailure()) return;
                   }
-  std::cout << "tmem_reg_layout: " << covered << " covered, " << beyond
-            << " given beyond the definition's scope (not compared), " << refused << " refused\n";
-  EXPECT_GT(covered, 1500);
+  std::cout << "tmem_reg_layout: " << s.covered << " covered, " << s.beyond
+            << " given beyond the definition's scope (not compared), " << s.refused << " refused\n";
+  EXPECT_GT(s.covered, 2500);
+}
+
+// Views of a larger allocation (twice the rows, the columns or both): the
+// allocation's layout, the view's elements.
+TEST(TmemRegLayout, ViewsMatchElementwise) {
+  Sweep s;
+  for (const std::string& variant : kVariants)
+    for (Storage st : kStorages)
+      for (uint64_t bm : {64, 128})
+        for (uint64_t bn : {4, 16, 256})
+          for (uint64_t m : {64, 128})
+            for (uint64_t n : {8, 32})
+              for (uint64_t warps : {4, 8})
+                for (const CgaList& cga : {CgaList{}, CgaList{{1, 0}}, CgaList{{0, 1}}})
+                  for (bool two : {false, true})
+                    for (std::array<int, 2> grow : {std::array<int, 2>{1, 0}, {0, 1}, {1, 1}}) {
+                      if (two && !twoCtaCga(cga)) continue;
+                      if ((!cga.empty() || bn == 16) && (n > 8 || warps > 4)) continue;  // time
+                      tmem::RegLayout def{
+                          {bm, bn, m << grow[0], n << grow[1], st.colStride, false, two, {cga}},
+                          variant,
+                          warps};
+                      def.viewM = m;
+                      def.viewN = n;
+                      if (def.tmem.cga.split(0) > m || def.tmem.cga.split(1) > n) continue;
+                      checkReg(def, st.bits, s);
+                      if (::testing::Test::HasFatalFailure()) return;
+                    }
+  std::cout << "tmem_reg_layout views: " << s.covered << " covered, " << s.beyond
+            << " given beyond the definition's scope (not compared), " << s.refused << " refused\n";
+  EXPECT_GT(s.covered, 1500);
 }
 
 // Gluon 3.9.0, compute_tmem_reg_layout(float32, [128, 64], [128, 64],
@@ -268,6 +308,56 @@ TEST(TmemRegLayout, GluonNarrowAndCga) {
   fp4.elementBitwidth = 8;
   fp4.layout.fp4Padded = true;
   EXPECT_PRED2(contains, errorMessage([&] { tmemRegLayout(fp4); }), "Gluon 3.9.0 answers None");
+}
+
+// Gluon 3.9.0 (gluon_tmem_answer, asked in this session) on the scope the
+// definition gained: 32x32b_splitn, views of a larger allocation, partly
+// packed narrow elements.
+TEST(TmemRegLayout, GluonSplitnViewsPartlyPacked) {
+  // compute_tmem_reg_layout(float32, [128, 64], [128, 64],
+  // TensorMemoryLayout((128, 64), 1), 8, '32x32b_splitn')
+  EXPECT_EQ(tmemRegLayout(reg(block(128, 64), {128, 64}, 8, "32x32b_splitn")),
+            testing::distributed({{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 32}},
+                                 {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}},
+                                 {{32, 0}, {64, 0}, {0, 16}}, {}, {128, 64}));
+  // compute_tmem_reg_layout(float32, [64, 2], [64, 2],
+  // TensorMemoryLayout((64, 2), 1), 4, '32x32b_splitn'): one register
+  EXPECT_EQ(tmemRegLayout(reg(block(64, 2), {64, 2}, 4, "32x32b_splitn")),
+            testing::distributed({{0, 1}}, {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {0, 0}},
+                                 {{16, 0}, {32, 0}}, {}, {64, 2}));
+  // compute_tmem_reg_layout(float32, [128, 64], [2, 128, 128],
+  // TensorMemoryLayout((128, 64), 1), 4, '16x64b')
+  TmemRegParams view = reg(block(128, 64), {128, 64}, 4, "16x64b");
+  view.allocShape = {2, 128, 128};
+  EXPECT_EQ(tmemRegLayout(view),
+            testing::distributed({{0, 2}, {0, 4}, {0, 8}, {0, 16}, {0, 32}, {16, 0}},
+                                 {{8, 0}, {0, 1}, {1, 0}, {2, 0}, {4, 0}}, {{32, 0}, {64, 0}}, {},
+                                 {128, 64}));
+  // compute_tmem_reg_layout(float32, [64, 64], [128, 64],
+  // TensorMemoryLayout((64, 64), 1), 4, '16x64b'): lanes 16-31 unused
+  TmemRegParams rows = reg(block(64, 64), {64, 64}, 4, "16x64b");
+  rows.allocShape = {128, 64};
+  EXPECT_EQ(tmemRegLayout(rows), testing::distributed({{0, 2}, {0, 4}, {0, 8}, {0, 16}, {0, 32}},
+                                                      {{8, 0}, {0, 1}, {1, 0}, {2, 0}, {4, 0}},
+                                                      {{16, 0}, {32, 0}}, {}, {64, 64}));
+  // compute_tmem_reg_layout(int8, [128, 8], [128, 8], TensorMemoryLayout((64,
+  // 4), 1, [[1, 0], [0, 1]], two_ctas=True), 4, '32x32b'): two slots a CTA
+  TmemRegParams p8 = reg(block(64, 4), {128, 8}, 4, "32x32b");
+  p8.elementBitwidth = 8;
+  p8.layout.twoCtas = true;
+  p8.layout.cgaLayout = testing::cgaFromBases({{1, 0}, {0, 1}}, 2);
+  EXPECT_EQ(tmemRegLayout(p8),
+            testing::distributed({{0, 1}}, {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}},
+                                 {{32, 0}, {0, 2}}, {{64, 0}, {0, 4}}, {128, 8}));
+  // compute_tmem_reg_layout(float16, [128, 4], [128, 4], TensorMemoryLayout((64,
+  // 2), 1, [[1, 0], [0, 1]], two_ctas=True), 4, '32x32b'): one slot a CTA
+  TmemRegParams p16 = reg(block(64, 2), {128, 4}, 4, "32x32b");
+  p16.elementBitwidth = 16;
+  p16.layout.twoCtas = true;
+  p16.layout.cgaLayout = testing::cgaFromBases({{1, 0}, {0, 1}}, 2);
+  EXPECT_EQ(tmemRegLayout(p16),
+            testing::distributed({}, {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}}, {{32, 0}, {0, 1}},
+                                 {{64, 0}, {0, 2}}, {128, 4}));
 }
 
 // Gluon 3.9.0 to_linear_layout (gluon_tmem_answer, asked in this session):
