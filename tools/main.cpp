@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "formats/cute_text.h"
@@ -13,6 +14,7 @@
 #include "tools/analysis/pair_checks.h"
 #include "tools/cases.h"
 #include "tools/oracle.h"
+#include "tools/pictures/picture.h"
 #include "tools/show.h"
 #include "tools/vectors/vectors.h"
 
@@ -170,7 +172,26 @@ int main(int argc, char** argv) {
   show->add_flag("--banks", showBanksFlag,
                  "FILE is a bank_conflicts request: draw the bank each lane of each instruction "
                  "hits, like the seed's bank scope");
-  show->add_option("--warp", showWarp, "With --banks: the warp to draw (default 0)");
+  show->add_option("--warp", showWarp,
+                   "With --banks, or --svg of a bank_conflicts request: the warp to draw "
+                   "(default 0)");
+  bool showSvg = false;
+  uint64_t showElementBytes = 0;  // 0: not given
+  uint64_t showInstruction = 0;
+  auto* svgFlag = show->add_flag(
+      "--svg", showSvg,
+      "Write an SVG picture (tools/pictures/picture.h): of a layout or a catalog request, "
+      "the tensor's cells by holder or by bank; of a bank_conflicts request, one "
+      "instruction's bank scope; of an optimal_swizzle request, swizzled beside unswizzled; "
+      "of a conversion request (self, other), A beside B");
+  svgFlag->excludes(show->get_option("--banks"));
+  show->add_option("--element-bytes", showElementBytes,
+                   "With --svg, a memory layout: bytes per element for the banks (default: the "
+                   "request's element_bitwidth / 8 or element_bytes, else 4)")
+      ->check(CLI::IsMember({1, 2, 4, 8, 16}));
+  show->add_option("--instruction", showInstruction,
+                   "With --svg of a bank_conflicts request: the warp's instruction to draw "
+                   "(default 0)");
 
   auto* convert = app.add_subcommand("convert", "Convert a layout between formats");
   std::string convertPath, convertFrom, convertTo;
@@ -253,6 +274,27 @@ int main(int argc, char** argv) {
       std::cout << "f2lay vectors: " << files.size() - differ << " of " << files.size()
                 << " files regenerate identically\n";
       return differ ? kCheckFailed : kOk;
+    }
+    if (show->parsed() && showSvg) {
+      std::string text = readInput(showPath);
+      f2lay::Json input;
+      if (showFrom.empty() && f2lay::detectFormat(text) == f2lay::Format::Json) {
+        try {
+          input = f2lay::parseJson(text);
+        } catch (const f2lay::Error& e) {
+          throw f2lay::Error(showPath + ": JSON: " + e.what());
+        }
+      } else {
+        input = f2lay::layoutToJson(parseLayout(showPath, text, showFrom));
+      }
+      try {
+        std::cout << f2lay::tools::pictures::svgPicture(
+            input, {showElementBytes ? std::optional<uint64_t>(showElementBytes) : std::nullopt,
+                    showWarp, showInstruction});
+      } catch (const f2lay::Error& e) {
+        throw f2lay::Error(showPath + ": " + e.what());
+      }
+      return kOk;
     }
     if (show->parsed() && showBanksFlag) {
       f2lay::Json request;
