@@ -65,9 +65,9 @@ double drawBankScope(Svg& svg, double x, double y, const Json& request, uint64_t
            14, "start", {0, 0, 0}, true, {{"id", "bank-scope-title"}});
   svg.text(x, y + 30,
            std::to_string(in.bytes) + " bytes per " + (vector ? "lane" : "matrix row") +
-               " (registers " + registers + "); " + std::to_string(in.cost.phases) +
-               " ideal, " + std::to_string(in.cost.wavefronts - in.cost.phases) +
-               " conflicts; columns: banks, rows: 128-byte rows of shared memory; cell: the " +
+               " (registers " + registers + "); ideal " + std::to_string(in.cost.phases) +
+               ", conflicts " + std::to_string(in.cost.wavefronts - in.cost.phases) +
+               "; columns: banks, rows: 128-byte rows of shared memory; cell: the " +
                (vector ? "lanes" : "rows") + " touching that word",
            10, "start", {60, 60, 60});
   y += 40;

@@ -232,6 +232,23 @@ class Conversion(unittest.TestCase):
         self.assertTrue(far(p.pixel("b-e-0-8"), p.pixel("a-e-0-8")))
 
 
+class ReadmePictures(unittest.TestCase):
+    def test_the_committed_pictures_are_what_the_command_draws(self):
+        # scripts/pictures makes them: docs/pictures/NAME.json -> NAME.svg, NAME.png.
+        folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs",
+                              "pictures")
+        names = sorted(f[:-5] for f in os.listdir(folder) if f.endswith(".json"))
+        self.assertGreaterEqual(len(names), 2)
+        for name in names:
+            with self.subTest(name=name):
+                with open(os.path.join(folder, name + ".json")) as f:
+                    now = Picture(json.load(f))
+                with open(os.path.join(folder, name + ".svg")) as f:
+                    self.assertEqual(f.read(), now.text, "run scripts/pictures")
+                png = Image.open(os.path.join(folder, name + ".png"))
+                self.assertEqual(png.size, now.image.size)
+
+
 class BadInput(unittest.TestCase):
     def refused(self, request, *options):
         with tempfile.TemporaryDirectory() as d:
