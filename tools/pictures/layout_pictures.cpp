@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <functional>
 #include <map>
 
 #include "formats/error.h"
@@ -73,6 +74,27 @@ std::vector<std::vector<uint64_t>> holdersOf(const ref::LinearLayout& layout) {
   return holders;
 }
 
+// The grid of a layout's elements (tensor_grid.h), each cell made by `cellOf`
+// from the element's coordinates as text, its inputs and the first of them
+// split into dims; an element no input reaches is drawn empty, `nobody` in its
+// tooltip.
+double drawElements(
+    Svg& svg, double x, double y, const LayoutValue& v,
+    const std::vector<std::vector<uint64_t>>& holders, size_t labelChars,
+    const std::string& nobody, const std::string& idPrefix,
+    const std::function<Cell(const std::string&, const std::vector<uint64_t>&, const Input&)>&
+        cellOf) {
+  return drawGrid(
+      svg, x, y, v.out_dims,
+      [&](uint64_t e) {
+        std::string at = coordinateText(coordinates(v.out_dims, e));
+        const std::vector<uint64_t>& h = holders[e];
+        if (h.empty()) return Cell{kEmpty, ".", at + ": " + nobody, {{"data-holders", "0"}}};
+        return cellOf(at, h, splitInput(v, h[0]));
+      },
+      gridStyle(v.out_dims, labelChars), idPrefix);
+}
+
 double title(Svg& svg, double x, double y, const std::string& text, const std::string& detail) {
   svg.text(x, y + 14, text, 14, "start", {0, 0, 0}, true);
   svg.text(x, y + 30, detail, 10, "start", {60, 60, 60});
@@ -139,14 +161,9 @@ double drawDistributed(Svg& svg, double x, double y, const ref::LinearLayout& la
                 (blocks > 1 ? ", " + std::to_string(blocks) + " blocks" : "") +
                 "; cell: T<lane> R<register>, hue: warp, shade: lane");
   std::string widest = "T" + std::to_string(lanes - 1) + " R" + std::to_string(registers - 1);
-  GridStyle style = gridStyle(v.out_dims, widest.size());
-  y = drawGrid(
-      svg, x, y, v.out_dims,
-      [&](uint64_t e) {
-        std::string at = coordinateText(coordinates(v.out_dims, e));
-        const std::vector<uint64_t>& h = holders[e];
-        if (h.empty()) return Cell{kEmpty, ".", at + ": held by nobody", {{"data-holders", "0"}}};
-        Input in = splitInput(v, h[0]);
+  y = drawElements(
+      svg, x, y, v, holders, widest.size(), "held by nobody", idPrefix,
+      [&](const std::string& at, const std::vector<uint64_t>& h, const Input& in) {
         std::string tip = at + ": " + holderText(h[0]);
         for (size_t k = 1; k < h.size() && k <= kListedHolders; ++k)
           tip += (k == 1 ? "; also " : "; ") + holderText(h[k]);
@@ -156,8 +173,7 @@ double drawDistributed(Svg& svg, double x, double y, const ref::LinearLayout& la
                     "T" + std::to_string(in["lane"]) + " R" + std::to_string(in["register"]), tip,
                     {{"data-holder", holderText(h[0])},
                      {"data-holders", std::to_string(h.size())}}};
-      },
-      style, idPrefix);
+      });
 
   // The legend: one row of lane swatches per warp (block-major).
   svg.text(x, y + 12, "Colors: warp (hue) and lane (shade, light = lane 0)", 10, "start",
@@ -239,14 +255,9 @@ double drawMemory(Svg& svg, double x, double y, const ref::LinearLayout& layout,
   y = title(svg, x, y, heading, detail);
   std::string widest = std::to_string(inSize(v, "offset") - 1);
   if (blocks > 1) widest = std::to_string(blocks - 1) + ":" + widest;
-  GridStyle style = gridStyle(v.out_dims, widest.size());
-  y = drawGrid(
-      svg, x, y, v.out_dims,
-      [&](uint64_t e) {
-        std::string at = coordinateText(coordinates(v.out_dims, e));
-        const std::vector<uint64_t>& h = holders[e];
-        if (h.empty()) return Cell{kEmpty, ".", at + ": at no offset", {}};
-        Input in = splitInput(v, h[0]);
+  y = drawElements(
+      svg, x, y, v, holders, widest.size(), "at no offset", idPrefix,
+      [&](const std::string& at, const std::vector<uint64_t>& h, const Input& in) {
         uint64_t offset = in["offset"], bytes = address(offset), bank = bytes / 4 % 32;
         std::string label = (blocks > 1 ? std::to_string(in["block"]) + ":" : "") +
                             std::to_string(offset);
@@ -259,8 +270,7 @@ double drawMemory(Svg& svg, double x, double y, const ref::LinearLayout& layout,
         return Cell{bankColor(bank), label, tip,
                     {{"data-offset", std::to_string(offset)},
                      {"data-bank", std::to_string(bank)}}};
-      },
-      style, idPrefix);
+      });
   svg.text(x, y + 12, "Banks (hue: bank / 2; odd banks darker)", 10, "start", {0, 0, 0}, true);
   y += 18;
   for (uint64_t b = 0; b < 32; ++b) {
