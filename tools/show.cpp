@@ -179,8 +179,7 @@ std::vector<BankHit> bankHits(const ref::analysis::InstructionAccess& in) {
 BankScope bankScope(const Json& request, uint64_t warp) {
   if (!request.is_object()) throw Error("bank scope: the request must be a JSON object");
   if (request.contains("op") && request["op"] != "bank_conflicts")
-    throw Error("bank scope: the request's op must be bank_conflicts, not " +
-                request["op"].dump());
+    throw Error("bank scope: the request's op must be bank_conflicts, not " + request["op"].dump());
   Args a(request);
   ref::LinearLayout dist = a.layout("layout");
   auto [shared, padding] = a.paddedLayoutAs<ref::LinearLayout>("shared");
@@ -195,9 +194,9 @@ void showBanks(const Json& request, uint64_t warp, std::ostream& out) {
   const std::vector<ref::analysis::InstructionAccess>& all = scope.instructions;
   uint64_t total = 0;
   for (const auto& in : all) total += in.cost.wavefronts;
-  out << scope.access << " of " << (all.empty() ? 0 : all[0].bytes)
-      << " bytes per " << (scope.instruction == analysis::Instruction::kVector ? "lane" : "row")
-      << ", warp " << warp << ": " << all.size() << " instructions, " << total
+  out << scope.access << " of " << (all.empty() ? 0 : all[0].bytes) << " bytes per "
+      << (scope.instruction == analysis::Instruction::kVector ? "lane" : "row") << ", warp " << warp
+      << ": " << all.size() << " instructions, " << total
       << " wavefronts\n"
          "bank = byte address / 4 mod 32 (first bank of the access); row = byte address / 128; "
          "lanes, words: per bank, the lanes touching it and the distinct words they touch\n";

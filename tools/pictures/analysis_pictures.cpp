@@ -28,8 +28,8 @@ std::string wavefrontText(const Json& report) {
 }
 
 const Json& key(const Json& request, const char* name) {
-  if (!request.contains(name)) throw Error(std::string("show --svg: the request has no \"") +
-                                           name + "\"");
+  if (!request.contains(name))
+    throw Error(std::string("show --svg: the request has no \"") + name + "\"");
   return request[name];
 }
 
@@ -106,7 +106,8 @@ double drawBankScope(Svg& svg, double x, double y, const Json& request, uint64_t
   svg.text(x, y + 10, "Distinct words touched per bank", 10, "start", {0, 0, 0}, true);
   y += 16;
   uint64_t most = *std::max_element(distinct.begin(), distinct.end());
-  const double unit = std::clamp(120.0 / static_cast<double>(std::max<uint64_t>(most, 1)), 2.0, 16.0);
+  const double unit =
+      std::clamp(120.0 / static_cast<double>(std::max<uint64_t>(most, 1)), 2.0, 16.0);
   double base = y + unit * static_cast<double>(most);
   for (uint64_t b = 0; b < 32; ++b) {
     double h = unit * static_cast<double>(distinct[b]);
@@ -116,8 +117,8 @@ double drawBankScope(Svg& svg, double x, double y, const Json& request, uint64_t
                 {"id", "bar-" + std::to_string(b)},
                 {"data-words", std::to_string(distinct[b])}},
                "bank " + std::to_string(b) + ": " + std::to_string(distinct[b]) + " words");
-    svg.text(left + (static_cast<double>(b) + 0.5) * cw, base + 10, std::to_string(distinct[b]),
-             8, "middle", {40, 40, 40});
+    svg.text(left + (static_cast<double>(b) + 0.5) * cw, base + 10, std::to_string(distinct[b]), 8,
+             "middle", {40, 40, 40});
   }
   return base + 16;
 }
@@ -134,8 +135,10 @@ double drawOptimalSwizzle(Svg& svg, double x, double y, const Json& request) {
   Json unswizzled = answerOf(unswizzledRequest);
   uint64_t elementBytes = key(request, "element_bytes").get<uint64_t>();
   auto banks = [&](const Json& shared, const char* layoutKey, const char* access) {
-    Json r = {{"op", "bank_conflicts"},        {"layout", request[layoutKey]},
-              {"shared", shared},              {"element_bytes", elementBytes},
+    Json r = {{"op", "bank_conflicts"},
+              {"layout", request[layoutKey]},
+              {"shared", shared},
+              {"element_bytes", elementBytes},
               {"access", access}};
     return answerOf(r);
   };
@@ -160,19 +163,20 @@ double drawOptimalSwizzle(Svg& svg, double x, double y, const Json& request) {
 }
 
 double drawConversion(Svg& svg, double x, double y, const Json& request) {
-  Json classified = answerOf(
-      {{"op", "classify_conversion"}, {"self", key(request, "self")}, {"other", key(request, "other")}});
-  svg.text(x, y + 16,
-           "Conversion A -> B: " + classified["kind"].get<std::string>() + " (§5.4)", 16, "start",
-           {0, 0, 0}, true, {{"id", "conversion-kind"}});
+  Json classified = answerOf({{"op", "classify_conversion"},
+                              {"self", key(request, "self")},
+                              {"other", key(request, "other")}});
+  svg.text(x, y + 16, "Conversion A -> B: " + classified["kind"].get<std::string>() + " (§5.4)", 16,
+           "start", {0, 0, 0}, true, {{"id", "conversion-kind"}});
   svg.text(x, y + 32, classified["reason"].get<std::string>(), 10, "start", {60, 60, 60});
   y += 42;
-  double bottom = drawDistributed(svg, x, y, ref::LinearLayout(layoutFromJson(request["self"], "self")),
-                                  "A (self)", "a-");
+  double bottom = drawDistributed(
+      svg, x, y, ref::LinearLayout(layoutFromJson(request["self"], "self")), "A (self)", "a-");
   double left = svg.right() + 40;
-  bottom = std::max(bottom, drawDistributed(svg, left, y,
-                                            ref::LinearLayout(layoutFromJson(request["other"], "other")),
-                                            "B (other)", "b-"));
+  bottom =
+      std::max(bottom, drawDistributed(svg, left, y,
+                                       ref::LinearLayout(layoutFromJson(request["other"], "other")),
+                                       "B (other)", "b-"));
   return bottom;
 }
 

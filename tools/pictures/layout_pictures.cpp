@@ -78,12 +78,11 @@ std::vector<std::vector<uint64_t>> holdersOf(const ref::LinearLayout& layout) {
 // from the element's coordinates as text, its inputs and the first of them
 // split into dims; an element no input reaches is drawn empty, `nobody` in its
 // tooltip.
-double drawElements(
-    Svg& svg, double x, double y, const LayoutValue& v,
-    const std::vector<std::vector<uint64_t>>& holders, size_t labelChars,
-    const std::string& nobody, const std::string& idPrefix,
-    const std::function<Cell(const std::string&, const std::vector<uint64_t>&, const Input&)>&
-        cellOf) {
+double drawElements(Svg& svg, double x, double y, const LayoutValue& v,
+                    const std::vector<std::vector<uint64_t>>& holders, size_t labelChars,
+                    const std::string& nobody, const std::string& idPrefix,
+                    const std::function<Cell(const std::string&, const std::vector<uint64_t>&,
+                                             const Input&)>& cellOf) {
   return drawGrid(
       svg, x, y, v.out_dims,
       [&](uint64_t e) {
@@ -116,8 +115,8 @@ double listLines(Svg& svg, double x, double y, const std::string& heading,
   for (size_t i = 0; i < items.size() && i < most; ++i, y += 12)
     svg.text(x + 8, y + 10, items[i], 9, "start", {40, 40, 40});
   if (items.size() > most)
-    svg.text(x + 8, y + 10, "... and " + std::to_string(items.size() - most) + " more", 9,
-             "start", {40, 40, 40}),
+    svg.text(x + 8, y + 10, "... and " + std::to_string(items.size() - most) + " more", 9, "start",
+             {40, 40, 40}),
         y += 12;
   return y + 4;
 }
@@ -147,8 +146,8 @@ double drawDistributed(Svg& svg, double x, double y, const ref::LinearLayout& la
   if (layoutKind(layout) != LayoutKind::kDistributed)
     throw Error("show --svg: not a distributed layout (in dims " + inDimNames(v) + ")");
   std::vector<std::vector<uint64_t>> holders = holdersOf(layout);
-  uint64_t registers = inSize(v, "register"), lanes = inSize(v, "lane"),
-           warps = inSize(v, "warp"), blocks = inSize(v, "block");
+  uint64_t registers = inSize(v, "register"), lanes = inSize(v, "lane"), warps = inSize(v, "warp"),
+           blocks = inSize(v, "block");
   auto holderText = [&](uint64_t x) {
     Input in = splitInput(v, x);
     std::string s = blocks > 1 ? "block " + std::to_string(in["block"]) + ", " : "";
@@ -169,22 +168,23 @@ double drawDistributed(Svg& svg, double x, double y, const ref::LinearLayout& la
           tip += (k == 1 ? "; also " : "; ") + holderText(h[k]);
         if (h.size() > kListedHolders + 1)
           tip += "; and " + std::to_string(h.size() - kListedHolders - 1) + " more";
-        return Cell{holderColor(in["block"] * warps + in["warp"], in["lane"], lanes),
-                    "T" + std::to_string(in["lane"]) + " R" + std::to_string(in["register"]), tip,
-                    {{"data-holder", holderText(h[0])},
-                     {"data-holders", std::to_string(h.size())}}};
+        return Cell{
+            holderColor(in["block"] * warps + in["warp"], in["lane"], lanes),
+            "T" + std::to_string(in["lane"]) + " R" + std::to_string(in["register"]),
+            tip,
+            {{"data-holder", holderText(h[0])}, {"data-holders", std::to_string(h.size())}}};
       });
 
   // The legend: one row of lane swatches per warp (block-major).
-  svg.text(x, y + 12, "Colors: warp (hue) and lane (shade, light = lane 0)", 10, "start",
-           {0, 0, 0}, true);
+  svg.text(x, y + 12, "Colors: warp (hue) and lane (shade, light = lane 0)", 10, "start", {0, 0, 0},
+           true);
   y += 18;
   const double swatch = 10;
   uint64_t shown = std::min<uint64_t>(warps * blocks, 64);
   for (uint64_t w = 0; w < shown; ++w, y += swatch + 3) {
-    std::string name = blocks > 1 ? "block " + std::to_string(w / warps) + " warp " +
-                                        std::to_string(w % warps)
-                                  : "warp " + std::to_string(w);
+    std::string name =
+        blocks > 1 ? "block " + std::to_string(w / warps) + " warp " + std::to_string(w % warps)
+                   : "warp " + std::to_string(w);
     svg.text(x, y + swatch - 1, name, 9, "start", {40, 40, 40});
     for (uint64_t l = 0; l < lanes; ++l)
       svg.rect(x + 80 + static_cast<double>(l) * swatch, y, swatch, swatch,
@@ -196,8 +196,7 @@ double drawDistributed(Svg& svg, double x, double y, const ref::LinearLayout& la
                name + ", lane " + std::to_string(l), holderColor(w, l, lanes));
   }
   if (shown < warps * blocks)
-    svg.text(x, y + 9, "... " + std::to_string(warps * blocks - shown) + " more warps", 9),
-        y += 12;
+    svg.text(x, y + 9, "... " + std::to_string(warps * blocks - shown) + " more warps", 9), y += 12;
   for (uint64_t l = 0; l < lanes; l += std::max<uint64_t>(1, lanes / 4))
     svg.text(x + 80 + (static_cast<double>(l) + 0.5) * swatch, y + 9, "lane " + std::to_string(l),
              8, "middle", {90, 90, 90});
@@ -259,17 +258,18 @@ double drawMemory(Svg& svg, double x, double y, const ref::LinearLayout& layout,
       svg, x, y, v, holders, widest.size(), "at no offset", idPrefix,
       [&](const std::string& at, const std::vector<uint64_t>& h, const Input& in) {
         uint64_t offset = in["offset"], bytes = address(offset), bank = bytes / 4 % 32;
-        std::string label = (blocks > 1 ? std::to_string(in["block"]) + ":" : "") +
-                            std::to_string(offset);
+        std::string label =
+            (blocks > 1 ? std::to_string(in["block"]) + ":" : "") + std::to_string(offset);
         std::string tip = at + ": offset " + std::to_string(offset) +
                           (blocks > 1 ? " of block " + std::to_string(in["block"]) : "") +
                           ", bytes " + std::to_string(bytes) + ".." +
                           std::to_string(bytes + elementBytes - 1) + ", bank " +
                           std::to_string(bank);
         if (h.size() > 1) tip += "; at " + std::to_string(h.size() - 1) + " more offsets";
-        return Cell{bankColor(bank), label, tip,
-                    {{"data-offset", std::to_string(offset)},
-                     {"data-bank", std::to_string(bank)}}};
+        return Cell{bankColor(bank),
+                    label,
+                    tip,
+                    {{"data-offset", std::to_string(offset)}, {"data-bank", std::to_string(bank)}}};
       });
   svg.text(x, y + 12, "Banks (hue: bank / 2; odd banks darker)", 10, "start", {0, 0, 0}, true);
   y += 18;

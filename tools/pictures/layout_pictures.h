@@ -34,7 +34,7 @@ double drawDistributed(Svg& svg, double x, double y, const ref::LinearLayout& la
                        const std::string& title, const std::string& idPrefix = "");
 
 double drawMemory(Svg& svg, double x, double y, const ref::LinearLayout& layout,
-                  const analysis::Padding& padding, uint64_t elementBytes,
-                  const std::string& title, const std::string& idPrefix = "");
+                  const analysis::Padding& padding, uint64_t elementBytes, const std::string& title,
+                  const std::string& idPrefix = "");
 
 }  // namespace f2lay::tools::pictures

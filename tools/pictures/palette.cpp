@@ -14,12 +14,18 @@ Rgb hsl(double hue, double saturation, double lightness) {
   double h = std::fmod(hue, 360.0) / 60.0;
   double x = c * (1 - std::fabs(std::fmod(h, 2.0) - 1));
   double r = 0, g = 0, b = 0;
-  if (h < 1) r = c, g = x;
-  else if (h < 2) r = x, g = c;
-  else if (h < 3) g = c, b = x;
-  else if (h < 4) g = x, b = c;
-  else if (h < 5) r = x, b = c;
-  else r = c, b = x;
+  if (h < 1)
+    r = c, g = x;
+  else if (h < 2)
+    r = x, g = c;
+  else if (h < 3)
+    g = c, b = x;
+  else if (h < 4)
+    g = x, b = c;
+  else if (h < 5)
+    r = x, b = c;
+  else
+    r = c, b = x;
   double m = lightness - c / 2;
   auto byte = [&](double v) {
     return static_cast<uint8_t>(std::clamp(std::lround((v + m) * 255), 0L, 255L));

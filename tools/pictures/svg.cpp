@@ -34,12 +34,23 @@ std::string Rgb::hex() const {
 std::string xmlEscape(const std::string& s) {
   std::string out;
   for (char c : s) switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        out += c;
     }
   return out;
 }
@@ -52,8 +63,8 @@ void Svg::reach(double x, double y) {
 void Svg::rect(double x, double y, double w, double h, Rgb fill, const Attributes& attributes,
                const std::string& tooltip, Rgb stroke) {
   body_ += "<rect x=\"" + number(x) + "\" y=\"" + number(y) + "\" width=\"" + number(w) +
-           "\" height=\"" + number(h) + "\" fill=\"" + fill.hex() + "\" stroke=\"" +
-           stroke.hex() + "\" stroke-width=\"0.5\"" + attributeText(attributes);
+           "\" height=\"" + number(h) + "\" fill=\"" + fill.hex() + "\" stroke=\"" + stroke.hex() +
+           "\" stroke-width=\"0.5\"" + attributeText(attributes);
   body_ += tooltip.empty() ? "/>\n" : "><title>" + xmlEscape(tooltip) + "</title></rect>\n";
   reach(x + w, y + h);
 }

@@ -81,8 +81,8 @@ double drawGrid(Svg& svg, double x, double y, const std::vector<OutDim>& dims,
       svg.text(left + (static_cast<double>(j) + 0.5) * style.width, top - 3, std::to_string(j),
                ruler, "middle", {90, 90, 90});
     for (uint64_t i = 0; i < rows; i += rowStep)
-      svg.text(left - 3, top + (static_cast<double>(i) + 0.5) * style.height + 3,
-               std::to_string(i), ruler, "end", {90, 90, 90});
+      svg.text(left - 3, top + (static_cast<double>(i) + 0.5) * style.height + 3, std::to_string(i),
+               ruler, "end", {90, 90, 90});
     for (uint64_t i = 0; i < rows; ++i)
       for (uint64_t j = 0; j < columns; ++j) {
         uint64_t flat = base + (dims.size() >= 2 ? i + rows * j : j);
