@@ -41,6 +41,14 @@ std::string readInput(const std::string& path) {
   return text;
 }
 
+// `f2lay show`'s FILE: a file, - for stdin, or a request written inline (an
+// argument starting with '{' that names no file), as in
+// f2lay show --svg '{"op": "blocked", ...}'.
+std::string readShowArgument(const std::string& path) {
+  if (!path.empty() && path[0] == '{' && !std::ifstream(path)) return path;
+  return readInput(path);
+}
+
 bool isCute(const std::string& format) { return format == "cute" || format == "pycute"; }
 
 // `text`, read from `path`, in format `from` (empty: detected). CuTe's text
@@ -61,7 +69,7 @@ f2lay::LayoutValue parseLayout(const std::string& path, const std::string& text,
 // A layout file, or a JSON catalog request such as {"op": "blocked", ...,
 // "shape": [64, 64]} whose answer is the layout to show.
 f2lay::LayoutValue readShowInput(const std::string& path, const std::string& from) {
-  std::string text = readInput(path);
+  std::string text = readShowArgument(path);
   if (from.empty() && f2lay::detectFormat(text) == f2lay::Format::Json) {
     f2lay::Json json;
     try {
@@ -162,8 +170,9 @@ int main(int argc, char** argv) {
   auto* show = app.add_subcommand("show", "Print a layout readably");
   std::string showPath, showFrom;
   show->add_option("FILE", showPath,
-                   "Layout file (JSON, Triton text or MLIR; - for stdin), or a JSON catalog "
-                   "request such as {\"op\": \"blocked\", ..., \"shape\": [16, 16]}")
+                   "Layout file (JSON, Triton text or MLIR; - for stdin), or a JSON request "
+                   "(a file, or written inline) such as {\"op\": \"blocked\", ..., "
+                   "\"shape\": [16, 16]}")
       ->required();
   show->add_option("--from", showFrom, "Input format (default: detected)")
       ->check(CLI::IsMember({"json", "triton", "mlir"}));
@@ -276,7 +285,7 @@ int main(int argc, char** argv) {
       return differ ? kCheckFailed : kOk;
     }
     if (show->parsed() && showSvg) {
-      std::string text = readInput(showPath);
+      std::string text = readShowArgument(showPath);
       f2lay::Json input;
       if (showFrom.empty() && f2lay::detectFormat(text) == f2lay::Format::Json) {
         try {
@@ -299,7 +308,7 @@ int main(int argc, char** argv) {
     if (show->parsed() && showBanksFlag) {
       f2lay::Json request;
       try {
-        request = f2lay::parseJson(readInput(showPath));
+        request = f2lay::parseJson(readShowArgument(showPath));
       } catch (const f2lay::Error& e) {
         throw f2lay::Error(showPath + ": JSON: " + e.what());
       }

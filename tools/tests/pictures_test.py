@@ -133,6 +133,11 @@ class DistributedLayout(unittest.TestCase):
         self.assertEqual(len([e for e in self.p.root.iter(SVG + "rect") if e.get("class") == "cell"]),
                          256)
 
+    def test_a_request_written_inline_draws_the_same(self):
+        inline = subprocess.run([F2LAY, "show", "--svg", json.dumps(FIGURE1_A)],
+                                capture_output=True, text=True, check=True).stdout
+        self.assertEqual(inline, self.p.text)
+
     def test_broadcast_holders_are_listed(self):
         # A 16x16 tensor over a 2-warp 8x8 blocked tile: each element twice
         # (by the warps, or by repeats of the tile).
@@ -168,6 +173,20 @@ class MemoryLayout(unittest.TestCase):
         p = Picture(swizzled(16), "--element-bytes", "2")
         self.assertEqual(p.pixel("e-3-5"), p.pixel("legend-bank-19"))
         self.assertTrue(far(p.pixel("e-3-5"), p.pixel("legend-bank-6")))
+
+
+    def test_padded_layouts_at_their_padded_addresses(self):
+        # Row-major 16x32 with one element of padding after every 32 (Gluon's
+        # PaddedSharedLayout [[32, 1]]): row m starts at address 33m, so (m, 0)
+        # is in bank m, where unpadded it would be in bank 0.
+        p = Picture({"op": "padded_shared", "interval_padding_pairs": [[32, 1]],
+                     "offset_bases": [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 0], [2, 0],
+                                      [4, 0], [8, 0]],
+                     "shape": [16, 32]})
+        self.assertEqual(p.element("e-3-0").get("data-offset"), "96")
+        self.assertEqual(p.pixel("e-3-0"), p.pixel("legend-bank-3"))
+        self.assertEqual(p.pixel("e-5-0"), p.pixel("legend-bank-5"))
+        self.assertTrue(far(p.pixel("e-3-0"), p.pixel("legend-bank-0")))
 
 
 class BankScope(unittest.TestCase):
