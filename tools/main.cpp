@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "formats/cute_text.h"
@@ -13,6 +14,7 @@
 #include "tools/analysis/pair_checks.h"
 #include "tools/cases.h"
 #include "tools/oracle.h"
+#include "tools/pictures/picture.h"
 #include "tools/show.h"
 #include "tools/vectors/vectors.h"
 
@@ -39,6 +41,14 @@ std::string readInput(const std::string& path) {
   return text;
 }
 
+// `f2lay show`'s FILE: a file, - for stdin, or a request written inline (an
+// argument starting with '{' that names no file), as in
+// f2lay show --svg '{"op": "blocked", ...}'.
+std::string readShowArgument(const std::string& path) {
+  if (!path.empty() && path[0] == '{' && !std::ifstream(path)) return path;
+  return readInput(path);
+}
+
 bool isCute(const std::string& format) { return format == "cute" || format == "pycute"; }
 
 // `text`, read from `path`, in format `from` (empty: detected). CuTe's text
@@ -59,7 +69,7 @@ f2lay::LayoutValue parseLayout(const std::string& path, const std::string& text,
 // A layout file, or a JSON catalog request such as {"op": "blocked", ...,
 // "shape": [64, 64]} whose answer is the layout to show.
 f2lay::LayoutValue readShowInput(const std::string& path, const std::string& from) {
-  std::string text = readInput(path);
+  std::string text = readShowArgument(path);
   if (from.empty() && f2lay::detectFormat(text) == f2lay::Format::Json) {
     f2lay::Json json;
     try {
@@ -160,8 +170,9 @@ int main(int argc, char** argv) {
   auto* show = app.add_subcommand("show", "Print a layout readably");
   std::string showPath, showFrom;
   show->add_option("FILE", showPath,
-                   "Layout file (JSON, Triton text or MLIR; - for stdin), or a JSON catalog "
-                   "request such as {\"op\": \"blocked\", ..., \"shape\": [16, 16]}")
+                   "Layout file (JSON, Triton text or MLIR; - for stdin), or a JSON request "
+                   "(a file, or written inline) such as {\"op\": \"blocked\", ..., "
+                   "\"shape\": [16, 16]}")
       ->required();
   show->add_option("--from", showFrom, "Input format (default: detected)")
       ->check(CLI::IsMember({"json", "triton", "mlir"}));
@@ -170,7 +181,26 @@ int main(int argc, char** argv) {
   show->add_flag("--banks", showBanksFlag,
                  "FILE is a bank_conflicts request: draw the bank each lane of each instruction "
                  "hits, like the seed's bank scope");
-  show->add_option("--warp", showWarp, "With --banks: the warp to draw (default 0)");
+  show->add_option("--warp", showWarp,
+                   "With --banks, or --svg of a bank_conflicts request: the warp to draw "
+                   "(default 0)");
+  bool showSvg = false;
+  uint64_t showElementBytes = 0;  // 0: not given
+  uint64_t showInstruction = 0;
+  auto* svgFlag = show->add_flag(
+      "--svg", showSvg,
+      "Write an SVG picture (tools/pictures/picture.h): of a layout or a catalog request, "
+      "the tensor's cells by holder or by bank; of a bank_conflicts request, one "
+      "instruction's bank scope; of an optimal_swizzle request, swizzled beside unswizzled; "
+      "of a conversion request (self, other), A beside B");
+  svgFlag->excludes(show->get_option("--banks"));
+  show->add_option("--element-bytes", showElementBytes,
+                   "With --svg, a memory layout: bytes per element for the banks (default: the "
+                   "request's element_bitwidth / 8 or element_bytes, else 4)")
+      ->check(CLI::IsMember({1, 2, 4, 8, 16}));
+  show->add_option("--instruction", showInstruction,
+                   "With --svg of a bank_conflicts request: the warp's instruction to draw "
+                   "(default 0)");
 
   auto* convert = app.add_subcommand("convert", "Convert a layout between formats");
   std::string convertPath, convertFrom, convertTo;
@@ -254,10 +284,31 @@ int main(int argc, char** argv) {
                 << " files regenerate identically\n";
       return differ ? kCheckFailed : kOk;
     }
+    if (show->parsed() && showSvg) {
+      std::string text = readShowArgument(showPath);
+      f2lay::Json input;
+      if (showFrom.empty() && f2lay::detectFormat(text) == f2lay::Format::Json) {
+        try {
+          input = f2lay::parseJson(text);
+        } catch (const f2lay::Error& e) {
+          throw f2lay::Error(showPath + ": JSON: " + e.what());
+        }
+      } else {
+        input = f2lay::layoutToJson(parseLayout(showPath, text, showFrom));
+      }
+      try {
+        std::cout << f2lay::tools::pictures::svgPicture(
+            input, {showElementBytes ? std::optional<uint64_t>(showElementBytes) : std::nullopt,
+                    showWarp, showInstruction});
+      } catch (const f2lay::Error& e) {
+        throw f2lay::Error(showPath + ": " + e.what());
+      }
+      return kOk;
+    }
     if (show->parsed() && showBanksFlag) {
       f2lay::Json request;
       try {
-        request = f2lay::parseJson(readInput(showPath));
+        request = f2lay::parseJson(readShowArgument(showPath));
       } catch (const f2lay::Error& e) {
         throw f2lay::Error(showPath + ": JSON: " + e.what());
       }

@@ -130,21 +130,6 @@ void printOwnership(const ref::LinearLayout& l, std::ostream& out) {
   }
 }
 
-// One lane's access for the bank picture: where it starts and how many
-// 4-byte words it covers.
-struct BankHit {
-  uint64_t address, words;
-};
-
-std::vector<BankHit> bankHits(const ref::analysis::InstructionAccess& in) {
-  std::vector<BankHit> hits;
-  for (const ref::analysis::LaneAccess& l : in.lanes)
-    hits.push_back({l.address, std::max<uint64_t>(1, in.bytes / 4)});
-  for (const ref::analysis::MatrixRows& rows : in.matrices)
-    for (uint64_t a : rows) hits.push_back({a, 4});
-  return hits;
-}
-
 void printRow(const char* label, const std::vector<uint64_t>& cells, std::ostream& out) {
   out << "  " << std::left << std::setw(6) << label << std::right;
   for (uint64_t c : cells) out << std::setw(4) << c;
@@ -182,22 +167,36 @@ void printInstruction(const ref::analysis::InstructionAccess& in, size_t index, 
 
 }  // namespace
 
-void showBanks(const Json& request, uint64_t warp, std::ostream& out) {
-  if (!request.is_object()) throw Error("--banks: the request must be a JSON object");
+std::vector<BankHit> bankHits(const ref::analysis::InstructionAccess& in) {
+  std::vector<BankHit> hits;
+  for (const ref::analysis::LaneAccess& l : in.lanes)
+    hits.push_back({l.address, std::max<uint64_t>(1, in.bytes / 4)});
+  for (const ref::analysis::MatrixRows& rows : in.matrices)
+    for (uint64_t a : rows) hits.push_back({a, 4});
+  return hits;
+}
+
+BankScope bankScope(const Json& request, uint64_t warp) {
+  if (!request.is_object()) throw Error("bank scope: the request must be a JSON object");
   if (request.contains("op") && request["op"] != "bank_conflicts")
-    throw Error("--banks: the request's op must be bank_conflicts, not " + request["op"].dump());
+    throw Error("bank scope: the request's op must be bank_conflicts, not " + request["op"].dump());
   Args a(request);
   ref::LinearLayout dist = a.layout("layout");
   auto [shared, padding] = a.paddedLayoutAs<ref::LinearLayout>("shared");
   analysis::AccessSpec access = bankAccessSpec(a);
   access.padding = padding;
-  std::vector<ref::analysis::InstructionAccess> all =
-      ref::analysis::warpAccesses(dist, shared, access, warp);
+  return {a.name("access"), access.instruction,
+          ref::analysis::warpAccesses(dist, shared, access, warp)};
+}
+
+void showBanks(const Json& request, uint64_t warp, std::ostream& out) {
+  BankScope scope = bankScope(request, warp);
+  const std::vector<ref::analysis::InstructionAccess>& all = scope.instructions;
   uint64_t total = 0;
   for (const auto& in : all) total += in.cost.wavefronts;
-  out << request["access"].get<std::string>() << " of " << (all.empty() ? 0 : all[0].bytes)
-      << " bytes per " << (access.instruction == analysis::Instruction::kVector ? "lane" : "row")
-      << ", warp " << warp << ": " << all.size() << " instructions, " << total
+  out << scope.access << " of " << (all.empty() ? 0 : all[0].bytes) << " bytes per "
+      << (scope.instruction == analysis::Instruction::kVector ? "lane" : "row") << ", warp " << warp
+      << ": " << all.size() << " instructions, " << total
       << " wavefronts\n"
          "bank = byte address / 4 mod 32 (first bank of the access); row = byte address / 128; "
          "lanes, words: per bank, the lanes touching it and the distinct words they touch\n";

@@ -2,8 +2,11 @@
 #pragma once
 
 #include <iosfwd>
+#include <string>
+#include <vector>
 
 #include "formats/json_format.h"
+#include "reference/analysis/bank_conflicts.h"
 #include "reference/linear_layout.h"
 
 namespace f2lay::tools {
@@ -22,5 +25,21 @@ void showLayout(const ref::LinearLayout& layout, std::ostream& out);
 // row-giving threads 8i + r.
 // Throws f2lay::Error as the op does.
 void showBanks(const Json& request, uint64_t warp, std::ostream& out);
+
+// What showBanks draws, for the SVG bank scope too: the request's access
+// ("load" or "store") and every instruction of warp `warp`.
+struct BankScope {
+  std::string access;
+  analysis::Instruction instruction = analysis::Instruction::kVector;
+  std::vector<ref::analysis::InstructionAccess> instructions;
+};
+BankScope bankScope(const Json& request, uint64_t warp);
+
+// One lane's access (or one ldmatrix row's): where it starts and how many
+// 4-byte words it covers.
+struct BankHit {
+  uint64_t address, words;
+};
+std::vector<BankHit> bankHits(const ref::analysis::InstructionAccess& in);
 
 }  // namespace f2lay::tools

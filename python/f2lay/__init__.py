@@ -11,9 +11,10 @@ import json as _json
 
 from ._f2lay import Error, LinearLayout
 from ._f2lay import answer_line as _answer_line
+from ._f2lay import show_svg as _show_svg
 from . import ref
 
-__all__ = ["Error", "LinearLayout", "ask", "ref"]
+__all__ = ["Error", "LinearLayout", "ask", "ref", "show"]
 
 
 def _layout_json(value):
@@ -38,3 +39,26 @@ def ask(request: dict, impl: str = "opt") -> dict:
         error.response = response
         raise error
     return response
+
+
+def show(value, *, element_bytes: int = None, warp: int = 0, instruction: int = 0) -> str:
+    """The SVG picture `f2lay show --svg` draws (tools/pictures/picture.h), as
+    text: of a layout (either implementation's LinearLayout, or its JSON as a
+    dict), of a catalog request (a dict with "op"), of a bank_conflicts
+    request (the bank scope of `instruction` of `warp`), of an
+    optimal_swizzle request or of a conversion request ("self", "other").
+    element_bytes: a memory layout's bytes per element (1, 2, 4, 8 or 16;
+    default: the request's own, else 4). Bad input raises f2lay.Error."""
+    if isinstance(value, (LinearLayout, ref.LinearLayout)):
+        value = _layout_json(value)
+    if not isinstance(value, dict):
+        raise TypeError(f"show: expected a layout or a request (dict), not {type(value).__name__}")
+    for name, number in (("warp", warp), ("instruction", instruction)):
+        if isinstance(number, bool) or not isinstance(number, int) or number < 0:
+            raise TypeError(f"show: {name} must be a non-negative int, not {number!r}")
+    if element_bytes is not None and (isinstance(element_bytes, bool)
+                                      or not isinstance(element_bytes, int)
+                                      or element_bytes not in (1, 2, 4, 8, 16)):
+        raise Error(f"show: element_bytes must be 1, 2, 4, 8 or 16, not {element_bytes!r}")
+    return _show_svg(_json.dumps(value, default=_layout_json), element_bytes or 0, warp,
+                     instruction)

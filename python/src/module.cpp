@@ -8,6 +8,7 @@
 #include "python/src/layout_class.h"
 #include "reference/linear_layout.h"
 #include "tools/oracle.h"
+#include "tools/pictures/picture.h"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -40,4 +41,17 @@ NB_MODULE(_f2lay, m) {
       },
       "line"_a, "impl"_a = "opt",
       "One oracle request line answered as `f2lay oracle --impl IMPL` answers it (one line).");
+
+  m.def(
+      "show_svg",
+      [](const std::string& input, uint64_t elementBytes, uint64_t warp, uint64_t instruction) {
+        f2lay::tools::pictures::PictureOptions options;
+        if (elementBytes) options.elementBytes = elementBytes;
+        options.warp = warp;
+        options.instruction = instruction;
+        return f2lay::tools::pictures::svgPicture(f2lay::parseJson(input), options);
+      },
+      "input"_a, "element_bytes"_a = 0, "warp"_a = 0, "instruction"_a = 0,
+      "`f2lay show --svg` in process: the SVG picture of a layout or request (JSON text); "
+      "element_bytes 0 means the request's own or 4.");
 }
