@@ -364,20 +364,10 @@ TEST(AmdDotOperand, GluonMfmaCgaSplitsK) {
 // as it is (K split too).
 TEST(AmdDotOperand, MfmaCgaParentMatchesTheWholeTensorRepeatRule) {
   std::mt19937 rng(20261202);
-  const std::vector<std::vector<uint64_t>> instrs = {
-      {32, 32, 8}, {16, 16, 16}, {4, 64, 4}, {64, 4, 4}};
   for (int i = 0; i < 150; ++i) {
-    const std::vector<uint64_t>& instr = instrs[rng() % instrs.size()];
-    size_t rank = 2 + rng() % 2;
+    auto [instr, warps, tiles, shape, cga] = drawMfmaCga(rng);
+    size_t rank = shape.size();
     uint64_t index = rng() % 2, kWidth = uint64_t{1} << rng() % 5;
-    std::vector<uint64_t> warps, tiles;
-    Shape shape;
-    for (size_t d = 0; d < rank; ++d) {
-      warps.push_back(uint64_t{1} << rng() % 2);
-      tiles.push_back(uint64_t{1} << rng() % 2);
-      shape.push_back(uint64_t{1} << (d + 2 < rank ? rng() % 3 : rng() % 8));
-    }
-    CgaBases cga = randomCga(rng, rank);
     AmdMfmaParams parent{3, instr, instr[0] == 64, warps, 32, tiles, std::nullopt};
     parent.cgaLayout = testing::cgaFromBases(cga, rank);
     SCOPED_TRACE(::testing::Message()

@@ -199,20 +199,10 @@ OverCtas<amd::Accumulator> overCtas(const AmdMfmaParams& p, const CgaBases& cga,
 // the CTAs' tiles: at every element.
 TEST(AmdMfma, CgaMatchesTheWholeTensorRepeatRule) {
   std::mt19937 rng(20261201);
-  const std::vector<std::vector<uint64_t>> instrs = {
-      {32, 32, 8}, {16, 16, 16}, {4, 64, 4}, {64, 4, 4}};
   for (int i = 0; i < 150; ++i) {
-    const std::vector<uint64_t>& instr = instrs[rng() % instrs.size()];
-    size_t rank = 2 + rng() % 2;
-    std::vector<uint64_t> warps, tiles;
-    Shape shape;
-    for (size_t d = 0; d < rank; ++d) {
-      warps.push_back(uint64_t{1} << rng() % 2);
-      tiles.push_back(uint64_t{1} << rng() % 2);
-      shape.push_back(uint64_t{1} << (d + 2 < rank ? rng() % 3 : rng() % 8));
-    }
+    auto [instr, warps, tiles, shape, cga] = drawMfmaCga(rng);
+    size_t rank = shape.size();
     AmdMfmaParams p = mfma(warps, instr, instr[0] == 64 || rng() % 2, tiles, 32u << rng() % 2);
-    CgaBases cga = randomCga(rng, rank);
     p.cgaLayout = testing::cgaFromBases(cga, rank);
     SCOPED_TRACE(::testing::Message()
                  << "case " << i << " " << ::testing::PrintToString(instr)

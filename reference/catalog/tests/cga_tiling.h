@@ -111,6 +111,30 @@ CgaBases randomCga(Rng& rng, size_t rank) {
   return cga;
 }
 
+// The MFMA CGA tests' draw (an accumulator's and its operands'): one of the
+// four instructions, rank 2 or 3, 1 or 2 warps and tiles a dim, up to 2^7
+// elements along the matrix dims and 2^2 along the batch, and a CGA.
+struct MfmaCgaDraw {
+  std::vector<uint64_t> instr, warps, tiles, shape;
+  CgaBases cga;
+};
+
+template <class Rng>
+MfmaCgaDraw drawMfmaCga(Rng& rng) {
+  const std::vector<std::vector<uint64_t>> instrs = {
+      {32, 32, 8}, {16, 16, 16}, {4, 64, 4}, {64, 4, 4}};
+  MfmaCgaDraw g;
+  g.instr = instrs[rng() % instrs.size()];
+  size_t rank = 2 + rng() % 2;
+  for (size_t d = 0; d < rank; ++d) {
+    g.warps.push_back(uint64_t{1} << rng() % 2);
+    g.tiles.push_back(uint64_t{1} << rng() % 2);
+    g.shape.push_back(uint64_t{1} << (d + 2 < rank ? rng() % 3 : rng() % 8));
+  }
+  g.cga = randomCga(rng, rank);
+  return g;
+}
+
 template <class Rng>
 CgaBases randomCga2D(Rng& rng) {
   return randomCga(rng, 2);
