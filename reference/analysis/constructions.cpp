@@ -3,6 +3,7 @@
 #include "analysis/gather_impl.h"
 #include "analysis/optimal_swizzle_impl.h"
 #include "analysis/shuffle_plan_impl.h"
+#include "analysis/swizzle_optimum_impl.h"
 #include "analysis/vectorization_impl.h"
 #include "reference/analysis/f2_space.h"
 
@@ -13,5 +14,6 @@ F2LAY_INSTANTIATE_CONVERSION(ref::LinearLayout)
 F2LAY_INSTANTIATE_SHUFFLE_PLAN(ref::LinearLayout)
 F2LAY_INSTANTIATE_GATHER(ref::LinearLayout)
 F2LAY_INSTANTIATE_OPTIMAL_SWIZZLE(ref::LinearLayout)
+F2LAY_INSTANTIATE_SWIZZLE_OPTIMUM(ref::LinearLayout)
 
 }  // namespace f2lay::analysis

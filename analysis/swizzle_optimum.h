@@ -1,0 +1,96 @@
+// The swizzle optimum: the memory layout through which a tensor written per
+// distributed layout A and read per B moves with the fewest shared-memory
+// wavefronts, judged by the H100's rule (device_tests/HARDWARE.md), not by
+// the paper's model. §5.4's construction (optimal_swizzle.h) is optimal in
+// the paper's model, where every access covers whole banks and both sides use
+// Vec's width; for 1- and 2-byte elements, and where another vector width
+// costs less, it is not.
+//
+// The objective, in this order:
+//   1. the fewest wavefronts, A's stores plus B's loads, summed over every
+//      warp instruction of the CTA (as ncu's .sum counters add them);
+//   2. among those, the fewest warp instructions (stores plus loads).
+// Over: every invertible memory layout S (offset -> tensor), and for each
+// side every vector width the layout allows on S (analysis/bank_access.h:
+// register bits at offsets 1, 2, 4, ..., every other basis aligned), the two
+// sides' widths chosen apart. A side's instruction (ld/st.shared, ldmatrix,
+// stmatrix, .trans) is the one requested; it is not chosen.
+//
+// The cost, from the structure of the rule. Byte address bits 0-1 lie inside
+// a 4-byte word, bits 2-6 choose the bank, bits 7 and up the 128-byte row.
+// As offset bits (element w = 2^ω bytes): W, the span of S's offset bits below
+// 2 - ω; R, those at or above 7 - ω. One phase of an instruction touches the
+// words of c + T, where T is spanned by the offsets of the phase's lanes (its
+// rows, for a matrix) and of the lane's own vector: the words are the cosets
+// of W, and the distinct words in one bank differ by R, so every phase costs
+//   2^e,  e = dim(T ∩ (W + R)) - dim(T ∩ W)          (wavefronts)
+// and a side costs instructions * phases * 2^e. Instructions and phases
+// follow from the width and the lanes (bank_access.h, HARDWARE.md's phases
+// and quad merge); T, W and R from the choice of S.
+//
+// The search (swizzle_optimum_impl.h), exhaustive over what the cost depends
+// on:
+//   * the vectors: each side's vector is an ordered run of its own register
+//     bases at offsets 1, 2, 4, ...; the shorter run is a prefix of the longer
+//     (one S holds both). Every such pair of runs is tried (in blocks whose
+//     order changes no cost);
+//   * W: where the runs leave offset bits below a word free (1- and 2-byte
+//     elements), the subspace W' filling them: the cost depends on W' only
+//     through the dimensions of W' ∩ N_A and W' ∩ N_B (N_X: the part of the
+//     free space that X's phase already spans), so one W' of each kind is
+//     tried;
+//   * R: with the runs and W fixed, working modulo W in H (the span the free
+//     offset bits must fill), each side's e is at least
+//     max(0, dim(T_X ∩ H) + r - dim H), and one R meets both sides' bounds at
+//     once (H split as C ⊕ (T_A ∩ T_B) ⊕ T_A' ⊕ T_B': R takes C, then the
+//     sums of paired vectors of T_A' and T_B', which meet neither side —
+//     §5.4's G — then the longer one's leftovers, then the intersection).
+// So each candidate is costed by a few ranks, never by simulating it.
+//
+// The certificate. Each side's lower bound is the same search with that side
+// alone: the least it can cost on any memory layout. Where the answer meets
+// both, nothing can do better; where it cannot, the search above is the
+// certificate, and tests check both against an exhaustive search over memory
+// layouts judged by the simulator (reference/analysis/tests).
+#pragma once
+
+#include <cstdint>
+
+#include "analysis/bank_access.h"
+#include "analysis/optimal_swizzle.h"
+
+namespace f2lay::analysis {
+
+// What one side's accesses cost on a memory layout.
+struct SideCost {
+  uint64_t vectorBytes = 0;   // per lane (16 for a matrix row)
+  uint64_t instructions = 0;  // warp instructions, all warps
+  uint64_t phases = 0;        // per instruction (the ideal wavefronts)
+  int conflictBits = 0;       // log2 of the wavefronts of one phase
+  uint64_t wavefronts() const { return instructions * phases << conflictBits; }
+  friend bool operator==(const SideCost&, const SideCost&) = default;
+};
+
+template <class L>
+struct SwizzleOptimum {
+  L shared;             // offset -> A's out dims
+  SideCost store, load;  // A's stores and B's loads on `shared`, as predicted
+  // Each side's least cost on any memory layout, alone (a lower bound).
+  SideCost storeBound, loadBound;
+  uint64_t wavefronts() const { return store.wavefronts() + load.wavefronts(); }
+  uint64_t instructions() const { return store.instructions + load.instructions; }
+  bool meetsBounds() const {
+    return store.wavefronts() == storeBound.wavefronts() &&
+           load.wavefronts() == loadBound.wavefronts();
+  }
+};
+
+// Throws f2lay::Error as optimalSwizzle does: A and B not distributed layouts
+// (register, lane of 32, warp; a block of size 1) over the same tensor holding
+// all of it, w not 1, 2, 4, 8 or 16, or a requested ldmatrix/stmatrix that no
+// memory layout can serve (naming why).
+template <class L>
+SwizzleOptimum<L> swizzleOptimum(const L& a, const L& b, uint64_t elementBytes,
+                                 const SwizzleOptions& options = {});
+
+}  // namespace f2lay::analysis

@@ -1,0 +1,166 @@
+// The swizzle optimum against the simulators (bank_simulator,
+// shared_roundtrip), which share no code with it: on random pairs of every
+// element width, the memory layout converts correctly, each side costs on the
+// simulator exactly what the optimum predicts, and the total is at most the
+// paper's construction's (§5.4) and at least the sides' own bounds.
+#include "analysis/swizzle_optimum.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "reference/analysis/bank_conflicts.h"
+#include "reference/analysis/shared_roundtrip.h"
+#include "reference/analysis/tests/seed_transpose.h"
+#include "reference/catalog/blocked.h"
+#include "reference/catalog/dot_operand.h"
+#include "reference/catalog/nvidia_mma.h"
+#include "reference/catalog/tests/test_support.h"
+#include "testing/random_tensor_layouts.h"
+
+namespace f2lay::ref::analysis {
+namespace {
+
+using catalog::contains;
+using catalog::errorMessage;
+using testing::randomDistributed;
+using testing::TensorShape;
+
+// The side as the simulator sees it, with the optimum's vector width.
+WavefrontReport simulated(const LinearLayout& dist, const LinearLayout& shared, uint64_t w,
+                          AccessKind kind, Instruction instruction, const SideCost& cost) {
+  std::optional<uint64_t> bytes;
+  if (instruction == Instruction::kVector) bytes = cost.vectorBytes;
+  return simulateBankConflicts(dist, shared, {kind, w, bytes, instruction, {}});
+}
+
+void expectPredicted(const WavefrontReport& r, const SideCost& cost) {
+  EXPECT_EQ(r.wavefronts, cost.wavefronts());
+  EXPECT_EQ(r.instructions, cost.instructions);
+  EXPECT_EQ(r.idealWavefronts, cost.instructions * cost.phases);
+}
+
+// The pair of the optimum's first golden case: the convert_layout that
+// Triton 3.9.0 emits for tl.trans of a 32x32 int8 tile with num_warps=1.
+// Triton 3.9.0's own kernel measures 40 wavefronts on the H100 (ncu: 32
+// one-byte stores and 8 four-byte loads, 1 wavefront each); §5.4's
+// construction costs 128 + 32 (ncu).
+TEST(SwizzleOptimum, Int8TransposeCostsNoMoreThanTriton39) {
+  catalog::Shape shape{32, 32};
+  LinearLayout a = catalog::blocked({{16, 1}, {2, 16}, {1, 1}, {0, 1}, std::nullopt}, shape);
+  LinearLayout b = catalog::blocked({{1, 16}, {16, 2}, {1, 1}, {1, 0}, std::nullopt}, shape);
+  SwizzleOptimum s = swizzleOptimum(a, b, 1);
+  EXPECT_LE(s.wavefronts(), 40u);
+  // Alone, either side could move 16 contiguous bytes a lane: two 16-byte
+  // instructions of 4 phases, 8 wavefronts. Together they hold no common
+  // register, so one side's vector lies across the other's lanes.
+  EXPECT_EQ(s.storeBound.wavefronts(), 8u);
+  EXPECT_EQ(s.loadBound.wavefronts(), 8u);
+  EXPECT_FALSE(s.meetsBounds());
+  // 16-byte stores (2 instructions) and one-byte loads (32), each conflict
+  // free: 8 + 32, in 34 instructions where Triton's kernel issues 40.
+  EXPECT_EQ(s.wavefronts(), 40u);
+  EXPECT_EQ(s.instructions(), 34u);
+  expectPredicted(simulated(a, s.shared, 1, AccessKind::kStore, Instruction::kVector, s.store),
+                  s.store);
+  expectPredicted(simulated(b, s.shared, 1, AccessKind::kLoad, Instruction::kVector, s.load),
+                  s.load);
+  RoundTrip trip = simulateSharedRoundTrip(a, b, s.shared, 1);
+  EXPECT_EQ(trip.wrongElements, 0u) << trip.firstWrong;
+}
+
+TEST(SwizzleOptimum, SeedTransposeIsSixteenPlusSixteen) {
+  SwizzleOptimum s = swizzleOptimum(seed::storeRowWise(), seed::readColumnPairs(), 4);
+  EXPECT_EQ(s.store.wavefronts(), 16u);
+  EXPECT_EQ(s.load.wavefronts(), 16u);
+}
+
+struct Pair {
+  LinearLayout a, b;
+  uint64_t w;
+};
+
+Pair randomPair(std::mt19937_64& rng, int maxBits, uint64_t w) {
+  int bits = 6 + static_cast<int>(rng() % (maxBits - 5));
+  TensorShape t{static_cast<int>(rng() % (bits + 1)), 0};
+  t.colBits = bits - t.rowBits;
+  int warpBits = static_cast<int>(rng() % 2);
+  int zeroLanesA = rng() % 4 == 0 ? 1 : 0, zeroLanesB = rng() % 4 == 0 ? 1 : 0;
+  return {LinearLayout(randomDistributed(rng, t, warpBits, zeroLanesA, static_cast<int>(rng() % 2))),
+          LinearLayout(randomDistributed(rng, t, warpBits, zeroLanesB, static_cast<int>(rng() % 2))),
+          w};
+}
+
+uint64_t paperTotal(const Pair& p) {
+  OptimalSwizzle paper = optimalSwizzle(p.a, p.b, p.w);
+  AccessSpec store{AccessKind::kStore, p.w, paper.vectorBytes, Instruction::kVector, {}};
+  AccessSpec load{AccessKind::kLoad, p.w, paper.vectorBytes, Instruction::kVector, {}};
+  return simulateBankConflicts(p.a, paper.shared, store).wavefronts +
+         simulateBankConflicts(p.b, paper.shared, load).wavefronts;
+}
+
+TEST(SwizzleOptimum, RandomPairsCostWhatItPredictsAndNoMoreThanThePaper) {
+  std::mt19937_64 rng(32);
+  for (uint64_t w : {1, 2, 4, 8, 16}) {
+    int beaten = 0;
+    for (int trial = 0; trial < 60; ++trial) {
+      Pair p = randomPair(rng, 12, w);
+      SwizzleOptimum s = swizzleOptimum(p.a, p.b, p.w);
+      SCOPED_TRACE(::testing::Message() << "w " << w << " trial " << trial << "\nA " << p.a
+                                        << "\nB " << p.b << "\nS " << s.shared);
+      expectPredicted(
+          simulated(p.a, s.shared, w, AccessKind::kStore, Instruction::kVector, s.store), s.store);
+      expectPredicted(
+          simulated(p.b, s.shared, w, AccessKind::kLoad, Instruction::kVector, s.load), s.load);
+      RoundTrip trip = simulateSharedRoundTrip(p.a, p.b, s.shared, w);
+      EXPECT_EQ(trip.wrongElements, 0u) << trip.firstWrong;
+      uint64_t paper = paperTotal(p);
+      EXPECT_LE(s.wavefronts(), paper);
+      beaten += s.wavefronts() < paper;
+      EXPECT_GE(s.store.wavefronts(), s.storeBound.wavefronts());
+      EXPECT_GE(s.load.wavefronts(), s.loadBound.wavefronts());
+    }
+    RecordProperty("beaten_w" + std::to_string(w), beaten);
+  }
+}
+
+TEST(SwizzleOptimum, LdmatrixSidesCostWhatTheyPredict) {
+  catalog::Shape shape{64, 64};
+  LinearLayout blocked = catalog::blocked({{1, 8}, {8, 4}, {4, 1}, {1, 0}, std::nullopt}, shape);
+  LinearLayout dot = catalog::dotOperand({0, {{2, 0}, {4, 1}, {16, 8}, std::nullopt}, 2}, shape);
+  LinearLayout mma = catalog::nvidiaMma({{2, 0}, {4, 1}, {16, 8}, std::nullopt}, shape);
+  struct Case {
+    const LinearLayout &a, &b;
+    Instruction write, read;
+  };
+  for (const Case& c : {Case{blocked, dot, Instruction::kVector, Instruction::kMatrix},
+                        Case{mma, blocked, Instruction::kMatrix, Instruction::kVector}}) {
+    SwizzleOptimum s = swizzleOptimum(c.a, c.b, 2, {c.write, c.read});
+    expectPredicted(simulated(c.a, s.shared, 2, AccessKind::kStore, c.write, s.store), s.store);
+    expectPredicted(simulated(c.b, s.shared, 2, AccessKind::kLoad, c.read, s.load), s.load);
+    EXPECT_EQ(s.store.conflictBits, 0);
+    EXPECT_EQ(s.load.conflictBits, 0);
+    RoundTrip trip = simulateSharedRoundTrip(c.a, c.b, s.shared, 2);
+    EXPECT_EQ(trip.wrongElements, 0u) << trip.firstWrong;
+  }
+}
+
+TEST(SwizzleOptimum, RefusesWhatItCannotModel) {
+  LinearLayout a = seed::storeRowWise();
+  EXPECT_PRED2(contains, errorMessage([&] { swizzleOptimum(a, a, 3); }), "element_bytes");
+  EXPECT_PRED2(contains, errorMessage([&] {
+                 swizzleOptimum(a, seed::readColumnPairs(), 4,
+                                {Instruction::kVector, Instruction::kMatrix});
+               }),
+               "2-byte");
+  catalog::Shape shape{64, 64};
+  LinearLayout blocked = catalog::blocked({{1, 8}, {8, 4}, {4, 1}, {1, 0}, std::nullopt}, shape);
+  EXPECT_PRED2(contains, errorMessage([&] {
+                 swizzleOptimum(blocked, blocked, 2,
+                                {Instruction::kMatrix, Instruction::kMatrixTrans});
+               }),
+               "no memory layout serves");
+}
+
+}  // namespace
+}  // namespace f2lay::ref::analysis
