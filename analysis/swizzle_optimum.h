@@ -73,7 +73,7 @@ struct SideCost {
 
 template <class L>
 struct SwizzleOptimum {
-  L shared;             // offset -> A's out dims
+  L shared;              // offset -> A's out dims
   SideCost store, load;  // A's stores and B's loads on `shared`, as predicted
   // Each side's least cost on any memory layout, alone (a lower bound).
   SideCost storeBound, loadBound;

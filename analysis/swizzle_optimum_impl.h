@@ -50,9 +50,12 @@ struct SideBases {
 template <class L>
 SideBases sideBasesOf(const L& l, Instruction instruction, AccessKind kind, const char* name) {
   using S = Space<L>;
-  return {nonzero(S::flatBases(l, "register")), S::flatBases(l, "lane"),
-          nonzero(S::flatBases(l, "warp")),     inBits(l, "warp"),
-          instruction,                          kind,
+  return {nonzero(S::flatBases(l, "register")),
+          S::flatBases(l, "lane"),
+          nonzero(S::flatBases(l, "warp")),
+          inBits(l, "warp"),
+          instruction,
+          kind,
           name};
 }
 
@@ -107,9 +110,10 @@ std::optional<Choice> choiceOf(const SideBases& s, const Vecs& run, int d, uint6
     // instruction; one phase per matrix, its rows picked by `phase`.
     bool trans = s.instruction == Instruction::kMatrixTrans;
     Vecs regs = trans ? s.registers : without(s.registers, {run[0]});
-    others = concat({regs, nonzero(trans ? Vecs{s.lanes[0], s.lanes[1]}
-                                         : Vecs{s.lanes[2], s.lanes[3], s.lanes[4]}),
-                     s.warps});
+    others = concat(
+        {regs,
+         nonzero(trans ? Vecs{s.lanes[0], s.lanes[1]} : Vecs{s.lanes[2], s.lanes[3], s.lanes[4]}),
+         s.warps});
     c.phase = trans ? Vecs{s.registers[0], s.lanes[0], s.lanes[1]}
                     : Vecs{s.lanes[2], s.lanes[3], s.lanes[4]};
     uint64_t matrixBits = std::min<uint64_t>(2, s.registers.size() - 1);
@@ -183,8 +187,7 @@ struct Plan {
 // R (swizzle_optimum.h): R meets every side's bound at once, so only W'
 // trades one side against the other.
 template <class S>
-Plan costPlan(const Geometry& g, const Vecs& run, const std::vector<Choice>& sides,
-              const Vecs& h) {
+Plan costPlan(const Geometry& g, const Vecs& run, const std::vector<Choice>& sides, const Vecs& h) {
   const int k = static_cast<int>(run.size());
   const int inWord = std::min(k, g.wordEnd), free = g.wordEnd - inWord;
   const int n = static_cast<int>(h.size());
@@ -375,7 +378,8 @@ Search<S> searchOf(const Geometry& g, uint64_t w, std::vector<const SideBases*> 
   search.run();
   if (search.best.sides.empty()) {
     std::string names;
-    for (const SideBases* s : search.sides) names += (names.empty() ? "" : " and ") + std::string(s->name);
+    for (const SideBases* s : search.sides)
+      names += (names.empty() ? "" : " and ") + std::string(s->name);
     throw Error("swizzle optimum: no memory layout serves " + names +
                 " with the requested instructions (an ldmatrix/stmatrix row of 8 distinct "
                 "elements, 16-byte aligned, that both sides can share)");

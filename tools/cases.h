@@ -2,7 +2,10 @@
 // must get, each line
 //   {"name": "...", "source": "...", "request": {...},
 //    "expect": {"ok": true, "result": ...}}
-// or, for a request that must fail,
+// or, where only some keys of the answer have a source (a count measured on
+// the GPU, say), "expect": {"ok": true, "result_includes": {...}}: each key
+// stated must be there with that value (objects recursively); or, for a
+// request that must fail,
 //   {..., "expect": {"ok": false, "error_contains": "..."}}.
 // The expected values are stated literally and say where they come from
 // ("source"): Triton's published tests, the paper, the seeds. The files in

@@ -1,6 +1,7 @@
 // Oracle ops for optimal swizzling (paper §5.4, §9.2), vectorization and
 // instruction tiles (§5.1, §5.3) and duplicated data (§5.1 "Broadcasting").
 #include "analysis/optimal_swizzle.h"
+#include "analysis/swizzle_optimum.h"
 #include "analysis/vectorization.h"
 #include "reference/analysis/bank_conflicts.h"
 #include "tools/analysis/bank_models.h"
@@ -22,15 +23,11 @@ Instruction instructionArg(const Args& a, const char* key, const char* matrix) {
               "_trans\" (got \"" + name + "\")");
 }
 
+// §5.4's construction, with its sets (optimal_swizzle.h).
 template <class L>
-Json optimalSwizzleJson(const Args& a) {
+Json paperSwizzleJson(const L& self, const L& other, uint64_t w, const analysis::AccessSpec& store,
+                      const analysis::AccessSpec& load) {
   using A = BankModels<L>;
-  L self = a.layoutAs<L>("self"), other = a.layoutAs<L>("other");
-  uint64_t w = a.number("element_bytes");
-  analysis::AccessSpec store{
-      analysis::AccessKind::kStore, w, std::nullopt, instructionArg(a, "write", "stmatrix"), {}};
-  analysis::AccessSpec load{
-      analysis::AccessKind::kLoad, w, std::nullopt, instructionArg(a, "read", "ldmatrix"), {}};
   auto s = analysis::optimalSwizzle(self, other, w, {store.instruction, load.instruction});
   const auto& sets = s.sets;
   const std::vector<OutDim> outs = self.value().out_dims;
@@ -38,6 +35,7 @@ Json optimalSwizzleJson(const Args& a) {
   pa.insert(pa.end(), sets.ABank.begin(), sets.ABank.end());
   pb.insert(pb.end(), sets.BBank.begin(), sets.BBank.end());
   return {
+      {"construction", "paper"},
       {"shared", layoutJson(s.shared)},
       {"vector_bytes", s.vectorBytes},
       {"bank_bits", s.bankBits},
@@ -57,6 +55,67 @@ Json optimalSwizzleJson(const Args& a) {
       {"predicted_conflict_bits", {{"store", s.writeConflictBits}, {"load", s.readConflictBits}}},
       {"store", wavefrontReportJson(A::bankConflicts(self, s.shared, store))},
       {"load", wavefrontReportJson(A::bankConflicts(other, s.shared, load))}};
+}
+
+Json sideCostJson(const analysis::SideCost& c) {
+  return {{"vector_bytes", c.vectorBytes},
+          {"instructions", c.instructions},
+          {"wavefronts", c.wavefronts()}};
+}
+
+// The side's wavefronts on the optimum by the bank model (the simulator, or
+// opt's paths), which must be what the optimum predicts.
+template <class L>
+Json checkedSideJson(const L& dist, const L& shared, analysis::AccessSpec access,
+                     const analysis::SideCost& predicted, const char* side) {
+  if (access.instruction == analysis::Instruction::kVector)
+    access.vectorBytes = predicted.vectorBytes;
+  analysis::WavefrontReport r = BankModels<L>::bankConflicts(dist, shared, access);
+  if (r.wavefronts != predicted.wavefronts() || r.instructions != predicted.instructions)
+    throw Error(std::string("optimal_swizzle: internal: the ") + side + "s cost " +
+                std::to_string(r.wavefronts) + " wavefronts in " + std::to_string(r.instructions) +
+                " instructions on the bank model, the optimum "
+                "predicted " +
+                std::to_string(predicted.wavefronts()) + " in " +
+                std::to_string(predicted.instructions));
+  Json out = wavefrontReportJson(r);
+  out["vector_bytes"] = r.vectorBytes;
+  return out;
+}
+
+// The optimum by the hardware's rule (swizzle_optimum.h).
+template <class L>
+Json swizzleOptimumJson(const L& self, const L& other, uint64_t w,
+                        const analysis::AccessSpec& store, const analysis::AccessSpec& load) {
+  auto s = analysis::swizzleOptimum(self, other, w, {store.instruction, load.instruction});
+  bool storeMeets = s.store.wavefronts() == s.storeBound.wavefronts();
+  bool loadMeets = s.load.wavefronts() == s.loadBound.wavefronts();
+  return {{"construction", "optimum"},
+          {"shared", layoutJson(s.shared)},
+          {"wavefronts", s.wavefronts()},
+          {"instructions", s.instructions()},
+          {"store", checkedSideJson(self, s.shared, store, s.store, "store")},
+          {"load", checkedSideJson(other, s.shared, load, s.load, "load")},
+          {"lower_bounds",
+           {{"store", sideCostJson(s.storeBound)}, {"load", sideCostJson(s.loadBound)}}},
+          {"meets_lower_bounds", {{"store", storeMeets}, {"load", loadMeets}}},
+          {"certificate", storeMeets && loadMeets ? "lower bounds" : "search"}};
+}
+
+template <class L>
+Json optimalSwizzleJson(const Args& a) {
+  L self = a.layoutAs<L>("self"), other = a.layoutAs<L>("other");
+  uint64_t w = a.number("element_bytes");
+  analysis::AccessSpec store{
+      analysis::AccessKind::kStore, w, std::nullopt, instructionArg(a, "write", "stmatrix"), {}};
+  analysis::AccessSpec load{
+      analysis::AccessKind::kLoad, w, std::nullopt, instructionArg(a, "read", "ldmatrix"), {}};
+  std::string construction = a.has("construction") ? a.name("construction") : "optimum";
+  if (construction == "paper") return paperSwizzleJson(self, other, w, store, load);
+  if (construction != "optimum")
+    throw Error("\"construction\" must be \"optimum\" (the default) or \"paper\" (got \"" +
+                construction + "\")");
+  return swizzleOptimumJson(self, other, w, store, load);
 }
 
 Json registerOrderJson(const std::vector<int>& order) {
@@ -130,12 +189,22 @@ std::vector<Op> swizzleOps() {
          {"other", "B, the distributed layout that reads (same tensor)"},
          {"element_bytes", "1, 2, 4, 8 or 16"},
          {"write", "\"vector\" (st.shared, default), \"stmatrix\" or \"stmatrix_trans\"", false},
-         {"read", "\"vector\" (ld.shared, default), \"ldmatrix\" or \"ldmatrix_trans\"", false}},
-        "{shared, vector_bytes, bank_bits, idx_bits, sets: {V, A_bank, B_bank, P, I, E, F, G, C, "
+         {"read", "\"vector\" (ld.shared, default), \"ldmatrix\" or \"ldmatrix_trans\"", false},
+         {"construction",
+          "\"optimum\" (default): the fewest wavefronts by the H100's rule; \"paper\": §5.4's "
+          "construction, as Triton builds it",
+          false}},
+        "optimum: {construction, shared, wavefronts, instructions, store, load, lower_bounds: "
+        "{store, load}, meets_lower_bounds: {store, load}, certificate}; paper: {construction, "
+        "shared, vector_bytes, bank_bits, idx_bits, sets: {V, A_bank, B_bank, P, I, E, F, G, C, "
         "Idx, Bank}, predicted_conflict_bits: {store, load}, store, load}",
-        "the memory layout (offset -> tensor) with maximal vectorization and the fewest bank "
-        "conflicts for both accesses (§5.4, §9.2); sets are tensor vectors (one value per out "
-        "dim); store and load are the simulated wavefronts (as bank_conflicts)"},
+        "the memory layout (offset -> tensor) through which A's stores plus B's loads take the "
+        "fewest wavefronts, then the fewest instructions, each side at its own vector width "
+        "(swizzle_optimum.h); store and load are the bank model's reports on it; each side's "
+        "lower bound is its least cost on any memory layout, and the certificate is \"lower "
+        "bounds\" where both are met, else \"search\" (the exhaustive search over vector runs, "
+        "word and row spans). With construction \"paper\", §5.4's construction with maximal "
+        "vectorization (sets are tensor vectors, one value per out dim)"},
        optimalSwizzleJson<Layout>,
        optimalSwizzleJson<opt::LinearLayout>},
       {{"vectorization",

@@ -123,8 +123,14 @@ double drawBankScope(Svg& svg, double x, double y, const Json& request, uint64_t
   return base + 16;
 }
 
+// The optimum (swizzle_optimum.h), §5.4's construction and the unswizzled
+// layout side by side, each with A's stores and B's loads at the vector
+// widths it uses.
 double drawOptimalSwizzle(Svg& svg, double x, double y, const Json& request) {
-  Json answer = answerOf(request);
+  Json paperRequest = request;
+  paperRequest["construction"] = "paper";
+  Json optimum = answerOf(request), paper = answerOf(paperRequest);
+  if (request.contains("construction") && request["construction"] == "paper") optimum = paper;
   const Json& self = key(request, "self");
   Json unswizzledRequest = {{"op", "unswizzled_shared"}};
   Json shape = Json::array(), order = Json::array();
@@ -134,6 +140,8 @@ double drawOptimalSwizzle(Svg& svg, double x, double y, const Json& request) {
   unswizzledRequest["order"] = order;
   Json unswizzled = answerOf(unswizzledRequest);
   uint64_t elementBytes = key(request, "element_bytes").get<uint64_t>();
+  // A side's report on `shared`: the answer's own where it gives one (the
+  // optimum's widths), else the bank model's at the widest vector.
   auto banks = [&](const Json& shared, const char* layoutKey, const char* access) {
     Json r = {{"op", "bank_conflicts"},
               {"layout", request[layoutKey]},
@@ -142,20 +150,31 @@ double drawOptimalSwizzle(Svg& svg, double x, double y, const Json& request) {
               {"access", access}};
     return answerOf(r);
   };
-  svg.text(x, y + 16, "optimal_swizzle (§5.4): A stores, B loads", 16, "start", {0, 0, 0}, true);
+  svg.text(x, y + 16, "optimal_swizzle: A stores, B loads", 16, "start", {0, 0, 0}, true);
   y += 26;
-  Json panels[2][2] = {{answer["shared"], "optimal swizzle"}, {unswizzled, "unswizzled"}};
+  struct Panel {
+    Json shared;
+    std::string name, id;
+    Json store, load;
+  };
+  std::vector<Panel> panels{
+      {optimum["shared"], "optimum (H100 rule)", "optimum", optimum["store"], optimum["load"]},
+      {paper["shared"], "§5.4 construction", "paper", paper["store"], paper["load"]},
+      {unswizzled, "unswizzled", "unswizzled", banks(unswizzled, "self", "store"),
+       banks(unswizzled, "other", "load")}};
   double bottom = y, left = x;
-  for (int p = 0; p < 2; ++p) {
-    const Json& shared = panels[p][0];
-    std::string name = panels[p][1].get<std::string>();
-    Json store = banks(shared, "self", "store"), load = banks(shared, "other", "load");
-    svg.text(left, y + 12, "stores of A: " + wavefrontText(store), 10, "start", {0, 0, 0}, false,
-             {{"id", std::string(p ? "unswizzled" : "swizzled") + "-store"}});
-    svg.text(left, y + 26, "loads of B: " + wavefrontText(load), 10, "start", {0, 0, 0}, false,
-             {{"id", std::string(p ? "unswizzled" : "swizzled") + "-load"}});
-    double b = drawMemory(svg, left, y + 32, ref::LinearLayout(layoutFromJson(shared, "shared")),
-                          {}, elementBytes, name, p ? "unswizzled-" : "swizzled-");
+  for (const Panel& p : panels) {
+    auto width = [](const Json& r) {
+      return r.contains("vector_bytes")
+                 ? ", " + std::to_string(r["vector_bytes"].get<uint64_t>()) + " bytes a lane"
+                 : std::string();
+    };
+    svg.text(left, y + 12, "stores of A: " + wavefrontText(p.store) + width(p.store), 10, "start",
+             {0, 0, 0}, false, {{"id", p.id + "-store"}});
+    svg.text(left, y + 26, "loads of B: " + wavefrontText(p.load) + width(p.load), 10, "start",
+             {0, 0, 0}, false, {{"id", p.id + "-load"}});
+    double b = drawMemory(svg, left, y + 32, ref::LinearLayout(layoutFromJson(p.shared, "shared")),
+                          {}, elementBytes, p.name, p.id + "-");
     bottom = std::max(bottom, b);
     left = svg.right() + 40;
   }

@@ -7,9 +7,10 @@
 //   touch it, so that a conflict shows as several words stacked in one bank's
 //   column; under it, per bank, a bar as tall as the distinct words touched
 //   there; the instruction's wavefronts (the H100 rule) in the heading.
-// - an optimal_swizzle answer: its memory layout beside the unswizzled one
-//   (order: the last dim fastest), each with the wavefronts of A's stores and
-//   B's loads (bank_conflicts).
+// - an optimal_swizzle request: the optimum (swizzle_optimum.h), §5.4's
+//   construction and the unswizzled layout (order: the last dim fastest) side
+//   by side, each with the wavefronts of A's stores and B's loads at the
+//   vector widths it uses (bank_conflicts).
 // - a conversion (classify_conversion, shuffle_plan, gather_plan: "self" and
 //   "other"): A and B side by side, under the kind of the conversion.
 #pragma once

@@ -4,8 +4,8 @@
 //     (layout_pictures.h: distributed or memory, by its in dims)
 //   {"op": "bank_conflicts", ...}                             the bank scope
 //     of one instruction (analysis_pictures.h)
-//   {"op": "optimal_swizzle", ...}                            swizzled beside
-//     unswizzled, with their wavefronts
+//   {"op": "optimal_swizzle", ...}                            the optimum,
+//     §5.4's construction and unswizzled, with their wavefronts
 //   {"op": "classify_conversion" | "shuffle_plan" | "gather_plan", "self",
 //    "other", ...}                                            A and B
 //   any other request whose answer is a layout (a catalog op)  that layout

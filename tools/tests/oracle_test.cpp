@@ -485,8 +485,9 @@ std::map<std::string, OpCase> validRequests() {
       parse(R"({"instructions": 16, "wavefronts": 32, "ideal_wavefronts": 16, "conflicts": 16,
                 "vector_bytes": 4, "lemma_9_4": {"instructions": 16, "wavefronts": 32,
                 "ideal_wavefronts": 16, "conflicts": 16}})")};
-  // The seed's walkthrough (seeds/one-bit-off-swizzle.txt §04-§05): every
-  // set, the map offset = 32m + (n xor 2m), and 16 + 16 wavefronts.
+  // The seed's walkthrough (seeds/one-bit-off-swizzle.txt §04-§05), §5.4's
+  // construction: every set, the map offset = 32m + (n xor 2m), and 16 + 16
+  // wavefronts.
   c["optimal_swizzle"] = {
       {{"self",
         parse(
@@ -494,9 +495,10 @@ std::map<std::string, OpCase> validRequests() {
        {"other",
         parse(
             R"({"in_dims": [{"name": "register", "bases": [[2, 0], [4, 0], [8, 0], [16, 0]]}, {"name": "lane", "bases": [[0, 1], [0, 2], [0, 4], [0, 8], [1, 0]]}, {"name": "warp", "bases": []}], "out_dims": [{"name": "n", "size": 32}, {"name": "m", "size": 16}]})")},
-       {"element_bytes", 4}},
+       {"element_bytes", 4},
+       {"construction", "paper"}},
       parse(
-          R"({"shared": {"in_dims": [{"name": "offset", "bases": [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [2, 1], [4, 2], [8, 4], [16, 8]]}], "out_dims": [{"name": "n", "size": 32}, {"name": "m", "size": 16}]}, "vector_bytes": 4, "bank_bits": 5, "idx_bits": 4, "sets": {"V": [], "A_bank": [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], "B_bank": [[0, 1], [0, 2], [0, 4], [0, 8], [1, 0]], "P": [[[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], [[0, 1], [0, 2], [0, 4], [0, 8], [1, 0]]], "I": [[1, 0]], "E": [[2, 0], [4, 0], [8, 0], [16, 0]], "F": [[0, 1], [0, 2], [0, 4], [0, 8]], "G": [[2, 1], [4, 2], [8, 4], [16, 8]], "C": [], "Idx": [[2, 1], [4, 2], [8, 4], [16, 8]], "Bank": [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]]}, "predicted_conflict_bits": {"store": 0, "load": 0}, "store": {"instructions": 16, "wavefronts": 16, "ideal_wavefronts": 16, "conflicts": 0}, "load": {"instructions": 16, "wavefronts": 16, "ideal_wavefronts": 16, "conflicts": 0}})")};
+          R"({"construction": "paper", "shared": {"in_dims": [{"name": "offset", "bases": [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [2, 1], [4, 2], [8, 4], [16, 8]]}], "out_dims": [{"name": "n", "size": 32}, {"name": "m", "size": 16}]}, "vector_bytes": 4, "bank_bits": 5, "idx_bits": 4, "sets": {"V": [], "A_bank": [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], "B_bank": [[0, 1], [0, 2], [0, 4], [0, 8], [1, 0]], "P": [[[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], [[0, 1], [0, 2], [0, 4], [0, 8], [1, 0]]], "I": [[1, 0]], "E": [[2, 0], [4, 0], [8, 0], [16, 0]], "F": [[0, 1], [0, 2], [0, 4], [0, 8]], "G": [[2, 1], [4, 2], [8, 4], [16, 8]], "C": [], "Idx": [[2, 1], [4, 2], [8, 4], [16, 8]], "Bank": [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]]}, "predicted_conflict_bits": {"store": 0, "load": 0}, "store": {"instructions": 16, "wavefronts": 16, "ideal_wavefronts": 16, "conflicts": 0}, "load": {"instructions": 16, "wavefronts": 16, "ideal_wavefronts": 16, "conflicts": 0}})")};
   // The BlockedLayout([1,4],[4,8],[4,1],[1,0]) at 64x64 of
   // device_tests/HARDWARE.md#triton-calibration over the row-major tile:
   // registers 0, 1 hold columns +1, +2, register 2 column +32.

@@ -86,9 +86,10 @@ Pair randomPair(std::mt19937_64& rng, int maxBits, uint64_t w) {
   t.colBits = bits - t.rowBits;
   int warpBits = static_cast<int>(rng() % 2);
   int zeroLanesA = rng() % 4 == 0 ? 1 : 0, zeroLanesB = rng() % 4 == 0 ? 1 : 0;
-  return {LinearLayout(randomDistributed(rng, t, warpBits, zeroLanesA, static_cast<int>(rng() % 2))),
-          LinearLayout(randomDistributed(rng, t, warpBits, zeroLanesB, static_cast<int>(rng() % 2))),
-          w};
+  return {
+      LinearLayout(randomDistributed(rng, t, warpBits, zeroLanesA, static_cast<int>(rng() % 2))),
+      LinearLayout(randomDistributed(rng, t, warpBits, zeroLanesB, static_cast<int>(rng() % 2))),
+      w};
 }
 
 uint64_t paperTotal(const Pair& p) {
@@ -110,8 +111,8 @@ TEST(SwizzleOptimum, RandomPairsCostWhatItPredictsAndNoMoreThanThePaper) {
                                         << "\nB " << p.b << "\nS " << s.shared);
       expectPredicted(
           simulated(p.a, s.shared, w, AccessKind::kStore, Instruction::kVector, s.store), s.store);
-      expectPredicted(
-          simulated(p.b, s.shared, w, AccessKind::kLoad, Instruction::kVector, s.load), s.load);
+      expectPredicted(simulated(p.b, s.shared, w, AccessKind::kLoad, Instruction::kVector, s.load),
+                      s.load);
       RoundTrip trip = simulateSharedRoundTrip(p.a, p.b, s.shared, w);
       EXPECT_EQ(trip.wrongElements, 0u) << trip.firstWrong;
       uint64_t paper = paperTotal(p);
@@ -148,18 +149,18 @@ TEST(SwizzleOptimum, LdmatrixSidesCostWhatTheyPredict) {
 TEST(SwizzleOptimum, RefusesWhatItCannotModel) {
   LinearLayout a = seed::storeRowWise();
   EXPECT_PRED2(contains, errorMessage([&] { swizzleOptimum(a, a, 3); }), "element_bytes");
-  EXPECT_PRED2(contains, errorMessage([&] {
-                 swizzleOptimum(a, seed::readColumnPairs(), 4,
-                                {Instruction::kVector, Instruction::kMatrix});
-               }),
-               "2-byte");
+  EXPECT_PRED2(
+      contains, errorMessage([&] {
+        swizzleOptimum(a, seed::readColumnPairs(), 4, {Instruction::kVector, Instruction::kMatrix});
+      }),
+      "2-byte");
   catalog::Shape shape{64, 64};
   LinearLayout blocked = catalog::blocked({{1, 8}, {8, 4}, {4, 1}, {1, 0}, std::nullopt}, shape);
-  EXPECT_PRED2(contains, errorMessage([&] {
-                 swizzleOptimum(blocked, blocked, 2,
-                                {Instruction::kMatrix, Instruction::kMatrixTrans});
-               }),
-               "no memory layout serves");
+  EXPECT_PRED2(
+      contains, errorMessage([&] {
+        swizzleOptimum(blocked, blocked, 2, {Instruction::kMatrix, Instruction::kMatrixTrans});
+      }),
+      "no memory layout serves");
 }
 
 }  // namespace
