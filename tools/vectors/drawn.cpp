@@ -202,14 +202,17 @@ std::vector<DrawnRequest> conversions() {
 
 std::vector<DrawnRequest> swizzles() {
   std::vector<DrawnRequest> out;
+  // Each pair through the optimum and through §5.4's construction.
   for (const Pair& p : pairs(9900))
-    out.push_back({"optimal_swizzle " + p.name,
-                   {{"op", "optimal_swizzle"},
-                    {"self", lj(p.a)},
-                    {"other", lj(p.b)},
-                    {"element_bytes", p.elementBytes},
-                    {"write", p.write},
-                    {"read", p.read}}});
+    for (const char* construction : {"optimum", "paper"})
+      out.push_back({"optimal_swizzle " + std::string(construction) + " " + p.name,
+                     {{"op", "optimal_swizzle"},
+                      {"self", lj(p.a)},
+                      {"other", lj(p.b)},
+                      {"element_bytes", p.elementBytes},
+                      {"write", p.write},
+                      {"read", p.read},
+                      {"construction", construction}}});
   return out;
 }
 
