@@ -1,4 +1,6 @@
-// libFuzzer target: the optimal swizzle (§5.4, Lemma 9.5). The input's
+// libFuzzer target: the optimal swizzle (§5.4, Lemma 9.5) and the swizzle
+// optimum by the H100's rule (swizzle_optimum.h: each side costs on the
+// simulator what it predicts, within its bounds, no more than §5.4's). The input's
 // bytes choose a conversion pair (A, B) and an element width through the
 // properties' generator; then the swizzle's laws are checked against the
 // bank-conflict simulator, which shares no code with the construction: both
@@ -21,13 +23,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   c.params["seed"] = in.ConsumeIntegral<uint32_t>();  // which Idx subspaces to try
   c.params["idx_trials"] = 2;
   fuzz::checkLaws("swizzle",
-                  {"swizzle_meets_the_bound", "swizzle_is_optimal", "vectorization_is_maximal"}, c);
+                  {"swizzle_meets_the_bound", "swizzle_is_optimal", "vectorization_is_maximal",
+                   "optimum_is_predicted_and_bounded"},
+                  c);
   fuzz::checkBoth("swizzle", "optimal_swizzle", c, [&]<class L>() {
     const auto& s = properties::conversionCase<L>(c).swizzle();
     const analysis::SwizzleSets& x = s.sets;
     return std::tuple(s.shared.value(), s.vectorBytes, s.bankBits, s.idxBits, s.writeConflictBits,
                       s.readConflictBits, x.V, x.ABank, x.BBank, x.I, x.E, x.F, x.G, x.C, x.Idx,
                       x.Bank);
+  });
+  fuzz::checkBoth("swizzle", "swizzle optimum", c, [&]<class L>() {
+    const auto& s = properties::conversionCase<L>(c).optimum();
+    return std::tuple(s.shared.value(), s.store, s.load, s.storeBound, s.loadBound);
   });
   properties::forgetConversionCases<ref::LinearLayout, opt::LinearLayout>();
   return 0;

@@ -52,6 +52,12 @@ RC_GTEST_PROP(Swizzle, NoAlternativeDoesBetter, ()) {
   RC_ASSERT(holds("swizzle_is_optimal", c));
 }
 
+RC_GTEST_PROP(Swizzle, OptimumCostsWhatItPredictsAndNoMoreThanThePaper, ()) {
+  Case c = *genConversionPair();
+  RC_TAG(conversionTag(c));
+  RC_ASSERT(holds("optimum_is_predicted_and_bounded", c));
+}
+
 RC_GTEST_PROP(Swizzle, VectorizationIsMaximal, ()) {
   Case c = *genConversionPair();
   RC_TAG(conversionTag(c));

@@ -12,6 +12,7 @@
 
 #include "analysis/conversion.h"
 #include "analysis/optimal_swizzle.h"
+#include "analysis/swizzle_optimum.h"
 #include "properties/case.h"
 
 namespace f2lay::properties {
@@ -50,12 +51,17 @@ class ConversionCase {
     if (!swizzle_) swizzle_ = analysis::optimalSwizzle(a, b, w);
     return *swizzle_;
   }
+  const analysis::SwizzleOptimum<L>& optimum() const {
+    if (!optimum_) optimum_ = analysis::swizzleOptimum(a, b, w);
+    return *optimum_;
+  }
 
  private:
   std::vector<LayoutValue> layouts_;
   mutable std::optional<analysis::Classification<L>> classification_;
   mutable std::optional<std::optional<analysis::ShufflePlan>> plan_;
   mutable std::optional<analysis::OptimalSwizzle<L>> swizzle_;
+  mutable std::optional<analysis::SwizzleOptimum<L>> optimum_;
 };
 
 // The last case of each implementation L, kept until the next call with

@@ -9,6 +9,7 @@
 
 #include "analysis/conversion.h"
 #include "analysis/optimal_swizzle.h"
+#include "analysis/swizzle_optimum.h"
 #include "optimized/analysis/bank_conflicts.h"
 #include "properties/conversion_case.h"
 #include "properties/law_support.h"
@@ -177,6 +178,37 @@ std::string swizzleMeetsTheBound(const Case& c) {
   return unless(load.wavefronts == load.idealWavefronts, "the load takes " + str(load.wavefronts) +
                                                              " wavefronts, " +
                                                              str(load.idealWavefronts) + " ideal");
+}
+
+// The swizzle optimum (swizzle_optimum.h) on the simulator, which shares no
+// code with it: the conversion delivers every element, each side costs
+// exactly what the optimum predicts (at its own vector width), no side costs
+// less than its own bound, and the total is at most §5.4's construction's.
+std::string optimumIsPredictedAndBounded(const Case& c) {
+  const auto& p = conversionCase<Layout>(c);
+  uint64_t w = elementBytes(c);
+  const SwizzleOptimum<Layout>& s = p.optimum();
+  RoundTrip trip = simulateSharedRoundTrip(p.a, p.b, s.shared, w);
+  if (trip.wrongElements != 0)
+    return str(trip.wrongElements) + " elements wrong: " + trip.firstWrong;
+  WavefrontReport store = simulate(p.a, s.shared, w, AccessKind::kStore, s.store.vectorBytes);
+  WavefrontReport load = simulate(p.b, s.shared, w, AccessKind::kLoad, s.load.vectorBytes);
+  if (store.wavefronts != s.store.wavefronts() || store.instructions != s.store.instructions)
+    return "the store takes " + str(store.wavefronts) + " wavefronts in " +
+           str(store.instructions) + " instructions, predicted " + str(s.store.wavefronts()) +
+           " in " + str(s.store.instructions);
+  if (load.wavefronts != s.load.wavefronts() || load.instructions != s.load.instructions)
+    return "the load takes " + str(load.wavefronts) + " wavefronts in " + str(load.instructions) +
+           " instructions, predicted " + str(s.load.wavefronts()) + " in " +
+           str(s.load.instructions);
+  if (s.store.wavefronts() < s.storeBound.wavefronts() ||
+      s.load.wavefronts() < s.loadBound.wavefronts())
+    return "a side costs less than its own lower bound";
+  const OptimalSwizzle<Layout>& paper = p.swizzle();
+  uint64_t paperTotal = totalWavefronts(p.a, p.b, paper.shared, w, paper.vectorBytes);
+  return unless(s.wavefronts() <= paperTotal, "the optimum costs " + str(s.wavefronts()) +
+                                                  " wavefronts, §5.4's construction " +
+                                                  str(paperTotal));
 }
 
 // The memory layout with Vec, the bank completion and the given Idx.
@@ -373,6 +405,7 @@ void addAnalysisLaws(std::map<std::string, Law>& laws) {
   laws["classification_matches_plan"] = classificationMatchesPlan;
   laws["swizzle_meets_the_bound"] = swizzleMeetsTheBound;
   laws["swizzle_is_optimal"] = swizzleIsOptimal;
+  laws["optimum_is_predicted_and_bounded"] = optimumIsPredictedAndBounded;
   laws["vectorization_is_maximal"] = vectorizationIsMaximal;
   laws["ref_equals_opt"] = refEqualsOpt;
   laws["padded_memory_delivers"] = paddedMemoryDelivers;

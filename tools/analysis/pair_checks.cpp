@@ -3,6 +3,7 @@
 #include "analysis/conversion.h"
 #include "analysis/gather.h"
 #include "analysis/optimal_swizzle.h"
+#include "analysis/swizzle_optimum.h"
 #include "analysis/vectorization.h"
 #include "reference/analysis/bank_conflicts.h"
 #include "reference/analysis/gather_simulator.h"
@@ -45,6 +46,37 @@ void checkSwizzle(const CatalogPair& p, const Layout& a, const Layout& b, Failur
   };
   side(a, AccessKind::kStore, p.write, s.writeConflictBits, "the store");
   side(b, AccessKind::kLoad, p.read, s.readConflictBits, "the load");
+}
+
+// The optimum: correct through shared memory, each side costs on the
+// simulator what it predicts, and no more in all than §5.4's construction.
+void checkOptimum(const CatalogPair& p, const Layout& a, const Layout& b, Failures& f) {
+  analysis::SwizzleOptimum s = analysis::swizzleOptimum(a, b, p.elementBytes, {p.write, p.read});
+  ref::analysis::RoundTrip trip =
+      ref::analysis::simulateSharedRoundTrip(a, b, s.shared, p.elementBytes);
+  if (trip.wrongElements != 0)
+    f.push_back("swizzle optimum: " + std::to_string(trip.wrongElements) +
+                " elements wrong through shared memory; first: " + trip.firstWrong);
+  auto simulated = [&](const Layout& l, AccessKind kind, Instruction instruction,
+                       uint64_t vectorBytes) {
+    std::optional<uint64_t> bytes;
+    if (instruction == Instruction::kVector) bytes = vectorBytes;
+    return ref::analysis::simulateBankConflicts(l, s.shared,
+                                                {kind, p.elementBytes, bytes, instruction, {}});
+  };
+  uint64_t store = simulated(a, AccessKind::kStore, p.write, s.store.vectorBytes).wavefronts;
+  uint64_t load = simulated(b, AccessKind::kLoad, p.read, s.load.vectorBytes).wavefronts;
+  if (store != s.store.wavefronts() || load != s.load.wavefronts())
+    f.push_back("swizzle optimum: predicts " + std::to_string(s.store.wavefronts()) + " + " +
+                std::to_string(s.load.wavefronts()) + " wavefronts, the simulator finds " +
+                std::to_string(store) + " + " + std::to_string(load));
+  analysis::OptimalSwizzle paper =
+      analysis::optimalSwizzle(a, b, p.elementBytes, {p.write, p.read});
+  uint64_t paperTotal = simulated(a, AccessKind::kStore, p.write, paper.vectorBytes).wavefronts +
+                        simulated(b, AccessKind::kLoad, p.read, paper.vectorBytes).wavefronts;
+  if (store + load > paperTotal)
+    f.push_back("swizzle optimum: " + std::to_string(store + load) +
+                " wavefronts, more than §5.4's construction's " + std::to_string(paperTotal));
 }
 
 void checkLemma(const CatalogPair& p, const Layout& a, const Layout& b, Failures& f) {
@@ -122,6 +154,11 @@ void checkImplementationsAgree(const CatalogPair& p, const Layout& a, const Layo
        {"other", lb},
        {"element_bytes", std::min<uint64_t>(w, 8)}},
       {{"op", "optimal_swizzle"}, {"self", la}, {"other", lb}, {"element_bytes", w}},
+      {{"op", "optimal_swizzle"},
+       {"self", la},
+       {"other", lb},
+       {"element_bytes", w},
+       {"construction", "paper"}},
   };
   for (const Json* l : {&la, &lb}) {
     requests.push_back({{"op", "vectorization"}, {"layout", *l}, {"shared", shared}});
@@ -163,6 +200,7 @@ std::vector<CaseResult> runCatalogPairChecks() {
     Failures failures;
     try {
       checkSwizzle(p, p.a, p.b, failures);
+      checkOptimum(p, p.a, p.b, failures);
       checkLemma(p, p.a, p.b, failures);
       checkVectorization(p, p.a, failures);
       checkVectorization(p, p.b, failures);

@@ -1,9 +1,12 @@
 // `f2lay verify` runs catalog layout pairs through every analysis and checks
 // each answer against a simulator that shares no code with it (paper §5):
-//   optimal_swizzle   the conversion through the result is correct (store per
-//                     A, load per B, every element where B says), and the
-//                     simulated wavefronts are those the construction
-//                     predicts (Lemma 9.4), on both sides;
+//   optimal_swizzle   the conversion through §5.4's construction is correct
+//                     (store per A, load per B, every element where B says),
+//                     and the simulated wavefronts are those the construction
+//                     predicts (Lemma 9.4), on both sides; through the
+//                     optimum, correct too, each side's simulated wavefronts
+//                     are its prediction, and the total is at most the
+//                     construction's;
 //   bank_conflicts    the simulator and Lemma 9.4 agree wherever the lemma is
 //                     exact, on the optimal and the unswizzled layout;
 //   classify / shuffle  an intra-warp conversion's plan, run on a virtual
