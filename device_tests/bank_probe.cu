@@ -81,8 +81,8 @@ __global__ void bankProbeLoad(SharedInstruction kind, const uint32_t* addresses,
 
 }  // namespace
 
-int run(const char* predictionsPath, int randomPairs, int repeats, const std::vector<bool>& only) {
-  std::vector<Probe> list = bankProbes(randomPairs);
+int run(const char* predictionsPath, const std::vector<Probe>& list, int repeats,
+        const std::vector<bool>& only) {
   if (only.size() > list.size()) {
     std::fprintf(stderr, "f2lay_device_banks: PROBES names probe %zu, but there are %zu (0..%zu)\n",
                  only.size() - 1, list.size(), list.size() - 1);
@@ -162,8 +162,28 @@ int run(const char* predictionsPath, int randomPairs, int repeats, const std::ve
 int main(int argc, char** argv) {
   const char* usage =
       "usage: f2lay_device_banks PREDICTIONS.csv [RANDOM_PAIRS (100) [REPEATS (5) [PROBES]]]\n"
+      "       f2lay_device_banks --optimum PAIRS_PER_WIDTH PREDICTIONS.csv\n"
       "  PROBES: probe numbers to launch, comma-separated (default: all), each also with its\n"
-      "  warps taking turns\n";
+      "  warps taking turns. --optimum: random pairs of each element width on the swizzle\n"
+      "  optimum and on the paper's construction, each launched once (bank_probes.h)\n";
+  if (argc == 4 && std::string(argv[1]) == "--optimum") {
+    char* end = nullptr;
+    long n = std::strtol(argv[2], &end, 10);
+    if (*argv[2] == 0 || *end != 0 || n < 1 || n > 10000) {
+      std::fprintf(stderr, "f2lay_device_banks: PAIRS_PER_WIDTH must be 1..10000, not '%s'\n%s",
+                   argv[2], usage);
+      return 2;
+    }
+    try {
+      // Each probe twice: with its warps together, then taking turns (so
+      // that finding F1 cannot add a wavefront: the turns launch is the rule's).
+      std::vector<f2lay::device::Probe> list = f2lay::device::optimumProbes(static_cast<int>(n));
+      return f2lay::device::run(argv[3], list, 1, std::vector<bool>(list.size(), true));
+    } catch (const f2lay::Error& e) {
+      std::fprintf(stderr, "f2lay_device_banks: %s\n", e.what());
+      return 2;
+    }
+  }
   if (argc < 2 || argc > 5) {
     std::fprintf(stderr, "%s", usage);
     return 2;
@@ -202,7 +222,7 @@ int main(int argc, char** argv) {
     }
   }
   try {
-    return f2lay::device::run(argv[1], pairs, repeats, only);
+    return f2lay::device::run(argv[1], f2lay::device::bankProbes(pairs), repeats, only);
   } catch (const f2lay::Error& e) {
     std::fprintf(stderr, "f2lay_device_banks: %s\n", e.what());
     return 2;

@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <bit>
 #include <cstdio>
+#include <functional>
 #include <random>
 #include <sstream>
 
 #include "analysis/optimal_swizzle.h"
+#include "analysis/swizzle_optimum.h"
 #include "formats/error.h"
 #include "formats/json_format.h"
 #include "properties/generators.h"
@@ -15,6 +17,7 @@
 #include "reference/catalog/padded_shared.h"
 #include "reference/catalog/shared.h"
 #include "reference/linear_layout.h"
+#include "testing/random_tensor_layouts.h"
 #include "tools/analysis/catalog_pairs.h"
 #include "tools/cases.h"
 #include "tools/op_table.h"
@@ -156,9 +159,9 @@ std::vector<Probe> bankProbes(int randomPairs, int paddedCases) {
   addRandomPairs(batch, randomPairs, 9);
   for (size_t i = 0; i < batch.cases.size(); ++i) {
     const ConversionCase& c = batch.cases[i];
-    out.push_back({c.name + " (" + c.kind + "), optimal swizzle, store per A", AccessKind::kStore,
+    out.push_back({c.name + " (" + c.kind + "), optimum, store per A", AccessKind::kStore,
                    c.elementBytes, c.store, std::nullopt});
-    out.push_back({c.name + " (" + c.kind + "), optimal swizzle, load per B", AccessKind::kLoad,
+    out.push_back({c.name + " (" + c.kind + "), optimum, load per B", AccessKind::kLoad,
                    c.elementBytes, c.load, std::nullopt});
     std::vector<int> tensorBits;
     for (const OutDim& o : c.a.out_dims) tensorBits.push_back(std::countr_zero(o.size));
@@ -184,40 +187,136 @@ std::vector<CatalogConversion> catalogConversions(bool matrices) {
     const uint64_t eb = p.elementBytes;
     const Instruction write = matrices ? p.write : Instruction::kVector;
     const Instruction read = matrices ? p.read : Instruction::kVector;
-    analysis::OptimalSwizzle optimal = analysis::optimalSwizzle(p.a, p.b, eb, {write, read});
     uint64_t vec = 16 / eb, rowBytes = 64 * eb;
     uint64_t perPhase = rowBytes >= 128 ? 1 : 128 / rowBytes;
-    std::vector<std::pair<std::string, ref::LinearLayout>> memories = {
-        {"optimal swizzle", optimal.shared},
-        {"classic XOR swizzle",
-         ref::catalog::swizzledShared({vec, perPhase, 8 / perPhase, {1, 0}, {}}, shape)},
-        {"unswizzled", ref::catalog::unswizzledShared({1, 0}, shape)}};
-    for (const auto& choice : memories) {
-      // (Named, not a structured binding: clang 14 cannot capture one in the lambda.)
-      const std::string& memory = choice.first;
-      const ref::LinearLayout& shared = choice.second;
-      // A side: the asked instruction, or vectors where it cannot be lowered;
-      // vectors on the optimal swizzle at its width.
-      auto side = [&](const ref::LinearLayout& l, analysis::AccessKind kind,
-                      Instruction instruction) {
-        analysis::AccessSpec access{kind, eb, std::nullopt, instruction, {}};
-        if (memory == "optimal swizzle" && instruction == Instruction::kVector)
-          access.vectorBytes = optimal.vectorBytes;
-        try {
-          return sharedSide(l, shared, access);
-        } catch (const Error&) {
-          if (instruction == Instruction::kVector) throw;
-          return sharedSide(l, shared, widestVectors(kind, eb));
-        }
-      };
-      try {
-        out.push_back({p.name, memory, eb, side(p.a, analysis::AccessKind::kStore, write),
-                       side(p.b, analysis::AccessKind::kLoad, read)});
-      } catch (const Error& e) {
-        std::fprintf(stderr, "%s, %s: %s (left out)\n", p.name.c_str(), memory.c_str(), e.what());
-      }
+    ref::LinearLayout classicXor =
+        ref::catalog::swizzledShared({vec, perPhase, 8 / perPhase, {1, 0}, {}}, shape);
+    ref::LinearLayout unswizzled = ref::catalog::unswizzledShared({1, 0}, shape);
+    for (SwizzleChoice& c : swizzleChoices(p.a, p.b, eb, write, read, &classicXor, &unswizzled)) {
+      if (c.error.empty())
+        out.push_back({p.name, c.memory, eb, std::move(c.store), std::move(c.load)});
+      else
+        std::fprintf(stderr, "%s, %s: %s (left out)\n", p.name.c_str(), c.memory.c_str(),
+                     c.error.c_str());
     }
   }
+  return out;
+}
+
+std::vector<SwizzleChoice> swizzleChoices(const ref::LinearLayout& a, const ref::LinearLayout& b,
+                                          uint64_t eb, analysis::Instruction write,
+                                          analysis::Instruction read,
+                                          const ref::LinearLayout* classicXor,
+                                          const ref::LinearLayout* unswizzled) {
+  using analysis::Instruction;
+  std::vector<SwizzleChoice> out;
+  // A side: the asked instruction at `bytes` (the widest where nullopt), or
+  // the widest vectors where the memory layout cannot take the instruction.
+  auto side = [&](const ref::LinearLayout& l, const ref::LinearLayout& shared,
+                  analysis::AccessKind kind, Instruction instruction,
+                  std::optional<uint64_t> bytes) {
+    analysis::AccessSpec access{kind, eb, std::nullopt, instruction, {}};
+    if (instruction == Instruction::kVector) access.vectorBytes = bytes;
+    try {
+      return sharedSide(l, shared, access);
+    } catch (const Error&) {
+      if (instruction == Instruction::kVector) throw;
+      return sharedSide(l, shared, widestVectors(kind, eb));
+    }
+  };
+  auto add = [&](const std::string& memory, const std::function<void(SwizzleChoice&)>& make) {
+    SwizzleChoice c{memory, {}, {}, ""};
+    try {
+      make(c);
+    } catch (const Error& e) {
+      c.error = e.what();
+    }
+    out.push_back(std::move(c));
+  };
+  add("optimum", [&](SwizzleChoice& c) {
+    analysis::SwizzleOptimum o = analysis::swizzleOptimum(a, b, eb, {write, read});
+    c.store = side(a, o.shared, AccessKind::kStore, write, o.store.vectorBytes);
+    c.load = side(b, o.shared, AccessKind::kLoad, read, o.load.vectorBytes);
+  });
+  add("paper construction", [&](SwizzleChoice& c) {
+    analysis::OptimalSwizzle paper = analysis::optimalSwizzle(a, b, eb, {write, read});
+    c.store = side(a, paper.shared, AccessKind::kStore, write, paper.vectorBytes);
+    c.load = side(b, paper.shared, AccessKind::kLoad, read, paper.vectorBytes);
+  });
+  for (const auto& [memory, shared] :
+       {std::pair{"classic XOR swizzle", classicXor}, std::pair{"unswizzled", unswizzled}})
+    if (shared)
+      add(memory, [&](SwizzleChoice& c) {
+        c.store = side(a, *shared, AccessKind::kStore, write, std::nullopt);
+        c.load = side(b, *shared, AccessKind::kLoad, read, std::nullopt);
+      });
+  return out;
+}
+
+std::vector<WidthPair> randomWidthPairs(uint64_t elementBytes, int count, uint64_t seed) {
+  std::mt19937_64 rng(seed * 31 + elementBytes);
+  std::vector<WidthPair> out;
+  for (int i = 0; i < count; ++i) {
+    // 6 to 10 tensor bits, 1 to 4 warps: at most 32 elements a lane, so that
+    // every side fits the speed kernel's unrolled instructions.
+    int bits = 6 + static_cast<int>(rng() % 5);
+    int warpBits = static_cast<int>(rng() % 3);
+    if (bits < 5 + warpBits) warpBits = bits - 5;
+    testing::TensorShape t{static_cast<int>(rng() % (bits + 1)), 0};
+    t.colBits = bits - t.rowBits;
+    int zeroA = rng() % 4 == 0 ? 1 : 0, zeroB = rng() % 4 == 0 ? 1 : 0;
+    LayoutValue a =
+        testing::randomDistributed(rng, t, warpBits, zeroA, static_cast<int>(rng() % 2));
+    LayoutValue b =
+        testing::randomDistributed(rng, t, warpBits, zeroB, static_cast<int>(rng() % 2));
+    out.push_back(
+        {"w" + std::to_string(elementBytes) + " pair " + std::to_string(i), a, b, elementBytes, t});
+  }
+  return out;
+}
+
+std::vector<CatalogConversion> randomWidthConversions(uint64_t w, int count, uint64_t seed) {
+  std::vector<CatalogConversion> out;
+  for (const WidthPair& p : randomWidthPairs(w, count, seed)) {
+    const ref::catalog::Shape shape = {uint64_t{1} << p.shape.rowBits,
+                                       uint64_t{1} << p.shape.colBits};
+    uint64_t rowBytes = shape[1] * w;
+    uint64_t perPhase = rowBytes >= 128 ? 1 : 128 / rowBytes;
+    std::optional<ref::LinearLayout> classicXor;
+    try {
+      if (rowBytes >= 16 && perPhase <= 8)
+        classicXor =
+            ref::catalog::swizzledShared({16 / w, perPhase, 8 / perPhase, {1, 0}, {}}, shape);
+    } catch (const Error&) {
+    }
+    for (SwizzleChoice& c : swizzleChoices(
+             ref::LinearLayout(p.a), ref::LinearLayout(p.b), w, analysis::Instruction::kVector,
+             analysis::Instruction::kVector, classicXor ? &*classicXor : nullptr, nullptr))
+      if (c.error.empty())
+        out.push_back({p.name, c.memory, w, std::move(c.store), std::move(c.load)});
+  }
+  return out;
+}
+
+std::vector<Probe> optimumProbes(int pairsPerWidth) {
+  std::vector<Probe> out;
+  for (uint64_t w : {1, 2, 4, 8, 16})
+    for (const WidthPair& p : randomWidthPairs(w, pairsPerWidth, 32)) {
+      std::vector<SwizzleChoice> choices = swizzleChoices(
+          ref::LinearLayout(p.a), ref::LinearLayout(p.b), w, analysis::Instruction::kVector,
+          analysis::Instruction::kVector, nullptr, nullptr);
+      for (const SwizzleChoice& c : choices) {
+        if (!c.error.empty()) {
+          std::fprintf(stderr, "%s, %s: %s (left out)\n", p.name.c_str(), c.memory.c_str(),
+                       c.error.c_str());
+          continue;
+        }
+        out.push_back({p.name + ", " + c.memory + ", store per A", AccessKind::kStore, w, c.store,
+                       std::nullopt});
+        out.push_back({p.name + ", " + c.memory + ", load per B", AccessKind::kLoad, w, c.load,
+                       std::nullopt});
+      }
+    }
   return out;
 }
 

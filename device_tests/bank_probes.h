@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "device_tests/conversion_batch.h"
+#include "testing/random_tensor_layouts.h"
 
 namespace f2lay::device {
 
@@ -33,11 +34,12 @@ struct Probe {
 std::vector<Probe> bankProbes(int randomPairs, int paddedCases = 120);
 
 // A catalog pair's conversion through shared memory on one memory layout:
-// "optimal swizzle" (f2lay's, §5.4, at its vector width), "classic XOR
-// swizzle" (16-byte chunks of a row xored with the row index mod 8, as
-// CUTLASS's Swizzle<3,4,3>; Def 4.11 with vec = 16 bytes, rows of at least
-// 128 bytes) or "unswizzled" (row-major), each side at the widest vector the
-// layouts allow there. With `matrices`, each side uses the pair's ldmatrix /
+// "optimum" (f2lay's swizzle optimum, swizzle_optimum.h, each side at its
+// width), "paper construction" (§5.4, at Vec's width), "classic XOR swizzle"
+// (16-byte chunks of a row xored with the row index mod 8, as CUTLASS's
+// Swizzle<3,4,3>; Def 4.11 with vec = 16 bytes, rows of at least 128 bytes)
+// or "unswizzled" (row-major), the last two at the widest vector the layouts
+// allow there. With `matrices`, each side uses the pair's ldmatrix /
 // stmatrix where it names one (and vectors where the memory layout cannot
 // take it); without, vectors only.
 struct CatalogConversion {
@@ -46,5 +48,39 @@ struct CatalogConversion {
   SharedSide store, load;
 };
 std::vector<CatalogConversion> catalogConversions(bool matrices);
+
+// One pair through each memory layout above (the classic XOR and unswizzled
+// ones where given, not null); `error` says why a choice could not be built.
+struct SwizzleChoice {
+  std::string memory;
+  SharedSide store, load;
+  std::string error;
+};
+std::vector<SwizzleChoice> swizzleChoices(const ref::LinearLayout& a, const ref::LinearLayout& b,
+                                          uint64_t elementBytes, analysis::Instruction write,
+                                          analysis::Instruction read,
+                                          const ref::LinearLayout* classicXor,
+                                          const ref::LinearLayout* unswizzled);
+
+// Random pairs of one element width (testing/random_tensor_layouts.h): 6 to
+// 10 tensor bits, 1 to 4 warps, some broadcast lanes and registers.
+struct WidthPair {
+  std::string name;
+  LayoutValue a, b;
+  uint64_t elementBytes;
+  testing::TensorShape shape;
+};
+std::vector<WidthPair> randomWidthPairs(uint64_t elementBytes, int count, uint64_t seed);
+
+// randomWidthPairs through the optimum, the paper's construction and, where
+// the pair's shape takes one (rows of at least 16 bytes, the row index mod 8
+// in at most 8 rows of 128 bytes), the classic XOR swizzle; vectors only.
+std::vector<CatalogConversion> randomWidthConversions(uint64_t elementBytes, int count,
+                                                      uint64_t seed);
+
+// The optimum's certificate on the GPU (issue 32): `pairsPerWidth` random
+// pairs of each element width (1, 2, 4, 8, 16 bytes), each stored and loaded
+// on the optimum (each side at its width) and on §5.4's construction.
+std::vector<Probe> optimumProbes(int pairsPerWidth);
 
 }  // namespace f2lay::device

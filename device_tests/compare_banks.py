@@ -70,7 +70,7 @@ def group(name):
     if name.startswith("random padded"):
         return "random padded layouts (padded_shared, padded byte addresses)"
     if name.startswith("random pair"):
-        return "random pairs, " + ("optimal swizzle" if "optimal swizzle" in name else "random memory layout")
+        return "random pairs, " + ("optimum" if "optimum" in name else "random memory layout")
     return "catalog pairs, " + name.split("; ")[-2]  # the memory layout
 
 

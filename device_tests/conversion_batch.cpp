@@ -6,7 +6,7 @@
 #include <random>
 
 #include "analysis/conversion.h"
-#include "analysis/optimal_swizzle.h"
+#include "analysis/swizzle_optimum.h"
 #include "formats/error.h"
 #include "optimized/opt_linear_layout.h"
 #include "properties/case.h"
@@ -137,16 +137,19 @@ void addCase(Batch& batch, const std::string& name, const LayoutValue& a, const 
   const opt::LinearLayout optA(a), optB(b);
   try {
     c.kind = analysis::toString(analysis::classifyConversion(optA, optB).kind);
-    analysis::OptimalSwizzle swizzle =
-        analysis::optimalSwizzle(refA, refB, elementBytes, {write, read});
-    // Vectors at the swizzle's width; ldmatrix/stmatrix move 16-byte rows.
-    auto access = [&](analysis::AccessKind kind, analysis::Instruction i) {
+    analysis::SwizzleOptimum optimum =
+        analysis::swizzleOptimum(refA, refB, elementBytes, {write, read});
+    // Each side at the optimum's width for it; ldmatrix/stmatrix move
+    // 16-byte rows.
+    auto access = [&](analysis::AccessKind kind, analysis::Instruction i, uint64_t bytes) {
       std::optional<uint64_t> width;
-      if (i == analysis::Instruction::kVector) width = swizzle.vectorBytes;
+      if (i == analysis::Instruction::kVector) width = bytes;
       return analysis::AccessSpec{kind, elementBytes, width, i, {}};
     };
-    c.store = sharedSide(refA, swizzle.shared, access(analysis::AccessKind::kStore, write));
-    c.load = sharedSide(refB, swizzle.shared, access(analysis::AccessKind::kLoad, read));
+    c.store = sharedSide(refA, optimum.shared,
+                         access(analysis::AccessKind::kStore, write, optimum.store.vectorBytes));
+    c.load = sharedSide(refB, optimum.shared,
+                        access(analysis::AccessKind::kLoad, read, optimum.load.vectorBytes));
   } catch (const Error& e) {
     batch.skipped.push_back(name + ": " + e.what());
     return;

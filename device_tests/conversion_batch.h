@@ -1,8 +1,10 @@
 // Layout conversions as the GPU runs them (issue 8, §2): for a pair (A, B)
 // of distributed layouts and an element width, each warp holds a random
 // tensor in registers per A and must end up holding it per B, two ways:
-//   shared  store per A into shared memory laid out by f2lay's optimal
-//           swizzle (§5.4), then load per B; the warp instructions (which
+//   shared  store per A into shared memory laid out by f2lay's swizzle
+//           optimum (swizzle_optimum.h: the fewest wavefronts by the H100's
+//           rule, each side at its own vector width), then load per B; the
+//           warp instructions (which
 //           registers form a vector, each lane's byte address) are those the
 //           bank-conflict simulator enumerates (ref::analysis::warpAccesses);
 //   shuffle the warp-shuffle plan (§5.4, "Intra-warp Data Exchange"), where
@@ -89,7 +91,7 @@ struct ConversionCase {
   uint64_t elementBytes;
   std::string kind;        // classify_conversion's
   std::string noShuffle;   // why there is no shuffle plan, or ""
-  SharedSide store, load;  // on the optimal swizzle
+  SharedSide store, load;  // on the swizzle optimum
 };
 
 struct Batch {
@@ -104,7 +106,7 @@ struct Batch {
 
 // Adds the conversion A -> B (layouts of register, lane, warp and an optional
 // block of size 1, 32 lanes, at most kMaxWarps warps), storing and loading
-// with the given instructions (the optimal swizzle is made for them). A case
+// with the given instructions (the swizzle optimum is made for them). A case
 // the limits or the analyses refuse goes to skipped with the reason.
 void addCase(Batch& batch, const std::string& name, const LayoutValue& a, const LayoutValue& b,
              uint64_t elementBytes, uint64_t seed, analysis::Instruction write,

@@ -1,8 +1,9 @@
 // Speed of the catalog conversions (issue 8, §4), not a test. Each catalog
-// pair (tools/analysis/catalog_pairs.h) is converted four ways, each kernel
+// pair (tools/analysis/catalog_pairs.h) is converted five ways, each kernel
 // repeating the conversion of a 64x64 tile `kIterations` times in every CTA
 // of a full grid:
-//   optimal swizzle, classic XOR swizzle, unswizzled: the shared-memory path
+//   optimum, paper construction, classic XOR swizzle, unswizzled: the
+//     shared-memory path
 //     (store per A, barrier, load per B, barrier), with exactly the warp
 //     instructions the tests check and the bank probe measures
 //     (bank_probes.h's catalogConversions); addresses held in registers;
@@ -18,6 +19,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -241,6 +243,36 @@ float medianMs(Launch launch) {
   return ms[kTimed / 2];
 }
 
+// Median milliseconds of each of `launches`, timed in turn (A, B, C, A, B,
+// C, ...) kTimed times after one warm-up round, so that a drift of the clock
+// or of the machine falls on all of them alike.
+template <typename Launch>
+std::vector<float> interleavedMedianMs(const std::vector<Launch>& launches) {
+  cudaEvent_t start, stop;
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
+  for (const Launch& l : launches) l();
+  std::vector<std::vector<float>> ms(launches.size());
+  for (int i = 0; i < kTimed; ++i)
+    for (size_t k = 0; k < launches.size(); ++k) {
+      cudaEventRecord(start);
+      launches[k]();
+      cudaEventRecord(stop);
+      cudaEventSynchronize(stop);
+      float t = 0;
+      cudaEventElapsedTime(&t, start, stop);
+      ms[k].push_back(t);
+    }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  std::vector<float> medians;
+  for (std::vector<float>& m : ms) {
+    std::sort(m.begin(), m.end());
+    medians.push_back(m[kTimed / 2]);
+  }
+  return medians;
+}
+
 struct Timing {
   float ms = 0;
   double bytes = 0;  // through shared memory, all CTAs, all iterations
@@ -279,6 +311,40 @@ class Bench {
               (double(store.instructions) * store.vectorBytes +
                double(load.instructions) * load.vectorBytes);
     return t;
+  }
+
+  // Several conversions of one pair (each a store and a load side), timed
+  // interleaved: their median milliseconds, in order.
+  std::vector<float> sharedPaths(const std::vector<const CatalogConversion*>& ways,
+                                 uint32_t sharedBytes) {
+    std::vector<uint32_t*> tables;
+    std::vector<std::function<void()>> launches;
+    for (const CatalogConversion* c : ways) {
+      const SharedSide &store = c->store, &load = c->load;
+      uint32_t warps =
+          static_cast<uint32_t>(store.addresses.size() / (uint64_t{store.instructions} * kLanes));
+      if (store.instructions > uint32_t(maxInstructions(store.vectorBytes)) ||
+          load.instructions > uint32_t(maxInstructions(load.vectorBytes)))
+        throw Error("more instructions a thread than the kernel holds");
+      uint32_t *st = nullptr, *ld = nullptr;
+      check(cudaMalloc(&st, store.addresses.size() * 4));
+      check(cudaMalloc(&ld, load.addresses.size() * 4));
+      tables.insert(tables.end(), {st, ld});
+      check(cudaMemcpy(st, store.addresses.data(), store.addresses.size() * 4,
+                       cudaMemcpyHostToDevice));
+      check(
+          cudaMemcpy(ld, load.addresses.data(), load.addresses.size() * 4, cudaMemcpyHostToDevice));
+      RoundTripKernel kernel = pick(store.vectorBytes, load.vectorBytes);
+      check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 << 10));
+      launches.push_back([=, this] {
+        kernel<<<ctas_, warps * kLanes, sharedBytes>>>(st, ld, store.instructions,
+                                                       load.instructions, sink_);
+      });
+    }
+    std::vector<float> ms = interleavedMedianMs(launches);
+    check(cudaGetLastError());
+    for (uint32_t* t : tables) cudaFree(t);
+    return ms;
   }
 
   // Bytes per second of sharedCeiling, the better of loads and stores.
@@ -334,6 +400,97 @@ class Bench {
   uint32_t *storeAddresses_ = nullptr, *loadAddresses_ = nullptr, *sink_ = nullptr;
 };
 
+// Issue 32's timing: kRandomPairs random pairs of each element width
+// (bank_probes.h's randomWidthConversions, the pairs the --optimum probe
+// measures first), each converted through the optimum, the paper's
+// construction and the classic XOR swizzle where the shape takes one, the
+// three timed interleaved. Per width: the median time ratio, and how many
+// pairs the optimum converts measurably (more than 3 %) slower or faster; then
+// every pair where it is slower, with its widths and wavefronts, to see what
+// the time goes to.
+constexpr int kRandomPairs = 100;
+
+void randomPairSpeeds(Bench& bench) {
+  std::printf(
+      "\n### Random pairs per element width: the optimum against the paper's construction and "
+      "the classic XOR swizzle (median of %d interleaved runs each)\n\n",
+      kTimed);
+  std::printf(
+      "| element bytes | pairs | wavefronts: optimum / construction | time: optimum / "
+      "construction (median) | optimum slower > 3 %% / faster > 3 %% | pairs with XOR | time: "
+      "optimum / XOR (median) | optimum slower > 3 %% / faster > 3 %% |\n");
+  std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  std::vector<std::string> slower;
+  for (uint64_t w : {1, 2, 4, 8, 16}) {
+    std::vector<CatalogConversion> all = randomWidthConversions(w, kRandomPairs, 32);
+    std::vector<double> vsPaper, vsXor;
+    uint64_t optWaves = 0, paperWaves = 0;
+    int paperSlow = 0, paperFast = 0, xorSlow = 0, xorFast = 0;
+    for (size_t i = 0; i < all.size();) {
+      size_t j = i;
+      std::vector<const CatalogConversion*> ways;
+      while (j < all.size() && all[j].pair == all[i].pair) ways.push_back(&all[j++]);
+      i = j;
+      if (ways.size() < 2 || ways[0]->memory != "optimum" ||
+          ways[1]->memory != "paper construction")
+        continue;
+      uint32_t bytes = 0;
+      for (const CatalogConversion* c : ways)
+        for (const SharedSide* s : {&c->store, &c->load})
+          for (uint32_t a : s->addresses) bytes = std::max(bytes, a + 16);
+      std::vector<float> ms;
+      try {
+        ms = bench.sharedPaths(ways, bytes);
+      } catch (const Error& e) {
+        std::fprintf(stderr, "%s: %s (not timed)\n", ways[0]->pair.c_str(), e.what());
+        continue;
+      }
+      auto waves = [](const CatalogConversion* c) {
+        return c->store.predicted.wavefronts + c->load.predicted.wavefronts;
+      };
+      optWaves += waves(ways[0]);
+      paperWaves += waves(ways[1]);
+      auto judge = [&](double ratio, int& slow, int& fast, const CatalogConversion* other) {
+        if (ratio > 1.03) {
+          ++slow;
+          char line[512];
+          std::snprintf(
+              line, sizeof line,
+              "%s: optimum %u/%u bytes, %llu+%llu wavefronts, %u+%u instructions, "
+              "%.4f ms; %s %u/%u bytes, %llu+%llu wavefronts, %u+%u instructions, "
+              "%.4f ms",
+              ways[0]->pair.c_str(), ways[0]->store.vectorBytes, ways[0]->load.vectorBytes,
+              (unsigned long long)ways[0]->store.predicted.wavefronts,
+              (unsigned long long)ways[0]->load.predicted.wavefronts, ways[0]->store.instructions,
+              ways[0]->load.instructions, ms[0], other->memory.c_str(), other->store.vectorBytes,
+              other->load.vectorBytes, (unsigned long long)other->store.predicted.wavefronts,
+              (unsigned long long)other->load.predicted.wavefronts, other->store.instructions,
+              other->load.instructions, ms[other == ways[1] ? 1 : 2]);
+          slower.push_back(line);
+        }
+        if (ratio < 1 / 1.03) ++fast;
+      };
+      vsPaper.push_back(ms[0] / ms[1]);
+      judge(vsPaper.back(), paperSlow, paperFast, ways[1]);
+      if (ways.size() > 2) {
+        vsXor.push_back(ms[0] / ms[2]);
+        judge(vsXor.back(), xorSlow, xorFast, ways[2]);
+      }
+    }
+    auto median = [](std::vector<double> v) {
+      if (v.empty()) return 0.0;
+      std::sort(v.begin(), v.end());
+      return v[v.size() / 2];
+    };
+    std::printf("| %llu | %zu | %llu / %llu | %.3f | %d / %d | %zu | %.3f | %d / %d |\n",
+                (unsigned long long)w, vsPaper.size(), (unsigned long long)optWaves,
+                (unsigned long long)paperWaves, median(vsPaper), paperSlow, paperFast, vsXor.size(),
+                median(vsXor), xorSlow, xorFast);
+  }
+  std::printf("\nPairs where the optimum converts more than 3 %% slower:\n\n");
+  for (const std::string& line : slower) std::printf("- %s\n", line.c_str());
+}
+
 int run() {
   int sms = 0;
   if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0) != cudaSuccess || sms == 0) {
@@ -368,7 +525,7 @@ int run() {
       if (c.pair != pair.name) continue;
       try {
         Timing t = bench.sharedPath(c.store, c.load, d.sharedBytes);
-        if (c.memory == "optimal swizzle") optimalMs = t.ms;
+        if (c.memory == "optimum") optimalMs = t.ms;
         double bytes = t.bytes / (t.ms * 1e-3);
         uint64_t wavefronts = c.store.predicted.wavefronts + c.load.predicted.wavefronts;
         double waves = double(wavefronts) * ctas * kIterations / (t.ms * 1e-3);
@@ -391,13 +548,14 @@ int run() {
       std::printf(
           "| %s | shuffle plan, %u rounds (%s) | | | %.3f (rounds alone: %.3f) | | %.2fx (%.2fx) "
           "the "
-          "optimal swizzle's time | | |\n",
+          "optimum's time | | |\n",
           pair.name.c_str(), d.rounds, pair.kind.c_str(), ms, onlyMs,
           optimalMs > 0 ? ms / optimalMs : 0.0, optimalMs > 0 ? onlyMs / optimalMs : 0.0);
     } catch (const Error& e) {
       std::printf("| %s | shuffle plan | | | not run: %s | | | | |\n", pair.name.c_str(), e.what());
     }
   }
+  randomPairSpeeds(bench);
   return 0;
 }
 

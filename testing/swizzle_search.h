@@ -75,8 +75,9 @@ std::optional<SideChoice> sideChoice(const SearchSide& s, const std::vector<uint
 
 // The closed form the search optimizes (the rank formula proved in swizzle_search.cpp), with
 // sideCost's signature and answers, so that tests can hold it against the brute force.
-std::optional<std::pair<uint64_t, uint64_t>> sideCostByRank(
-    const SearchSide& s, const std::vector<uint64_t>& offsetBits, uint64_t elementBytes,
-    uint64_t vectorBytes);
+std::optional<std::pair<uint64_t, uint64_t>> sideCostByRank(const SearchSide& s,
+                                                            const std::vector<uint64_t>& offsetBits,
+                                                            uint64_t elementBytes,
+                                                            uint64_t vectorBytes);
 
 }  // namespace f2lay::testing

@@ -97,7 +97,7 @@ class CompareBanks(unittest.TestCase):
         self.assertIn("| all | | 7 | 7 | 7 | 7 |", out)  # six seed maps, one golden case
 
     def test_one_warp_excess_is_a_disagreement(self):
-        extra = case("random pair 1; optimal swizzle; load per B", "load", 1, 4, [4, 5, 4])
+        extra = case("random pair 1; optimum; load per B", "load", 1, 4, [4, 5, 4])
         status, out = self.run_compare(seed_cases() + [golden_case(), extra])
         self.assertEqual(status, 1, out)
         self.assertIn("### Disagreements", out)
@@ -119,7 +119,7 @@ class CompareBanks(unittest.TestCase):
 
     def test_unsettled_with_another_disagreement_exits_1(self):
         extra = case("random pair 3; random memory layout; store per A", "store", 4, 32, [33, 33, 34])
-        wrong = case("random pair 4; optimal swizzle; load per B", "load", 1, 4, [5, 5, 5])
+        wrong = case("random pair 4; optimum; load per B", "load", 1, 4, [5, 5, 5])
         status, out = self.run_compare(seed_cases() + [golden_case(), extra, wrong])
         self.assertEqual(status, 1, out)
 
@@ -145,7 +145,7 @@ class CompareBanks(unittest.TestCase):
         self.assertEqual(status, 1, out)
 
     def test_a_run_without_the_seed_fails(self):
-        ok = case("random pair 5; optimal swizzle; load per B", "load", 1, 4, [4, 4])
+        ok = case("random pair 5; optimum; load per B", "load", 1, 4, [4, 4])
         status, out = self.run_compare([ok])
         self.assertEqual(status, 1, out)
 
@@ -155,7 +155,7 @@ class CompareBanks(unittest.TestCase):
         self.assertIn("usage:", out)
 
     def test_reading_fewer_is_a_disagreement(self):
-        extra = case("random pair 4; optimal swizzle; load per B", "load", 4, 32, [32, 31, 32])
+        extra = case("random pair 4; optimum; load per B", "load", 4, 32, [32, 31, 32])
         status, out = self.run_compare(seed_cases() + [golden_case(), extra])
         self.assertEqual(status, 1, out)
 
@@ -170,7 +170,7 @@ class CompareBanks(unittest.TestCase):
         self.assertEqual(status, 1, out)
 
     def test_ldmatrix_instructions_come_from_ldsm(self):
-        extra = case("blocked; ldmatrix; fp16; optimal swizzle; load per B", "load", 4, 64, [64] * 3,
+        extra = case("blocked; ldmatrix; fp16; optimum; load per B", "load", 4, 64, [64] * 3,
                      instruction="matrix")
         status, out = self.run_compare(seed_cases() + [golden_case(), extra])
         self.assertEqual(status, 0, out)
