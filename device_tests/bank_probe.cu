@@ -82,7 +82,7 @@ __global__ void bankProbeLoad(SharedInstruction kind, const uint32_t* addresses,
 }  // namespace
 
 int run(const char* predictionsPath, const std::vector<Probe>& list, int repeats,
-        const std::vector<bool>& only) {
+        const std::vector<bool>& only, bool turnsOnly = false) {
   if (only.size() > list.size()) {
     std::fprintf(stderr, "f2lay_device_banks: PROBES names probe %zu, but there are %zu (0..%zu)\n",
                  only.size() - 1, list.size(), list.size() - 1);
@@ -127,7 +127,7 @@ int run(const char* predictionsPath, const std::vector<Probe>& list, int repeats
     for (char& ch : name)
       if (ch == ',') ch = ';';
     // A chosen probe also takes turns, REPEATS more launches.
-    for (int r = 0; r < (only.empty() ? 1 : 2) * repeats; ++r) {
+    for (int r = turnsOnly ? repeats : 0; r < (only.empty() ? 1 : 2) * repeats; ++r) {
       const bool turns = r >= repeats;
       if (p.kind == analysis::AccessKind::kStore)
         bankProbeStore<<<1, warps * kLanes, top>>>(s.instruction, addresses, s.instructions,
@@ -162,11 +162,12 @@ int run(const char* predictionsPath, const std::vector<Probe>& list, int repeats
 int main(int argc, char** argv) {
   const char* usage =
       "usage: f2lay_device_banks PREDICTIONS.csv [RANDOM_PAIRS (100) [REPEATS (5) [PROBES]]]\n"
-      "       f2lay_device_banks --optimum PAIRS_PER_WIDTH PREDICTIONS.csv\n"
+      "       f2lay_device_banks --optimum PAIRS_PER_WIDTH PREDICTIONS.csv [WIDTH]\n"
       "  PROBES: probe numbers to launch, comma-separated (default: all), each also with its\n"
       "  warps taking turns. --optimum: random pairs of each element width on the swizzle\n"
-      "  optimum and on the paper's construction, each launched once (bank_probes.h)\n";
-  if (argc == 4 && std::string(argv[1]) == "--optimum") {
+      "  optimum and on the paper's construction (WIDTH alone where given), each launched\n"
+      "  once with its warps taking turns (bank_probes.h)\n";
+  if ((argc == 4 || argc == 5) && std::string(argv[1]) == "--optimum") {
     char* end = nullptr;
     long n = std::strtol(argv[2], &end, 10);
     if (*argv[2] == 0 || *end != 0 || n < 1 || n > 10000) {
@@ -174,11 +175,19 @@ int main(int argc, char** argv) {
                    argv[2], usage);
       return 2;
     }
+    long width = argc == 5 ? std::strtol(argv[4], &end, 10) : 0;
+    if (argc == 5 &&
+        (*end != 0 || !(width == 1 || width == 2 || width == 4 || width == 8 || width == 16))) {
+      std::fprintf(stderr, "f2lay_device_banks: WIDTH must be 1, 2, 4, 8 or 16, not '%s'\n%s",
+                   argv[4], usage);
+      return 2;
+    }
     try {
-      // Each probe twice: with its warps together, then taking turns (so
-      // that finding F1 cannot add a wavefront: the turns launch is the rule's).
-      std::vector<f2lay::device::Probe> list = f2lay::device::optimumProbes(static_cast<int>(n));
-      return f2lay::device::run(argv[3], list, 1, std::vector<bool>(list.size(), true));
+      // Each probe once, its warps taking turns: finding F1 cannot add a
+      // wavefront there, so the launch reads exactly what the rule gives.
+      std::vector<f2lay::device::Probe> list =
+          f2lay::device::optimumProbes(static_cast<int>(n), static_cast<uint64_t>(width));
+      return f2lay::device::run(argv[3], list, 1, std::vector<bool>(list.size(), true), true);
     } catch (const f2lay::Error& e) {
       std::fprintf(stderr, "f2lay_device_banks: %s\n", e.what());
       return 2;

@@ -80,7 +80,8 @@ std::vector<CatalogConversion> randomWidthConversions(uint64_t elementBytes, int
 
 // The optimum's certificate on the GPU (issue 32): `pairsPerWidth` random
 // pairs of each element width (1, 2, 4, 8, 16 bytes), each stored and loaded
-// on the optimum (each side at its width) and on §5.4's construction.
-std::vector<Probe> optimumProbes(int pairsPerWidth);
+// on the optimum (each side at its width) and on §5.4's construction; with
+// onlyWidth, that element width alone (the same pairs).
+std::vector<Probe> optimumProbes(int pairsPerWidth, uint64_t onlyWidth = 0);
 
 }  // namespace f2lay::device

@@ -29,16 +29,18 @@
 // the other lanes, selectors and matrices pick the coset. Phases per instruction (1, 2, 4, the
 // matrices) and instructions depend on D and the chosen access only, not on S.
 //
-// 2. The cost of a coset x + Q is 2^c with c = dim(Q & V) - dim(Q & U). The words a phase touches
-// are the words of its elements' bytes. y -> word(S^-1 y) drops the in-word offset bits, so it
-// is linear with kernel U; for w >= 8 an element also covers the w/4 - 1 words above its first,
-// whose word bits sit below every word bit an offset reaches (bits < b - 2, bank bits), so they
-// add the same few banks to every element and never a second word to a bank. The words of a
-// phase are then a coset of a subspace Wq (times those low bits), and a coset of Wq meets each
-// bank in a coset of Wq & ker(bank) or not at all: the largest count is |Wq & ker(bank)|. The
-// preimage of ker(bank) is V, so Wq & ker(bank) is the image of Q & V, of dimension
-// dim(Q & V) - dim(Q & V & U) = dim(Q & V) - dim(Q & U) as U is inside V. A side's wavefronts are
-// phases * 2^c (sideCostByRank; tests check it against the address-by-address sideCost).
+// 2. The cost of a coset x + Q is 2^c with c = dim(Q & V) - dim(Q & U). Let W map a tensor
+// vector y to the word of S^-1(y)'s first byte: it drops the in-word offset bits (and, for w >= 8,
+// shifts the offset up by b - 2 word bits), so it is linear with kernel U. The words a phase
+// touches are W(x + Q): for w <= 4 every byte of an element lies in its first word, and a vector's
+// elements are in the coset (Q holds the vector registers); for w = 8, 16 an element covers the
+// words W(y) + e, e < 2^(b-2), and those low word bits e are bank bits that no offset bit reaches,
+// so the bank fixes e and the count per bank is that of the W(y). A coset of the subspace W(Q)
+// meets each bank in a coset of W(Q) & ker(bank) or not at all, so the phase costs
+// |W(Q) & ker(bank)|. The preimage of ker(bank) under W is V, so that subspace is W(Q & V), of
+// dimension dim(Q & V) - dim(Q & V & U) = dim(Q & V) - dim(Q & U) (U lies in V). A side's
+// wavefronts are phases * 2^c (sideCostByRank; tests hold it against sideCost, which reads
+// every lane's bytes).
 //
 // 3. Which accesses S allows (bank_access.h's contract): a vector of k registers needs s_i = the
 // image of the i-th vector register (i < k) and every other basis in C_k; ldmatrix needs s_0,
@@ -71,13 +73,16 @@
 // can only spend slack. Each node's bound is summed over the sides; a subtree is cut when its
 // bound and the mode pair's instructions are no better (lexicographically) than the best found.
 //
-// 5. Speed, not correctness: for R with U fixed, the bound is reached. For subspaces A, B of one
-// dimension in a space, a common complement exists over any field (if A != B pick a in A - B and
-// b in B - A; a + b lies in neither, add it to both and recurse). Taking R a common complement of
-// A1 and B1, each an enlargement or a subspace of (Q_x + V)/V of dimension (ambient - j), gives
-// both sides their bound at once. The search still checks every child; it just finds a leaf at
-// the root's bound on its first descent (children whose bound equals their parent's go first)
-// and then cuts everything else.
+// 5. Speed, not correctness: once U is fixed the bound is reached, for both sides at once. In
+// the quotient M/V (dimension n) let A_x be the image of Q_x; then n - dim A_x is the slack and
+// the rise of c_x is dim(R & A_x) >= max(0, j + dim A_x - n). Take A1 of dimension n - j inside
+// A_a or around it (whichever dim A_a allows), B1 likewise for side b, and R a common complement
+// of A1 and B1: then R & A_a is 0 when A1 holds A_a, and R + A_a is everything when A_a holds
+// A1, and the same for b. Two subspaces of one dimension always have a common complement, over
+// F2 too: if A1 != B1 take a in A1 - B1 and b in B1 - A1, so a + b lies in neither; add it to
+// both and recurse. So the search finds a leaf at the bound on its first descent (children whose
+// bound equals their parent's go first) and then cuts everything else. It relies on this for
+// time only: every child is still examined or cut by a valid bound.
 #include "testing/swizzle_search.h"
 
 #include <algorithm>
@@ -332,8 +337,8 @@ std::vector<Candidate> candidatesOf(const Distributed& dist, const SearchSide& s
 }
 
 // 2. above: the wavefronts of candidate c on S, nullopt when S does not allow it.
-std::optional<uint64_t> rankCost(const Mode& m, const Candidate& c,
-                                 const std::vector<uint64_t>& S, const Geometry& g) {
+std::optional<uint64_t> rankCost(const Mode& m, const Candidate& c, const std::vector<uint64_t>& S,
+                                 const Geometry& g) {
   for (int i = 0; i < m.k; ++i)
     if (i >= static_cast<int>(S.size()) || S[i] != c.prefix[i]) return std::nullopt;
   F2Span ck = spanOf(std::vector<uint64_t>(S.begin() + m.k, S.end()));
@@ -373,7 +378,6 @@ std::vector<uint64_t> inverseColumns(const std::vector<uint64_t>& S, int d) {
   for (int j = 0; j < d; ++j) inv[j] = rows[j].second;
   return inv;
 }
-
 
 // ---------------------------------------------------------------------------------------------
 // The search (3.-5. above).
@@ -530,8 +534,8 @@ class Searcher {
       for (size_t x = 0; x < cands_.size() && allowed; ++x) {
         int kx = modes_[x]->k;
         if (kx == k) continue;
-        F2Span ck = spanOf(basis_, spanOf(std::vector<uint64_t>(prefix_.begin() + kx,
-                                                                prefix_.end())));
+        F2Span ck =
+            spanOf(basis_, spanOf(std::vector<uint64_t>(prefix_.begin() + kx, prefix_.end())));
         for (uint64_t o : cands_[x]->others) allowed = allowed && ck.contains(o);
       }
       if (allowed) solveComplement();
@@ -545,8 +549,8 @@ class Searcher {
     Node root;
     root.inWordLeft = std::max(0, g_.inWord - k);
     root.rowsLeft = g_.rows;
-    F2Span u0 = spanOf(std::vector<uint64_t>(prefix_.begin(),
-                                             prefix_.begin() + std::min(k, g_.inWord)));
+    F2Span u0 =
+        spanOf(std::vector<uint64_t>(prefix_.begin(), prefix_.begin() + std::min(k, g_.inWord)));
     F2Span m = spanOf(basis_, u0);
     for (size_t x = 0; x < cands_.size(); ++x) {
       int mq = spanOf(cands_[x]->phase, m).rank();
@@ -940,9 +944,10 @@ std::optional<SideChoice> sideChoice(const SearchSide& s, const std::vector<uint
   return best;
 }
 
-std::optional<std::pair<uint64_t, uint64_t>> sideCostByRank(
-    const SearchSide& s, const std::vector<uint64_t>& offsetBits, uint64_t elementBytes,
-    uint64_t vectorBytes) {
+std::optional<std::pair<uint64_t, uint64_t>> sideCostByRank(const SearchSide& s,
+                                                            const std::vector<uint64_t>& offsetBits,
+                                                            uint64_t elementBytes,
+                                                            uint64_t vectorBytes) {
   if (s.layout == nullptr) throw std::invalid_argument("swizzle search: no layout");
   Distributed dist = distributedOf(*s.layout);
   inverseColumns(offsetBits, dist.bits);  // checks S
