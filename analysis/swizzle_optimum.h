@@ -10,6 +10,13 @@
 //   1. the fewest wavefronts, A's stores plus B's loads, summed over every
 //      warp instruction of the CTA (as ncu's .sum counters add them);
 //   2. among those, the fewest warp instructions (stores plus loads).
+// Time is not always that order (device_tests/RESULTS.md, 2026-11-27): in a
+// kernel bound by the latency of each store-barrier-load chain, an 8-byte
+// access (two half-warp phases in one instruction) takes 4-10 % longer than
+// narrower accesses of as many or more wavefronts; about 15 % of random
+// 1-, 2- and 4-byte pairs convert measurably slower on the optimum than on
+// §5.4's construction for that reason, none of 8 and 16 bytes.
+//
 // Over: every invertible memory layout S (offset -> tensor), and for each
 // side every vector width the layout allows on S (analysis/bank_access.h:
 // register bits at offsets 1, 2, 4, ..., every other basis aligned), the two

@@ -59,7 +59,11 @@ __global__ void sharedRoundTrips(const uint32_t* storeAddresses, const uint32_t*
   for (uint32_t it = 0; it < kIterations; ++it) {
 #pragma unroll
     for (int i = 0; i < kStores; ++i)
-      if (i < stores) storeShared(storeAt[i], Vector16{{lane + i, it, acc, lane ^ i}}, StoreBytes);
+      // The stored words do not depend on the loads: a 16-byte store that
+      // carried `acc` would wait for the last iteration's loads, which no
+      // narrower store does (and a conversion's data comes from elsewhere).
+      if (i < stores)
+        storeShared(storeAt[i], Vector16{{lane + i, it, lane ^ it, lane ^ i}}, StoreBytes);
     __syncthreads();
 #pragma unroll
     for (int i = 0; i < kLoads; ++i)

@@ -512,6 +512,19 @@ class Searcher {
           withP.insert(o);
         }
     if (withP.rank() != k + required.rank()) return;
+    // A bound for every C_K at once (4. with M the whole tensor): the bank bits tell at most
+    // #bank dimensions of Q apart, and U holds at most what P's in-word part holds of Q plus the
+    // in-word vectors still to choose.
+    int inWordLeft = std::max(0, g_.inWord - k);
+    F2Span u0 =
+        spanOf(std::vector<uint64_t>(prefix_.begin(), prefix_.begin() + std::min(k, g_.inWord)));
+    uint64_t bound = 0;
+    for (size_t x = 0; x < cands_.size(); ++x) {
+      F2Span q = spanOf(cands_[x]->phase);
+      int qu = q.rank() + u0.rank() - spanOf(cands_[x]->phase, u0).rank();
+      bound += modes_[x]->phases << std::max(0, q.rank() - qu - inWordLeft - g_.bank);
+    }
+    if (!better(bound, instructions_)) return;
     std::vector<uint64_t> extension;
     for (int i = 0; i < d_; ++i)
       if (withP.insert(uint64_t{1} << i)) extension.push_back(uint64_t{1} << i);
