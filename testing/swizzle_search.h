@@ -46,7 +46,8 @@ struct SearchAnswer {
 };
 
 // The minimum over every memory layout of the tensor, exhaustively; nullopt when the search
-// would visit more than `budget` nodes. Both layouts must map to the same out dims (at most 24
+// would visit more than `budget` nodes (or, for layouts that leave much of the tensor uncovered,
+// more than 2^40 complements of one prefix). Both layouts must map to the same out dims (at most 24
 // tensor bits). Throws std::invalid_argument on a malformed input, and when no memory layout
 // allows a matrix side's instruction. The witness is costed again by sideCost (brute force) before
 // it is returned; a disagreement throws std::logic_error.

@@ -69,6 +69,35 @@ TEST(SwizzleOptimum, Int8TransposeCostsNoMoreThanTriton39) {
   EXPECT_EQ(trip.wrongElements, 0u) << trip.firstWrong;
 }
 
+// Which of a 16-byte run's bits share a 4-byte word matters (1-byte
+// elements: offsets 0 and 1 lie inside a word; device_tests/HARDWARE.md#banks).
+// A stores 16 contiguous bytes (registers e0..e3 of the flat tensor); B, one
+// register-less byte a warp, has lanes e0^e4, e1^e5, e6, e7, e8 and warps e4,
+// e5, e2, e3, e9. With e0, e1 inside the word, B's 32 lanes touch 32 words in
+// the 8 banks A's run leaves free: 4 a bank. With e2, e3 inside it (B varies
+// them only across warps), B's words spread over the banks: each of B's 32
+// loads costs 1, A's 2 stores 4 each. By hand: 8 + 32; the exhaustive search
+// (swizzle_certificate_test.cpp) agrees.
+TEST(SwizzleOptimum, ChoosesWhichRunBitsShareAWord) {
+  auto e = [](int i) { return Basis{uint64_t{1} << i}; };
+  auto eXor = [](int i, int j) { return Basis{(uint64_t{1} << i) | (uint64_t{1} << j)}; };
+  LinearLayout a(LayoutValue{{{"register", {e(0), e(1), e(2), e(3), e(9)}},
+                              {"lane", {e(4), e(5), e(6), e(7), e(8)}},
+                              {"warp", {}}},
+                             {{"x", 1024}}});
+  LinearLayout b(LayoutValue{{{"register", {}},
+                              {"lane", {eXor(0, 4), eXor(1, 5), e(6), e(7), e(8)}},
+                              {"warp", {e(4), e(5), e(2), e(3), e(9)}}},
+                             {{"x", 1024}}});
+  SwizzleOptimum s = swizzleOptimum(a, b, 1);
+  EXPECT_EQ(s.store.wavefronts(), 8u);
+  EXPECT_EQ(s.load.wavefronts(), 32u);
+  expectPredicted(simulated(a, s.shared, 1, AccessKind::kStore, Instruction::kVector, s.store),
+                  s.store);
+  expectPredicted(simulated(b, s.shared, 1, AccessKind::kLoad, Instruction::kVector, s.load),
+                  s.load);
+}
+
 TEST(SwizzleOptimum, SeedTransposeIsSixteenPlusSixteen) {
   SwizzleOptimum s = swizzleOptimum(seed::storeRowWise(), seed::readColumnPairs(), 4);
   EXPECT_EQ(s.store.wavefronts(), 16u);
