@@ -23,6 +23,7 @@
 #include "testing/op_requests.h"
 #include "testing/outcome.h"
 #include "testing/subspaces.h"
+#include "testing/swizzle_search.h"
 #include "tools/op_table.h"
 
 namespace f2lay::properties {
@@ -183,7 +184,9 @@ std::string swizzleMeetsTheBound(const Case& c) {
 // The swizzle optimum (swizzle_optimum.h) on the simulator, which shares no
 // code with it: the conversion delivers every element, each side costs
 // exactly what the optimum predicts (at its own vector width), no side costs
-// less than its own bound, and the total is at most §5.4's construction's.
+// less than its own bound, the total is at most §5.4's construction's, and
+// the total, instructions and bounds are the exhaustive search's where it
+// finishes.
 std::string optimumIsPredictedAndBounded(const Case& c) {
   const auto& p = conversionCase<Layout>(c);
   uint64_t w = elementBytes(c);
@@ -206,9 +209,29 @@ std::string optimumIsPredictedAndBounded(const Case& c) {
     return "a side costs less than its own lower bound";
   const OptimalSwizzle<Layout>& paper = p.swizzle();
   uint64_t paperTotal = totalWavefronts(p.a, p.b, paper.shared, w, paper.vectorBytes);
-  return unless(s.wavefronts() <= paperTotal, "the optimum costs " + str(s.wavefronts()) +
-                                                  " wavefronts, §5.4's construction " +
-                                                  str(paperTotal));
+  if (s.wavefronts() > paperTotal)
+    return "the optimum costs " + str(s.wavefronts()) + " wavefronts, §5.4's construction " +
+           str(paperTotal);
+  // The exhaustive search over memory layouts (testing/swizzle_search.h),
+  // where it finishes within its budget: the same minimum and bounds.
+  using testing::SearchInstruction;
+  testing::SearchSide sa{&c.layouts[0], true, SearchInstruction::kVector};
+  testing::SearchSide sb{&c.layouts[1], false, SearchInstruction::kVector};
+  constexpr uint64_t kBudget = 200'000;
+  auto best = testing::searchSwizzleMinimum(sa, sb, w, kBudget);
+  if (!best) return "";
+  if (best->total != s.wavefronts() || best->instructions != s.instructions())
+    return "the exhaustive search finds " + str(best->total) + " wavefronts in " +
+           str(best->instructions) + " instructions, the optimum " + str(s.wavefronts()) + " in " +
+           str(s.instructions());
+  auto storeBound = testing::searchSideMinimum(sa, w, kBudget);
+  auto loadBound = testing::searchSideMinimum(sb, w, kBudget);
+  if (storeBound && storeBound->total != s.storeBound.wavefronts())
+    return "the store's bound is " + str(s.storeBound.wavefronts()) + ", the search finds " +
+           str(storeBound->total);
+  return unless(!loadBound || loadBound->total == s.loadBound.wavefronts(),
+                "the load's bound is " + str(s.loadBound.wavefronts()) + ", the search finds " +
+                    str(loadBound ? loadBound->total : 0));
 }
 
 // The memory layout with Vec, the bank completion and the given Idx.

@@ -67,8 +67,8 @@ TEST(SwizzleCertificate, RandomPairsOfEveryWidthMeetTheExhaustiveMinimum) {
       t.colBits = bits - t.rowBits;
       int warpBits = static_cast<int>(rng() % 2);
       LinearLayout a = randomSide(rng, t, warpBits), b = randomSide(rng, t, warpBits);
-      SCOPED_TRACE(::testing::Message() << "w " << w << " trial " << trial << "\nA " << a << "\nB "
-                                        << b);
+      SCOPED_TRACE(::testing::Message()
+                   << "w " << w << " trial " << trial << "\nA " << a << "\nB " << b);
       if (!expectCertified(a, b, w, {})) continue;
       ++compared;
       beyondBounds += !swizzleOptimum(a, b, w).meetsBounds();
@@ -101,8 +101,8 @@ TEST(SwizzleCertificate, RandomBlockedPairsMeetTheExhaustiveMinimum) {
       uint64_t rows = uint64_t{1} << (rng() % (bits + 1));
       catalog::Shape shape{rows, (uint64_t{1} << bits) / rows};
       LinearLayout a = randomBlocked(rng, shape, warpBits), b = randomBlocked(rng, shape, warpBits);
-      SCOPED_TRACE(::testing::Message() << "w " << w << " trial " << trial << "\nA " << a << "\nB "
-                                        << b);
+      SCOPED_TRACE(::testing::Message()
+                   << "w " << w << " trial " << trial << "\nA " << a << "\nB " << b);
       compared += expectCertified(a, b, w, {});
     }
     EXPECT_GE(compared, 35) << "w " << w;
