@@ -10,12 +10,12 @@
 //   1. the fewest wavefronts, A's stores plus B's loads, summed over every
 //      warp instruction of the CTA (as ncu's .sum counters add them);
 //   2. among those, the fewest warp instructions (stores plus loads).
-// Time is not always that order (device_tests/RESULTS.md, 2026-11-27): in a
-// kernel bound by the latency of each store-barrier-load chain, an 8-byte
-// access (two half-warp phases in one instruction) takes 4-10 % longer than
-// narrower accesses of as many or more wavefronts; about 15 % of random
-// 1-, 2- and 4-byte pairs convert measurably slower on the optimum than on
-// §5.4's construction for that reason, none of 8 and 16 bytes.
+// Time mostly follows (device_tests/RESULTS.md, 2026-11-27: 6,000 sides
+// measured, the conversion kernel timed on 480 random pairs at equal
+// occupancy, at most 2 of about 100 a width measurably slower than §5.4's
+// construction), but not always: on the seed's 64x64 fp32 transpose the
+// optimum's 8-byte stores take 15 % longer than the classic XOR swizzle's
+// 4-byte ones, with as many wavefronts.
 //
 // Over: every invertible memory layout S (offset -> tensor), and for each
 // side every vector width the layout allows on S (analysis/bank_access.h:

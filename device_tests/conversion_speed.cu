@@ -41,9 +41,16 @@ __host__ __device__ constexpr int maxInstructions(int bytes) {
 }
 constexpr int kMaxRounds = 32;
 
+// Every instantiation at most 128 registers a thread (4 CTAs of 4 warps, 16
+// of one warp a SM: the grid's 16 a SM in one wave), and each CTA reserves
+// shared memory for no more CTAs a SM than that (occupancyBytes), so that
+// occupancy does not depend on the widths: unbounded, the 8-byte stores'
+// kernels took 158 registers and the others 96 to 129, and the 8-byte ones
+// ran 4-10 % slower for it (device_tests/RESULTS.md, 2026-11-27).
 template <int StoreBytes, int LoadBytes>
-__global__ void sharedRoundTrips(const uint32_t* storeAddresses, const uint32_t* loadAddresses,
-                                 uint32_t stores, uint32_t loads, uint32_t* sink) {
+__global__ void __launch_bounds__(kMaxWarps* kLanes, 4)
+    sharedRoundTrips(const uint32_t* storeAddresses, const uint32_t* loadAddresses, uint32_t stores,
+                     uint32_t loads, uint32_t* sink) {
   extern __shared__ __align__(16) uint8_t shared[];
   const uint32_t base = static_cast<uint32_t>(__cvta_generic_to_shared(shared));
   const uint32_t warp = threadIdx.x / kLanes, lane = threadIdx.x % kLanes;
@@ -277,6 +284,15 @@ std::vector<float> interleavedMedianMs(const std::vector<Launch>& launches) {
   return medians;
 }
 
+// The dynamic shared memory a CTA of `warps` warps reserves so that at most
+// 16 / warps CTAs fit a SM (228 KB, 1 KB of it reserved a CTA), the number
+// that 128 registers a thread allow: every width's kernel then runs the same
+// CTAs a SM, whatever registers it uses below that.
+uint32_t occupancyBytes(uint32_t warps, uint32_t needed) {
+  const uint32_t perSm = 228 << 10, reserved = 1 << 10, ctas = 16 / warps;
+  return std::max(needed, perSm / ctas - reserved);
+}
+
 struct Timing {
   float ms = 0;
   double bytes = 0;  // through shared memory, all CTAs, all iterations
@@ -304,11 +320,12 @@ class Bench {
     check(cudaMemcpy(loadAddresses_, load.addresses.data(), load.addresses.size() * 4,
                      cudaMemcpyHostToDevice));
     RoundTripKernel kernel = pick(store.vectorBytes, load.vectorBytes);
-    check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 << 10));
+    prepare(kernel);
+    const uint32_t bytes = occupancyBytes(warps, sharedBytes);
     Timing t;
     t.ms = medianMs([&] {
-      kernel<<<ctas_, warps * kLanes, sharedBytes>>>(storeAddresses_, loadAddresses_,
-                                                     store.instructions, load.instructions, sink_);
+      kernel<<<ctas_, warps * kLanes, bytes>>>(storeAddresses_, loadAddresses_, store.instructions,
+                                               load.instructions, sink_);
     });
     check(cudaGetLastError());
     t.bytes = double(ctas_) * kIterations * warps * kLanes *
@@ -339,10 +356,11 @@ class Bench {
       check(
           cudaMemcpy(ld, load.addresses.data(), load.addresses.size() * 4, cudaMemcpyHostToDevice));
       RoundTripKernel kernel = pick(store.vectorBytes, load.vectorBytes);
-      check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 << 10));
+      prepare(kernel);
+      const uint32_t bytes = occupancyBytes(warps, sharedBytes);
       launches.push_back([=, this] {
-        kernel<<<ctas_, warps * kLanes, sharedBytes>>>(st, ld, store.instructions,
-                                                       load.instructions, sink_);
+        kernel<<<ctas_, warps * kLanes, bytes>>>(st, ld, store.instructions, load.instructions,
+                                                 sink_);
       });
     }
     std::vector<float> ms = interleavedMedianMs(launches);
@@ -397,6 +415,11 @@ class Bench {
   }
 
  private:
+  // Up to 64 KB of dynamic shared memory, and all of the SM's 228 KB for it.
+  static void prepare(RoundTripKernel kernel) {
+    check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 << 10));
+    check(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, 100));
+  }
   static void check(cudaError_t err) {
     if (err) throw Error(std::string("CUDA: ") + cudaGetErrorString(err));
   }
