@@ -98,7 +98,11 @@ std::optional<Choice> choiceOf(const SideBases& s, const Vecs& run, int d, uint6
   int k = static_cast<int>(run.size());
   Vecs others;
   if (s.instruction == Instruction::kVector) {
-    others = concat({without(s.registers, run), nonzero(s.lanes), s.warps});
+    // The run is k distinct registers of this side (a matrix run may repeat
+    // a vector, or hold lanes this side has as one register).
+    Vecs rest = without(s.registers, run);
+    if (rest.size() + run.size() != s.registers.size()) return std::nullopt;
+    others = concat({rest, nonzero(s.lanes), s.warps});
     uint64_t bytes = w << k;
     c.phase = swizzle_detail::phaseLanes(s.lanes, bytes, s.kind);
     c.cost.vectorBytes = bytes;
