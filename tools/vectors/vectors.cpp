@@ -101,6 +101,7 @@ Json provenanceOf(const std::string& source, const Json& request) {
   };
   static const Rule rules[] = {{"HARDWARE.md", "h100", nullptr},
                                {"measured on H100", "h100", nullptr},
+                               {"measured with ncu on the lent GPU", "h100", nullptr},
                                {"Triton 3.9", "triton", "3.9.0"},
                                {"Gluon 3.9", "triton", "3.9.0"},
                                {"Triton 3.6", "triton", "3.6.0"},
