@@ -34,6 +34,19 @@ void checkDistributed(const L& l, const char* which) {
                 " does not hold every element of the tensor (not surjective)");
 }
 
+// What both swizzles take: an element width, and A and B distributed layouts
+// (32 lanes) over one tensor, each holding all of it.
+template <class L>
+void checkPair(const L& a, const L& b, uint64_t w) {
+  if (w == 0 || w > kMaxVectorBytes || !isPowerOfTwo(w))
+    throw Error("optimal_swizzle: element_bytes must be 1, 2, 4, 8 or 16 (got " +
+                std::to_string(w) + ")");
+  checkDistributed(a, "self (A, the writer)");
+  checkDistributed(b, "other (B, the reader)");
+  if (a.value().out_dims != b.value().out_dims)
+    throw Error("optimal_swizzle: A and B map to different out dims (names, order or sizes)");
+}
+
 inline bool contains(const Vecs& v, Vec x) { return std::find(v.begin(), v.end(), x) != v.end(); }
 
 // One side of the transfer: the vectors of its contiguous tile, in offset
@@ -170,13 +183,7 @@ OptimalSwizzle<L> optimalSwizzle(const L& a, const L& b, uint64_t w,
                                  const SwizzleOptions& options) {
   using namespace swizzle_detail;
   using S = Space<L>;
-  if (w == 0 || w > kMaxVectorBytes || !isPowerOfTwo(w))
-    throw Error("optimal_swizzle: element_bytes must be 1, 2, 4, 8 or 16 (got " +
-                std::to_string(w) + ")");
-  checkDistributed(a, "self (A, the writer)");
-  checkDistributed(b, "other (B, the reader)");
-  if (a.value().out_dims != b.value().out_dims)
-    throw Error("optimal_swizzle: A and B map to different out dims (names, order or sizes)");
+  checkPair(a, b, w);
 
   const int d = a.getTotalOutDimSizeLog2();
   Side sa = sideOf(a, options.write, AccessKind::kStore, "A");

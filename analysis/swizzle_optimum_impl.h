@@ -398,13 +398,7 @@ SwizzleOptimum<L> swizzleOptimum(const L& a, const L& b, uint64_t w,
                                  const SwizzleOptions& options) {
   using namespace optimum_detail;
   using S = Space<L>;
-  if (w == 0 || w > swizzle_detail::kMaxVectorBytes || !std::has_single_bit(w))
-    throw Error("optimal_swizzle: element_bytes must be 1, 2, 4, 8 or 16 (got " +
-                std::to_string(w) + ")");
-  swizzle_detail::checkDistributed(a, "self (A, the writer)");
-  swizzle_detail::checkDistributed(b, "other (B, the reader)");
-  if (a.value().out_dims != b.value().out_dims)
-    throw Error("optimal_swizzle: A and B map to different out dims (names, order or sizes)");
+  swizzle_detail::checkPair(a, b, w);
   if ((options.write != Instruction::kVector || options.read != Instruction::kVector) && w != 2)
     throw Error("optimal_swizzle: ldmatrix/stmatrix tiles are for 2-byte elements (b16), got " +
                 std::to_string(w));

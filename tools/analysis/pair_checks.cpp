@@ -23,13 +23,19 @@ using analysis::Instruction;
 // Each check appends a failure description, or nothing.
 using Failures = std::vector<std::string>;
 
+// The conversion through `shared` delivers every element (the simulator).
+void checkRoundTrip(const char* what, const CatalogPair& p, const Layout& a, const Layout& b,
+                    const Layout& shared, Failures& f) {
+  ref::analysis::RoundTrip trip =
+      ref::analysis::simulateSharedRoundTrip(a, b, shared, p.elementBytes);
+  if (trip.wrongElements != 0)
+    f.push_back(std::string(what) + ": " + std::to_string(trip.wrongElements) +
+                " elements wrong through shared memory; first: " + trip.firstWrong);
+}
+
 void checkSwizzle(const CatalogPair& p, const Layout& a, const Layout& b, Failures& f) {
   analysis::OptimalSwizzle s = analysis::optimalSwizzle(a, b, p.elementBytes, {p.write, p.read});
-  ref::analysis::RoundTrip trip =
-      ref::analysis::simulateSharedRoundTrip(a, b, s.shared, p.elementBytes);
-  if (trip.wrongElements != 0)
-    f.push_back("optimal_swizzle: " + std::to_string(trip.wrongElements) +
-                " elements wrong through shared memory; first: " + trip.firstWrong);
+  checkRoundTrip("optimal_swizzle", p, a, b, s.shared, f);
   if (s.vectorBytes < 4) return;  // Lemma 9.4 is exact only from 4 bytes
   auto side = [&](const Layout& l, AccessKind kind, Instruction instruction, int bits,
                   const char* what) {
@@ -52,11 +58,7 @@ void checkSwizzle(const CatalogPair& p, const Layout& a, const Layout& b, Failur
 // simulator what it predicts, and no more in all than §5.4's construction.
 void checkOptimum(const CatalogPair& p, const Layout& a, const Layout& b, Failures& f) {
   analysis::SwizzleOptimum s = analysis::swizzleOptimum(a, b, p.elementBytes, {p.write, p.read});
-  ref::analysis::RoundTrip trip =
-      ref::analysis::simulateSharedRoundTrip(a, b, s.shared, p.elementBytes);
-  if (trip.wrongElements != 0)
-    f.push_back("swizzle optimum: " + std::to_string(trip.wrongElements) +
-                " elements wrong through shared memory; first: " + trip.firstWrong);
+  checkRoundTrip("swizzle optimum", p, a, b, s.shared, f);
   auto simulated = [&](const Layout& l, AccessKind kind, Instruction instruction,
                        uint64_t vectorBytes) {
     std::optional<uint64_t> bytes;
