@@ -15,7 +15,8 @@
 // occupancy, at most 2 of about 100 a width measurably slower than §5.4's
 // construction), but not always: on the seed's 64x64 fp32 transpose the
 // optimum's 8-byte stores take 15 % longer than the classic XOR swizzle's
-// 4-byte ones, with as many wavefronts.
+// 4-byte ones, with as many wavefronts; ncu puts the difference in the
+// benchmark kernel's other instructions, not in shared memory.
 //
 // Over: every invertible memory layout S (offset -> tensor), and for each
 // side every vector width the layout allows on S (analysis/bank_access.h:

@@ -518,7 +518,7 @@ void randomPairSpeeds(Bench& bench) {
   for (const std::string& line : slower) std::printf("- %s\n", line.c_str());
 }
 
-int run() {
+int run(bool catalogOnly) {
   int sms = 0;
   if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0) != cudaSuccess || sms == 0) {
     std::fprintf(stderr, "f2lay_device_speed: no GPU\n");
@@ -582,20 +582,22 @@ int run() {
       std::printf("| %s | shuffle plan | | | not run: %s | | | | |\n", pair.name.c_str(), e.what());
     }
   }
-  randomPairSpeeds(bench);
+  if (!catalogOnly) randomPairSpeeds(bench);
   return 0;
 }
 
 }  // namespace
 }  // namespace f2lay::device
 
-int main(int argc, char**) {
-  if (argc != 1) {
-    std::fprintf(stderr, "usage: f2lay_device_speed (no arguments)\n");
+int main(int argc, char** argv) {
+  // --catalog: the catalog pairs alone (a run short enough to profile under ncu).
+  bool catalogOnly = argc == 2 && std::string(argv[1]) == "--catalog";
+  if (argc > 2 || (argc == 2 && !catalogOnly)) {
+    std::fprintf(stderr, "usage: f2lay_device_speed [--catalog]\n");
     return 2;
   }
   try {
-    return f2lay::device::run();
+    return f2lay::device::run(catalogOnly);
   } catch (const f2lay::Error& e) {
     std::fprintf(stderr, "f2lay_device_speed: %s\n", e.what());
     return 1;
