@@ -247,13 +247,16 @@ std::vector<SwizzleChoice> swizzleChoices(const ref::LinearLayout& a, const ref:
     c.store = side(a, paper.shared, AccessKind::kStore, write, paper.vectorBytes);
     c.load = side(b, paper.shared, AccessKind::kLoad, read, paper.vectorBytes);
   });
-  for (const auto& [memory, shared] :
-       {std::pair{"classic XOR swizzle", classicXor}, std::pair{"unswizzled", unswizzled}})
+  // (Named, not a structured binding: clang 14 cannot capture one in the lambda.)
+  for (const auto& choice :
+       {std::pair{"classic XOR swizzle", classicXor}, std::pair{"unswizzled", unswizzled}}) {
+    const ref::LinearLayout* shared = choice.second;
     if (shared)
-      add(memory, [&](SwizzleChoice& c) {
+      add(choice.first, [&](SwizzleChoice& c) {
         c.store = side(a, *shared, AccessKind::kStore, write, std::nullopt);
         c.load = side(b, *shared, AccessKind::kLoad, read, std::nullopt);
       });
+  }
   return out;
 }
 

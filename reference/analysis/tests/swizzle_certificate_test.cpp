@@ -90,8 +90,8 @@ TEST(SwizzleCertificate, LargerPairsMeetTheExhaustiveMinimum) {
       t.colBits = bits - t.rowBits;
       int warpBits = static_cast<int>(rng() % 3);
       LinearLayout a = randomSide(rng, t, warpBits), b = randomSide(rng, t, warpBits);
-      SCOPED_TRACE(::testing::Message() << "w " << w << " trial " << trial << "\nA " << a << "\nB "
-                                        << b);
+      SCOPED_TRACE(::testing::Message()
+                   << "w " << w << " trial " << trial << "\nA " << a << "\nB " << b);
       compared += expectCertified(a, b, w, {});
     }
     EXPECT_GE(compared, 6) << "w " << w;
