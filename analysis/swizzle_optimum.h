@@ -22,7 +22,11 @@
 // side every vector width the layout allows on S (analysis/bank_access.h:
 // register bits at offsets 1, 2, 4, ..., every other basis aligned), the two
 // sides' widths chosen apart. A side's instruction (ld/st.shared, ldmatrix,
-// stmatrix, .trans) is the one requested; it is not chosen.
+// stmatrix, .trans) is the one requested; it is not chosen. The accesses
+// are bank_access.h's: every warp issues every instruction, warps that hold
+// copies of another's data (a zero warp basis) included. A kernel whose
+// copies skip their stores can take fewer wavefronts than this optimum
+// (Triton 3.9.0's do: adapters/FINDINGS.md S1).
 //
 // The cost, from the structure of the rule. Byte address bits 0-1 lie inside
 // a 4-byte word, bits 2-6 choose the bank, bits 7 and up the 128-byte row.
