@@ -22,11 +22,12 @@
 // side every vector width the layout allows on S (analysis/bank_access.h:
 // register bits at offsets 1, 2, 4, ..., every other basis aligned), the two
 // sides' widths chosen apart. A side's instruction (ld/st.shared, ldmatrix,
-// stmatrix, .trans) is the one requested; it is not chosen. The accesses
-// are bank_access.h's: every warp issues every instruction, warps that hold
-// copies of another's data (a zero warp basis) included. A kernel whose
-// copies skip their stores can take fewer wavefronts than this optimum
-// (Triton 3.9.0's do: adapters/FINDINGS.md S1).
+// stmatrix, .trans) is the one requested; it is not chosen. Each element is
+// stored once: A's warps that hold copies of another warp's data (a zero warp
+// basis) do not store, as a compiler predicates them off (Triton 3.9.0 does:
+// adapters/FINDINGS.md S1). So the store side is storingWarps(A): A without
+// its zero warp bases, its stores costed as bank_access.h's of that layout.
+// Every warp of B loads (each needs the data in its registers).
 //
 // The cost, from the structure of the rule. Byte address bits 0-1 lie inside
 // a 4-byte word, bits 2-6 choose the bank, bits 7 and up the 128-byte row.
@@ -96,6 +97,11 @@ struct SwizzleOptimum {
            load.wavefronts() == loadBound.wavefronts();
   }
 };
+
+// A without its zero warp bases: the warps that store, one of each group
+// that holds the same data.
+template <class L>
+L storingWarps(const L& a);
 
 // Throws f2lay::Error as optimalSwizzle does: A and B not distributed layouts
 // (register, lane of 32, warp; a block of size 1) over the same tensor holding

@@ -394,6 +394,18 @@ Search<S> searchOf(const Geometry& g, uint64_t w, std::vector<const SideBases*> 
 }  // namespace optimum_detail
 
 template <class L>
+L storingWarps(const L& a) {
+  LayoutValue v = a.value();
+  for (InDim& d : v.in_dims) {
+    if (d.name != "warp") continue;
+    std::erase_if(d.bases, [](const Basis& b) {
+      return std::all_of(b.begin(), b.end(), [](uint64_t x) { return x == 0; });
+    });
+  }
+  return L(v);
+}
+
+template <class L>
 SwizzleOptimum<L> swizzleOptimum(const L& a, const L& b, uint64_t w,
                                  const SwizzleOptions& options) {
   using namespace optimum_detail;
@@ -403,7 +415,7 @@ SwizzleOptimum<L> swizzleOptimum(const L& a, const L& b, uint64_t w,
     throw Error("optimal_swizzle: ldmatrix/stmatrix tiles are for 2-byte elements (b16), got " +
                 std::to_string(w));
   Geometry g = geometryOf(a.getTotalOutDimSizeLog2(), w);
-  SideBases sa = sideBasesOf(a, options.write, AccessKind::kStore, "A");
+  SideBases sa = sideBasesOf(storingWarps(a), options.write, AccessKind::kStore, "A");
   SideBases sb = sideBasesOf(b, options.read, AccessKind::kLoad, "B");
 
   Search<S> both = searchOf<S>(g, w, {&sa, &sb});
@@ -420,5 +432,7 @@ SwizzleOptimum<L> swizzleOptimum(const L& a, const L& b, uint64_t w,
 
 }  // namespace f2lay::analysis
 
-#define F2LAY_INSTANTIATE_SWIZZLE_OPTIMUM(L) \
-  template SwizzleOptimum<L> swizzleOptimum<L>(const L&, const L&, uint64_t, const SwizzleOptions&);
+#define F2LAY_INSTANTIATE_SWIZZLE_OPTIMUM(L)                                 \
+  template SwizzleOptimum<L> swizzleOptimum<L>(const L&, const L&, uint64_t, \
+                                               const SwizzleOptions&);       \
+  template L storingWarps<L>(const L&);

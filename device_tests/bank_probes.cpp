@@ -239,7 +239,9 @@ std::vector<SwizzleChoice> swizzleChoices(const ref::LinearLayout& a, const ref:
   };
   add("optimum", [&](SwizzleChoice& c) {
     analysis::SwizzleOptimum o = analysis::swizzleOptimum(a, b, eb, {write, read});
-    c.store = side(a, o.shared, AccessKind::kStore, write, o.store.vectorBytes);
+    // A's warps that hold copies do not store (swizzle_optimum.h).
+    c.store =
+        side(analysis::storingWarps(a), o.shared, AccessKind::kStore, write, o.store.vectorBytes);
     c.load = side(b, o.shared, AccessKind::kLoad, read, o.load.vectorBytes);
   });
   add("paper construction", [&](SwizzleChoice& c) {

@@ -90,16 +90,17 @@ Json swizzleOptimumJson(const L& self, const L& other, uint64_t w,
   auto s = analysis::swizzleOptimum(self, other, w, {store.instruction, load.instruction});
   bool storeMeets = s.store.wavefronts() == s.storeBound.wavefronts();
   bool loadMeets = s.load.wavefronts() == s.loadBound.wavefronts();
-  return {{"construction", "optimum"},
-          {"shared", layoutJson(s.shared)},
-          {"wavefronts", s.wavefronts()},
-          {"instructions", s.instructions()},
-          {"store", checkedSideJson(self, s.shared, store, s.store, "store")},
-          {"load", checkedSideJson(other, s.shared, load, s.load, "load")},
-          {"lower_bounds",
-           {{"store", sideCostJson(s.storeBound)}, {"load", sideCostJson(s.loadBound)}}},
-          {"meets_lower_bounds", {{"store", storeMeets}, {"load", loadMeets}}},
-          {"certificate", storeMeets && loadMeets ? "lower bounds" : "search"}};
+  return {
+      {"construction", "optimum"},
+      {"shared", layoutJson(s.shared)},
+      {"wavefronts", s.wavefronts()},
+      {"instructions", s.instructions()},
+      {"store", checkedSideJson(analysis::storingWarps(self), s.shared, store, s.store, "store")},
+      {"load", checkedSideJson(other, s.shared, load, s.load, "load")},
+      {"lower_bounds",
+       {{"store", sideCostJson(s.storeBound)}, {"load", sideCostJson(s.loadBound)}}},
+      {"meets_lower_bounds", {{"store", storeMeets}, {"load", loadMeets}}},
+      {"certificate", storeMeets && loadMeets ? "lower bounds" : "search"}};
 }
 
 template <class L>
@@ -200,7 +201,9 @@ std::vector<Op> swizzleOps() {
         "Idx, Bank}, predicted_conflict_bits: {store, load}, store, load}",
         "the memory layout (offset -> tensor) through which A's stores plus B's loads take the "
         "fewest wavefronts, then the fewest instructions, each side at its own vector width "
-        "(swizzle_optimum.h); store and load are the bank model's reports on it; each side's "
+        "(swizzle_optimum.h); A's warps that hold copies (zero warp bases) do not store; store "
+        "and load are the bank model's reports on it (store: of A without those warps); each "
+        "side's "
         "lower bound is its least cost on any memory layout, and the certificate is \"lower "
         "bounds\" where both are met, else \"search\" (the exhaustive search over vector runs, "
         "word and row spans). With construction \"paper\", §5.4's construction with maximal "

@@ -34,7 +34,10 @@ SearchInstruction searchInstruction(Instruction i) {
 // whether the pair was compared.
 bool expectCertified(const LinearLayout& a, const LinearLayout& b, uint64_t w,
                      const SwizzleOptions& options) {
-  SearchSide sa{&a.value(), true, searchInstruction(options.write)};
+  // The store side is A's storing warps (swizzle_optimum.h): the search
+  // costs that layout's stores.
+  const LinearLayout storing = storingWarps(a);
+  SearchSide sa{&storing.value(), true, searchInstruction(options.write)};
   SearchSide sb{&b.value(), false, searchInstruction(options.read)};
   std::optional<testing::SearchAnswer> best;
   try {
