@@ -239,9 +239,10 @@ std::vector<SwizzleChoice> swizzleChoices(const ref::LinearLayout& a, const ref:
   };
   add("optimum", [&](SwizzleChoice& c) {
     analysis::SwizzleOptimum o = analysis::swizzleOptimum(a, b, eb, {write, read});
-    // A's warps that hold copies do not store (swizzle_optimum.h).
-    c.store =
-        side(analysis::storingWarps(a), o.shared, AccessKind::kStore, write, o.store.vectorBytes);
+    // Every warp of A stores here, those that hold copies too: the kernels
+    // run one table for each warp of a CTA (the optimum counts only
+    // storingWarps(a), swizzle_optimum.h; the random pairs have no copies).
+    c.store = side(a, o.shared, AccessKind::kStore, write, o.store.vectorBytes);
     c.load = side(b, o.shared, AccessKind::kLoad, read, o.load.vectorBytes);
   });
   add("paper construction", [&](SwizzleChoice& c) {
