@@ -28,6 +28,8 @@
 #include <bit>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -163,10 +165,26 @@ int main(int argc, char** argv) {
   const char* usage =
       "usage: f2lay_device_banks PREDICTIONS.csv [RANDOM_PAIRS (100) [REPEATS (5) [PROBES]]]\n"
       "       f2lay_device_banks --optimum PAIRS_PER_WIDTH PREDICTIONS.csv [WIDTH]\n"
+      "       f2lay_device_banks --pairs PAIRS.jsonl PREDICTIONS.csv\n"
       "  PROBES: probe numbers to launch, comma-separated (default: all), each also with its\n"
       "  warps taking turns. --optimum: random pairs of each element width on the swizzle\n"
       "  optimum and on the paper's construction (WIDTH alone where given), each launched\n"
-      "  once with its warps taking turns (bank_probes.h)\n";
+      "  once with its warps taking turns (bank_probes.h); --pairs: the pairs of a file, one\n"
+      "  {name, a, b, element_bytes} a line, likewise\n";
+  if (argc == 4 && std::string(argv[1]) == "--pairs") {
+    try {
+      std::ifstream in(argv[2]);
+      if (!in) throw f2lay::Error(std::string("cannot read ") + argv[2]);
+      std::stringstream text;
+      text << in.rdbuf();
+      std::vector<f2lay::device::Probe> list =
+          f2lay::device::pairProbes(f2lay::device::readPairs(text.str()));
+      return f2lay::device::run(argv[3], list, 1, std::vector<bool>(list.size(), true), true);
+    } catch (const f2lay::Error& e) {
+      std::fprintf(stderr, "f2lay_device_banks: %s\n", e.what());
+      return 2;
+    }
+  }
   if ((argc == 4 || argc == 5) && std::string(argv[1]) == "--optimum") {
     char* end = nullptr;
     long n = std::strtol(argv[2], &end, 10);

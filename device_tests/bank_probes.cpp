@@ -308,26 +308,53 @@ std::vector<CatalogConversion> randomWidthConversions(uint64_t w, int count, uin
   return out;
 }
 
-std::vector<Probe> optimumProbes(int pairsPerWidth, uint64_t onlyWidth) {
+std::vector<Probe> pairProbes(const std::vector<WidthPair>& pairs) {
   std::vector<Probe> out;
-  for (uint64_t w : {1, 2, 4, 8, 16})
-    for (const WidthPair& p :
-         randomWidthPairs(w, onlyWidth && onlyWidth != w ? 0 : pairsPerWidth, 32)) {
-      std::vector<SwizzleChoice> choices = swizzleChoices(
-          ref::LinearLayout(p.a), ref::LinearLayout(p.b), w, analysis::Instruction::kVector,
-          analysis::Instruction::kVector, nullptr, nullptr);
-      for (const SwizzleChoice& c : choices) {
-        if (!c.error.empty()) {
-          std::fprintf(stderr, "%s, %s: %s (left out)\n", p.name.c_str(), c.memory.c_str(),
-                       c.error.c_str());
-          continue;
-        }
-        out.push_back({p.name + ", " + c.memory + ", store per A", AccessKind::kStore, w, c.store,
-                       std::nullopt});
-        out.push_back({p.name + ", " + c.memory + ", load per B", AccessKind::kLoad, w, c.load,
-                       std::nullopt});
+  for (const WidthPair& p : pairs) {
+    const uint64_t w = p.elementBytes;
+    std::vector<SwizzleChoice> choices = swizzleChoices(
+        ref::LinearLayout(p.a), ref::LinearLayout(p.b), w, analysis::Instruction::kVector,
+        analysis::Instruction::kVector, nullptr, nullptr);
+    for (const SwizzleChoice& c : choices) {
+      if (!c.error.empty()) {
+        std::fprintf(stderr, "%s, %s: %s (left out)\n", p.name.c_str(), c.memory.c_str(),
+                     c.error.c_str());
+        continue;
       }
+      out.push_back({p.name + ", " + c.memory + ", store per A", AccessKind::kStore, w, c.store,
+                     std::nullopt});
+      out.push_back(
+          {p.name + ", " + c.memory + ", load per B", AccessKind::kLoad, w, c.load, std::nullopt});
     }
+  }
+  return out;
+}
+
+std::vector<Probe> optimumProbes(int pairsPerWidth, uint64_t onlyWidth) {
+  std::vector<WidthPair> pairs;
+  for (uint64_t w : {1, 2, 4, 8, 16})
+    for (WidthPair& p : randomWidthPairs(w, onlyWidth && onlyWidth != w ? 0 : pairsPerWidth, 32))
+      pairs.push_back(std::move(p));
+  return pairProbes(pairs);
+}
+
+std::vector<WidthPair> readPairs(const std::string& jsonLines) {
+  std::vector<WidthPair> out;
+  std::istringstream lines(jsonLines);
+  size_t lineNo = 0;
+  for (std::string line; std::getline(lines, line);) {
+    ++lineNo;
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    std::string where = "pairs line " + std::to_string(lineNo);
+    Json j = parseJson(line);
+    if (!j.is_object() || !j.contains("name") || !j["name"].is_string() || !j.contains("a") ||
+        !j.contains("b") || !j.contains("element_bytes") ||
+        !j["element_bytes"].is_number_unsigned())
+      throw Error(where + ": needs \"name\", \"a\", \"b\" and \"element_bytes\"");
+    LayoutValue a = layoutFromJson(j["a"], where + ": a"),
+                b = layoutFromJson(j["b"], where + ": b");
+    out.push_back({j["name"].get<std::string>(), a, b, j["element_bytes"].get<uint64_t>(), {}});
+  }
   return out;
 }
 

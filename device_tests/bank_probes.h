@@ -84,4 +84,11 @@ std::vector<CatalogConversion> randomWidthConversions(uint64_t elementBytes, int
 // onlyWidth, that element width alone (the same pairs).
 std::vector<Probe> optimumProbes(int pairsPerWidth, uint64_t onlyWidth = 0);
 
+// Given pairs, stored and loaded on the optimum and on §5.4's construction
+// (as optimumProbes); and pairs read from JSON Lines, one
+// {"name", "a", "b", "element_bytes"} a line (layouts in f2lay's JSON).
+// Throws f2lay::Error naming the line that is wrong.
+std::vector<Probe> pairProbes(const std::vector<WidthPair>& pairs);
+std::vector<WidthPair> readPairs(const std::string& jsonLines);
+
 }  // namespace f2lay::device
