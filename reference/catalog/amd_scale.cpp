@@ -75,6 +75,11 @@ LinearLayout amdMfmaScale(const AmdMfmaDotOperandParams& operand, const Shape& s
                 ": scaled MFMA is 16x16x128 or 32x32x64 (Triton asserts M is 16 or 32)");
   bool isA = operand.operandIndex == 0;
   uint64_t tilesNonK = tiles[isA ? 0 : 1];
+  // Past 2^63 elements along non-K the tile's registers cannot be counted
+  // (tilesNonK * M wraps: the catalog fuzzer drew 2^62 tiles of 16).
+  if (tilesNonK > (uint64_t{1} << 63) / m)
+    throw Error("tiles_per_warp = " + listText(tiles) + ": " + std::to_string(tilesNonK) +
+                " tiles of " + std::to_string(m) + " rows are more than 2^63 along non-K");
   // [K, non-K] pairs. 64 / M lanes along K, registers for the rest of K,
   // then the tiles along non-K.
   uint64_t lanesAlongK = 64 / m;

@@ -238,8 +238,10 @@ struct MfmaScale {
   uint64_t groupsPerStep() const { return 64 / m; }
   uint64_t kRegs() const { return std::max<uint64_t>(1, shape[1] / groupsPerStep()); }
   uint64_t warpsNonK() const { return isA ? warpsM : warpsN; }
+  // Divided one factor at a time, so that no product of the parameters can
+  // wrap (the fuzzer draws huge tiles_per_warp, which the constructor refuses).
   uint64_t nonKReps() const {
-    return std::max<uint64_t>(1, shape[0] / (m * tilesNonK * warpsNonK()));
+    return std::max<uint64_t>(1, shape[0] / m / tilesNonK / warpsNonK());
   }
   uint64_t registers() const { return kRegs() * tilesNonK * nonKReps(); }
   uint64_t lanes() const { return 64; }
