@@ -230,30 +230,6 @@ RoundTripKernel pick(uint32_t storeBytes, uint32_t loadBytes) {
   }
 }
 
-// Median milliseconds of kTimed launches (after one warm-up); launch()
-// enqueues one.
-template <typename Launch>
-float medianMs(Launch launch) {
-  cudaEvent_t start, stop;
-  cudaEventCreate(&start);
-  cudaEventCreate(&stop);
-  launch();
-  std::vector<float> ms;
-  for (int i = 0; i < kTimed; ++i) {
-    cudaEventRecord(start);
-    launch();
-    cudaEventRecord(stop);
-    cudaEventSynchronize(stop);
-    float t = 0;
-    cudaEventElapsedTime(&t, start, stop);
-    ms.push_back(t);
-  }
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  std::sort(ms.begin(), ms.end());
-  return ms[kTimed / 2];
-}
-
 // Median milliseconds of each of `launches`, timed in turn (A, B, C, A, B,
 // C, ...) kTimed times after one warm-up round, so that a drift of the clock
 // or of the machine falls on all of them alike.
@@ -293,6 +269,13 @@ uint32_t occupancyBytes(uint32_t warps, uint32_t needed) {
   return std::max(needed, perSm / ctas - reserved);
 }
 
+// Median milliseconds of kTimed launches (after one warm-up); launch()
+// enqueues one.
+template <typename Launch>
+float medianMs(Launch launch) {
+  return interleavedMedianMs(std::vector<Launch>{launch}).front();
+}
+
 struct Timing {
   float ms = 0;
   double bytes = 0;  // through shared memory, all CTAs, all iterations
@@ -306,31 +289,15 @@ class Bench {
     check(cudaMalloc(&sink_, size_t(ctas) * kMaxWarps * kLanes * 4));
   }
 
-  Timing sharedPath(const SharedSide& store, const SharedSide& load, uint32_t sharedBytes) {
-    uint32_t warps =
-        static_cast<uint32_t>(store.addresses.size() / (uint64_t{store.instructions} * kLanes));
-    if (store.instructions > uint32_t(maxInstructions(store.vectorBytes)) ||
-        load.instructions > uint32_t(maxInstructions(load.vectorBytes)))
-      throw Error(std::to_string(store.instructions) + " stores and " +
-                  std::to_string(load.instructions) +
-                  " loads a thread, more than the kernel holds (" +
-                  std::to_string(kMaxInstructions) + ", 16 of 16 bytes)");
-    check(cudaMemcpy(storeAddresses_, store.addresses.data(), store.addresses.size() * 4,
-                     cudaMemcpyHostToDevice));
-    check(cudaMemcpy(loadAddresses_, load.addresses.data(), load.addresses.size() * 4,
-                     cudaMemcpyHostToDevice));
-    RoundTripKernel kernel = pick(store.vectorBytes, load.vectorBytes);
-    prepare(kernel);
-    const uint32_t bytes = occupancyBytes(warps, sharedBytes);
+  // One conversion, timed alone (sharedPaths).
+  Timing sharedPath(const CatalogConversion& c, uint32_t sharedBytes) {
     Timing t;
-    t.ms = medianMs([&] {
-      kernel<<<ctas_, warps * kLanes, bytes>>>(storeAddresses_, loadAddresses_, store.instructions,
-                                               load.instructions, sink_);
-    });
-    check(cudaGetLastError());
+    t.ms = sharedPaths({&c}, sharedBytes).front();
+    uint32_t warps =
+        static_cast<uint32_t>(c.store.addresses.size() / (uint64_t{c.store.instructions} * kLanes));
     t.bytes = double(ctas_) * kIterations * warps * kLanes *
-              (double(store.instructions) * store.vectorBytes +
-               double(load.instructions) * load.vectorBytes);
+              (double(c.store.instructions) * c.store.vectorBytes +
+               double(c.load.instructions) * c.load.vectorBytes);
     return t;
   }
 
@@ -346,7 +313,10 @@ class Bench {
           static_cast<uint32_t>(store.addresses.size() / (uint64_t{store.instructions} * kLanes));
       if (store.instructions > uint32_t(maxInstructions(store.vectorBytes)) ||
           load.instructions > uint32_t(maxInstructions(load.vectorBytes)))
-        throw Error("more instructions a thread than the kernel holds");
+        throw Error(std::to_string(store.instructions) + " stores and " +
+                    std::to_string(load.instructions) +
+                    " loads a thread, more than the kernel holds (" +
+                    std::to_string(kMaxInstructions) + ", 16 of 16 bytes)");
       uint32_t *st = nullptr, *ld = nullptr;
       check(cudaMalloc(&st, store.addresses.size() * 4));
       check(cudaMalloc(&ld, load.addresses.size() * 4));
@@ -551,7 +521,7 @@ int run(bool catalogOnly) {
     for (const CatalogConversion& c : conversions) {
       if (c.pair != pair.name) continue;
       try {
-        Timing t = bench.sharedPath(c.store, c.load, d.sharedBytes);
+        Timing t = bench.sharedPath(c, d.sharedBytes);
         if (c.memory == "optimum") optimalMs = t.ms;
         double bytes = t.bytes / (t.ms * 1e-3);
         uint64_t wavefronts = c.store.predicted.wavefronts + c.load.predicted.wavefronts;

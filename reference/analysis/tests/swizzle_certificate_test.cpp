@@ -8,6 +8,7 @@
 
 #include <random>
 #include <stdexcept>
+#include <utility>
 
 #include "analysis/swizzle_optimum.h"
 #include "reference/catalog/blocked.h"
@@ -60,16 +61,24 @@ LinearLayout randomSide(std::mt19937_64& rng, const testing::TensorShape& t, int
                                                  static_cast<int>(rng() % 2)));
 }
 
+// Two random sides over one tensor of minBits + (0 .. bitSpan - 1) bits, with
+// 2^(0 .. warpSpan - 1) warps.
+std::pair<LinearLayout, LinearLayout> randomPair(std::mt19937_64& rng, int minBits, int bitSpan,
+                                                 int warpSpan) {
+  int bits = minBits + static_cast<int>(rng() % bitSpan);
+  testing::TensorShape t{static_cast<int>(rng() % (bits + 1)), 0};
+  t.colBits = bits - t.rowBits;
+  int warpBits = static_cast<int>(rng() % warpSpan);
+  LinearLayout a = randomSide(rng, t, warpBits);
+  return {a, randomSide(rng, t, warpBits)};
+}
+
 TEST(SwizzleCertificate, RandomPairsOfEveryWidthMeetTheExhaustiveMinimum) {
   std::mt19937_64 rng(3210);
   for (uint64_t w : {1, 2, 4, 8, 16}) {
     int compared = 0, beyondBounds = 0;
     for (int trial = 0; trial < 80; ++trial) {
-      int bits = 6 + static_cast<int>(rng() % 5);
-      testing::TensorShape t{static_cast<int>(rng() % (bits + 1)), 0};
-      t.colBits = bits - t.rowBits;
-      int warpBits = static_cast<int>(rng() % 2);
-      LinearLayout a = randomSide(rng, t, warpBits), b = randomSide(rng, t, warpBits);
+      auto [a, b] = randomPair(rng, 6, 5, 2);
       SCOPED_TRACE(::testing::Message()
                    << "w " << w << " trial " << trial << "\nA " << a << "\nB " << b);
       if (!expectCertified(a, b, w, {})) continue;
@@ -88,11 +97,7 @@ TEST(SwizzleCertificate, LargerPairsMeetTheExhaustiveMinimum) {
   for (uint64_t w : {1, 2, 4, 8, 16}) {
     int compared = 0;
     for (int trial = 0; trial < 8; ++trial) {
-      int bits = 11 + static_cast<int>(rng() % 3);
-      testing::TensorShape t{static_cast<int>(rng() % (bits + 1)), 0};
-      t.colBits = bits - t.rowBits;
-      int warpBits = static_cast<int>(rng() % 3);
-      LinearLayout a = randomSide(rng, t, warpBits), b = randomSide(rng, t, warpBits);
+      auto [a, b] = randomPair(rng, 11, 3, 3);
       SCOPED_TRACE(::testing::Message()
                    << "w " << w << " trial " << trial << "\nA " << a << "\nB " << b);
       compared += expectCertified(a, b, w, {});
