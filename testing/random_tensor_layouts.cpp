@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <vector>
 
+#include "testing/columns.h"
+#include "testing/dims.h"
+
 namespace f2lay::testing {
 
 std::vector<OutDim> TensorShape::outDims() const {
@@ -53,6 +56,42 @@ LayoutValue randomMemory(std::mt19937_64& rng, const TensorShape& t) {
     offset.push_back(b);
   }
   return {{{"offset", offset}}, t.outDims()};
+}
+
+std::pair<LayoutValue, LayoutValue> randomDistributedPair(std::mt19937_64& rng, int minBits,
+                                                          int bitSpan, int warpSpan) {
+  int bits = minBits + static_cast<int>(rng() % bitSpan);
+  TensorShape t{static_cast<int>(rng() % (bits + 1)), 0};
+  t.colBits = bits - t.rowBits;
+  int warpBits = static_cast<int>(rng() % warpSpan);
+  auto side = [&] {
+    int zeroLanes = rng() % 4 == 0 ? 1 : 0;
+    return randomDistributed(rng, t, warpBits, zeroLanes, static_cast<int>(rng() % 2));
+  };
+  LayoutValue a = side();
+  return {a, side()};
+}
+
+std::pair<LayoutValue, LayoutValue> throughBasisChange(std::mt19937_64& rng, const LayoutValue& a,
+                                                       const LayoutValue& b) {
+  const int d = totalBits(outDimBits(a));
+  std::vector<uint64_t> t(d);  // T's columns: the identity, then column operations
+  for (int i = 0; i < d; ++i) t[i] = uint64_t{1} << i;
+  for (int step = 0; step < 4 * d; ++step) {
+    int i = static_cast<int>(rng() % d), j = static_cast<int>(rng() % d);
+    if (i != j) t[i] ^= t[j];
+  }
+  auto through = [&](const LayoutValue& l) {
+    std::vector<uint64_t> cols = columnsOf(l);
+    for (uint64_t& c : cols) {
+      uint64_t image = 0;
+      for (int i = 0; i < d; ++i)
+        if (c >> i & 1) image ^= t[i];
+      c = image;
+    }
+    return layoutOf(inDimBits(l), outDimBits(l), cols);
+  };
+  return {through(a), through(b)};
 }
 
 }  // namespace f2lay::testing

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "formats/layout_value.h"
@@ -35,5 +36,19 @@ LayoutValue randomDistributed(std::mt19937_64& rng, const TensorShape& t, int wa
 // offset -> the tensor: a random invertible map whose columns are unit
 // vectors, some xored with one lower-offset column's target (a swizzle).
 LayoutValue randomMemory(std::mt19937_64& rng, const TensorShape& t);
+
+// The swizzle certificates' pairs: two random distributed layouts of one
+// tensor of minBits + (0 .. bitSpan - 1) bits with 2^(0 .. warpSpan - 1)
+// warps, each with a broadcasting lane a quarter of the time and a
+// broadcasting register half of the time.
+std::pair<LayoutValue, LayoutValue> randomDistributedPair(std::mt19937_64& rng, int minBits,
+                                                          int bitSpan, int warpSpan);
+
+// Both layouts through one random invertible change T of the tensor's basis:
+// a memory layout S of the pair becomes T S at the same cost, but the bases
+// are no longer unit vectors (as in linear and swizzled layouts), so that a
+// sum or intersection of their spans no longer splits by coordinates.
+std::pair<LayoutValue, LayoutValue> throughBasisChange(std::mt19937_64& rng, const LayoutValue& a,
+                                                       const LayoutValue& b);
 
 }  // namespace f2lay::testing

@@ -379,6 +379,21 @@ std::vector<uint64_t> inverseColumns(const std::vector<uint64_t>& S, int d) {
   return inv;
 }
 
+// The memory layout of a leaf (3. above): P, the in-word vectors past P (the first `inWord` of
+// `chosen`), a complement of span(chosen) in C_K (from its basis) at the bank places, and the
+// row vectors (the rest of `chosen`).
+std::vector<uint64_t> memoryLayoutOf(const std::vector<uint64_t>& prefix,
+                                     const std::vector<uint64_t>& chosen, int inWord,
+                                     const std::vector<uint64_t>& complementBasis) {
+  std::vector<uint64_t> s = prefix;
+  s.insert(s.end(), chosen.begin(), chosen.begin() + inWord);
+  F2Span taken = spanOf(chosen);
+  for (uint64_t v : complementBasis)
+    if (taken.insert(v)) s.push_back(v);
+  s.insert(s.end(), chosen.begin() + inWord, chosen.end());
+  return s;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The search (3.-5. above).
 
@@ -391,8 +406,9 @@ struct SideModes {
 
 class Searcher {
  public:
-  Searcher(std::vector<const SideModes*> sides, int d, Geometry g, uint64_t budget)
-      : sides_(std::move(sides)), d_(d), g_(g), budget_(budget) {}
+  Searcher(std::vector<const SideModes*> sides, int d, Geometry g, uint64_t budget,
+           const LeafSolver* leaves)
+      : sides_(std::move(sides)), d_(d), g_(g), budget_(budget), leaves_(leaves) {}
 
   // False when the search would pass the budget.
   bool run() {
@@ -441,6 +457,7 @@ class Searcher {
   const std::vector<const Mode*>& witnessModes() const { return witnessModes_; }
   const std::vector<uint64_t>& witnessWavefronts() const { return witnessWavefronts_; }
   uint64_t visited() const { return visited_; }
+  uint64_t leaves() const { return leavesSolved_; }
 
  private:
   // A node: the in-word and row vectors chosen so far, and per side c and the slack of 4. above.
@@ -556,8 +573,12 @@ class Searcher {
     }
   }
 
-  // C_K fixed (basis_): set up the root node.
+  // C_K fixed (basis_): set up the root node, or hand every leaf to the solver.
   void solveComplement() {
+    if (leaves_ != nullptr) {
+      solveLeaves();
+      return;
+    }
     int k = static_cast<int>(prefix_.size());
     Node root;
     root.inWordLeft = std::max(0, g_.inWord - k);
@@ -571,6 +592,43 @@ class Searcher {
       root.slack[x] = mq - root.vq[x].rank();
     }
     explore(root);
+  }
+
+  void solveLeaves() {
+    LeafProblem p;
+    setGauss(p);
+    int k = static_cast<int>(prefix_.size());
+    p.m = static_cast<int>(basis_.size());
+    for (int i = 0; i < p.m; ++i) p.basis[i] = static_cast<uint32_t>(basis_[i]);
+    p.k = k;
+    std::copy(prefix_.begin(), prefix_.end(), p.prefix);
+    for (int i = 0; i < std::min(k, g_.inWord); ++i) p.u0[p.u0Count++] = prefix_[i];
+    p.inWord = std::max(0, g_.inWord - k);
+    p.rows = g_.rows;
+    p.sides = static_cast<int>(cands_.size());
+    for (int x = 0; x < p.sides; ++x) {
+      const std::vector<uint64_t>& q = cands_[x]->phase;
+      if (q.size() > kLeafPhaseVectors) throw std::logic_error("swizzle search: Q too large");
+      p.side[x].count = static_cast<int>(q.size());
+      std::copy(q.begin(), q.end(), p.side[x].phase);
+      p.side[x].phases = modes_[x]->phases;
+      p.side[x].vectorBytes = modes_[x]->matrix ? 0 : modes_[x]->vectorBytes;
+    }
+    std::optional<LeafBest> best = (*leaves_)(p);
+    if (!best) {
+      aborted_ = true;
+      return;
+    }
+    leavesSolved_ += leafCount(p);
+    if (!better(best->total, instructions_)) return;
+    uint32_t inWord[kLeafBits], rows[kLeafBits];
+    leafVectors(p, best->index, inWord, rows);
+    int c[2] = {0, 0};
+    if (leafTotal(p, best->index, c) != best->total)
+      throw std::logic_error("swizzle search: the leaf solver's total is not its leaf's");
+    std::vector<uint64_t> chosen(inWord, inWord + p.inWord);
+    chosen.insert(chosen.end(), rows, rows + p.rows);
+    record(chosen, c, best->total);
   }
 
   uint64_t bound(const Node& n) const {
@@ -629,7 +687,7 @@ class Searcher {
     uint64_t lb = bound(n);
     if (!better(lb, instructions_)) return;
     if (n.inWordLeft == 0 && n.rowsLeft == 0) {
-      record(n, lb);
+      record(std::vector<uint64_t>(n.chosen, n.chosen + n.chosenCount), n.c, lb);
       return;
     }
     // Children: one representative of each nonzero coset of the chosen span in C_K (its
@@ -654,29 +712,26 @@ class Searcher {
     }
   }
 
-  // A leaf: the memory layout of 3. above (P, U', a complement of U' + R in C_K, R).
-  void record(const Node& n, uint64_t total) {
+  // A leaf: the memory layout of 3. above (P, U', a complement of U' + R in C_K, R), from the
+  // in-word vectors past P and then the row vectors (`chosen`), and each side's c.
+  void record(const std::vector<uint64_t>& chosen, const int* c, uint64_t total) {
     found_ = true;
     bestTotal_ = total;
     bestInstructions_ = instructions_;
     int inWord = std::max(0, g_.inWord - static_cast<int>(prefix_.size()));
-    witness_ = prefix_;
-    witness_.insert(witness_.end(), n.chosen, n.chosen + inWord);
-    F2Span taken = spanOf(std::vector<uint64_t>(n.chosen, n.chosen + n.chosenCount));
-    for (uint64_t v : basis_)
-      if (taken.insert(v)) witness_.push_back(v);
-    witness_.insert(witness_.end(), n.chosen + inWord, n.chosen + n.chosenCount);
+    witness_ = memoryLayoutOf(prefix_, chosen, inWord, basis_);
     witnessModes_ = modes_;
     witnessWavefronts_.clear();
     for (size_t x = 0; x < cands_.size(); ++x)
-      witnessWavefronts_.push_back(modes_[x]->phases << n.c[x]);
+      witnessWavefronts_.push_back(modes_[x]->phases << c[x]);
   }
 
   std::vector<const SideModes*> sides_;
   int d_;
   Geometry g_;
   uint64_t budget_;
-  uint64_t visited_ = 0;
+  const LeafSolver* leaves_;
+  uint64_t visited_ = 0, leavesSolved_ = 0;
   bool aborted_ = false;
   // The current mode combination, candidates, prefix P and basis of C_K.
   std::vector<const Mode*> modes_;
@@ -704,7 +759,7 @@ SideModes sideModesOf(const SearchSide& s, uint64_t w) {
 }
 
 std::optional<SearchAnswer> search(const std::vector<const SearchSide*>& sides, uint64_t w,
-                                   uint64_t budget) {
+                                   uint64_t budget, const LeafSolver* leaves) {
   std::vector<SideModes> modes;
   for (const SearchSide* s : sides) modes.push_back(sideModesOf(*s, w));
   if (sides.size() == 2 && sides[0]->layout->out_dims != sides[1]->layout->out_dims)
@@ -712,7 +767,7 @@ std::optional<SearchAnswer> search(const std::vector<const SearchSide*>& sides, 
   int d = modes[0].dist.bits;
   std::vector<const SideModes*> pointers;
   for (const SideModes& m : modes) pointers.push_back(&m);
-  Searcher searcher(pointers, d, geometryOf(d, w), budget);
+  Searcher searcher(pointers, d, geometryOf(d, w), budget, leaves);
   if (!searcher.run()) return std::nullopt;
   if (!searcher.found())
     throw std::invalid_argument("swizzle search: no memory layout allows the matrix instruction");
@@ -722,6 +777,7 @@ std::optional<SearchAnswer> search(const std::vector<const SearchSide*>& sides, 
   answer.instructions = searcher.instructions();
   answer.offsetBits = searcher.witness();
   answer.visited = searcher.visited();
+  answer.leaves = searcher.leaves();
   // The witness again, address by address: the closed form's cost of the chosen modes, and each
   // side's own choice on it (no other width may do better, or the search missed a better total).
   for (size_t x = 0; x < sides.size(); ++x) {
@@ -909,12 +965,43 @@ int requestedK(uint64_t w, uint64_t vectorBytes) {
 
 std::optional<SearchAnswer> searchSwizzleMinimum(const SearchSide& a, const SearchSide& b,
                                                  uint64_t elementBytes, uint64_t budget) {
-  return search({&a, &b}, elementBytes, budget);
+  return search({&a, &b}, elementBytes, budget, nullptr);
+}
+
+std::optional<SearchAnswer> searchSwizzleMinimum(const SearchSide& a, const SearchSide& b,
+                                                 uint64_t elementBytes, uint64_t budget,
+                                                 const LeafSolver& leaves) {
+  return search({&a, &b}, elementBytes, budget, &leaves);
 }
 
 std::optional<SearchAnswer> searchSideMinimum(const SearchSide& s, uint64_t elementBytes,
                                               uint64_t budget) {
-  return search({&s}, elementBytes, budget);
+  return search({&s}, elementBytes, budget, nullptr);
+}
+
+std::optional<SearchAnswer> searchSideMinimum(const SearchSide& s, uint64_t elementBytes,
+                                              uint64_t budget, const LeafSolver& leaves) {
+  return search({&s}, elementBytes, budget, &leaves);
+}
+
+std::vector<uint64_t> leafMemoryLayout(const LeafProblem& p, uint64_t t) {
+  uint32_t inWord[kLeafBits], rows[kLeafBits];
+  leafVectors(p, t, inWord, rows);
+  std::vector<uint64_t> chosen(inWord, inWord + p.inWord);
+  chosen.insert(chosen.end(), rows, rows + p.rows);
+  return memoryLayoutOf(std::vector<uint64_t>(p.prefix, p.prefix + p.k), chosen, p.inWord,
+                        std::vector<uint64_t>(p.basis, p.basis + p.m));
+}
+
+LeafSolver hostLeafSolver(uint64_t maxLeaves) {
+  return [maxLeaves](const LeafProblem& p) -> std::optional<LeafBest> {
+    uint64_t count = leafCount(p);
+    if (count > maxLeaves) return std::nullopt;
+    LeafBest best{leafTotal(p, 0), 0};
+    for (uint64_t t = 1; t < count; ++t)
+      if (uint64_t total = leafTotal(p, t); total < best.total) best = {total, t};
+    return best;
+  };
 }
 
 std::optional<std::pair<uint64_t, uint64_t>> sideCost(const SearchSide& s,

@@ -18,11 +18,13 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <utility>
 #include <vector>
 
 #include "formats/layout_value.h"
+#include "testing/swizzle_leaves.h"
 
 namespace f2lay::testing {
 
@@ -43,6 +45,7 @@ struct SearchAnswer {
   uint64_t storeWavefronts = 0, loadWavefronts = 0, storeVectorBytes = 0, loadVectorBytes = 0;
   std::vector<uint64_t> offsetBits;  // a witness S: the flat tensor vector of offset bit i
   uint64_t visited = 0;              // search nodes (configurations and subspaces) examined
+  uint64_t leaves = 0;               // leaves handed to a LeafSolver
 };
 
 // The minimum over every memory layout of the tensor, exhaustively; nullopt when the search
@@ -57,6 +60,27 @@ std::optional<SearchAnswer> searchSwizzleMinimum(const SearchSide& a, const Sear
 // One side alone: its minimum over every memory layout (the per-side lower bound).
 std::optional<SearchAnswer> searchSideMinimum(const SearchSide& s, uint64_t elementBytes,
                                               uint64_t budget);
+
+// The same searches with the innermost level (U' and R, once P and C_K are fixed) handed whole to
+// a solver that tries every leaf (swizzle_leaves.h) instead of branching and cutting: only the
+// cheap outer bounds (a mode pair's, a prefix's) still cut. The budget counts the outer nodes.
+// A solver answers the least total of a problem's leaves and the least index reaching it, or
+// nullopt when it declines the problem (too many leaves): the search then answers nullopt.
+struct LeafBest {
+  uint64_t total = 0, index = 0;
+};
+using LeafSolver = std::function<std::optional<LeafBest>(const LeafProblem&)>;
+std::optional<SearchAnswer> searchSwizzleMinimum(const SearchSide& a, const SearchSide& b,
+                                                 uint64_t elementBytes, uint64_t budget,
+                                                 const LeafSolver& leaves);
+std::optional<SearchAnswer> searchSideMinimum(const SearchSide& s, uint64_t elementBytes,
+                                              uint64_t budget, const LeafSolver& leaves);
+
+// Leaf t's memory layout (offset bit i -> the tensor vector), the witness the search records.
+std::vector<uint64_t> leafMemoryLayout(const LeafProblem& p, uint64_t t);
+
+// The host's solver: every leaf in turn, declining problems of more than maxLeaves leaves.
+LeafSolver hostLeafSolver(uint64_t maxLeaves);
 
 // The cost of one side on one memory layout with a given vector width in bytes (0: the widest the
 // layout allows on S; ignored for matrix sides), by brute force over every lane's addresses and

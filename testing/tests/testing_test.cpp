@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <set>
+#include <vector>
 
 #include "formats/error.h"
 #include "testing/columns.h"
@@ -15,6 +17,7 @@
 #include "testing/random_tensor_layouts.h"
 #include "testing/rank.h"
 #include "testing/subspaces.h"
+#include "testing/swizzle_leaves.h"
 
 namespace f2lay::testing {
 namespace {
@@ -72,6 +75,39 @@ TEST(Testing, Outcomes) {
   EXPECT_EQ(errorOf([] {}), std::nullopt);
   EXPECT_EQ(errorMessage([] {}), "(no error)");
   EXPECT_PRED2(contains, errorMessage(refuses), "no");
+}
+
+// The leaves' unranking: the Gaussian binomials (the numbers of subspaces of
+// F2^n, known in closed form), and every index a distinct subspace of the
+// right dimension, so that a flat range of leaves misses none.
+TEST(Testing, EveryIndexIsADistinctSubspace) {
+  LeafProblem p;
+  setGauss(p);
+  EXPECT_EQ(p.gauss[4][2], 35u);
+  EXPECT_EQ(p.gauss[5][2], 155u);
+  EXPECT_EQ(p.gauss[6][3], 1395u);
+  EXPECT_EQ(p.gauss[8][4], 200787u);
+  EXPECT_EQ(p.gauss[7][0], 1u);
+  EXPECT_EQ(p.gauss[3][4], 0u);
+  for (auto [n, k] : {std::pair{6, 3}, {7, 2}, {5, 5}, {5, 0}, {8, 1}}) {
+    std::set<std::vector<uint32_t>> seen;
+    for (uint64_t i = 0; i < p.gauss[n][k]; ++i) {
+      uint32_t rows[kLeafBits];
+      unrankSubspace(p, n, k, i, rows);
+      std::vector<uint32_t> span;  // every vector of the subspace, to compare subspaces
+      for (uint32_t c = 0; c < (1u << k); ++c) {
+        uint32_t v = 0;
+        for (int r = 0; r < k; ++r)
+          if (c >> r & 1) v ^= rows[r];
+        ASSERT_EQ(v >> n, 0u);
+        span.push_back(v);
+      }
+      std::set<uint32_t> distinct(span.begin(), span.end());
+      ASSERT_EQ(distinct.size(), size_t{1} << k) << "n " << n << " k " << k << " index " << i;
+      seen.insert(std::vector<uint32_t>(distinct.begin(), distinct.end()));
+    }
+    EXPECT_EQ(seen.size(), p.gauss[n][k]) << "n " << n << " k " << k;
+  }
 }
 
 }  // namespace

@@ -3,12 +3,17 @@
 // the optimum's wavefronts and instructions, and each side's lower bound,
 // equal the minima of an exhaustive search over memory layouts
 // (testing/swizzle_search.h), which shares no code with the optimum and
-// costs its witness by enumerating every lane's addresses.
+// costs its witness by enumerating every lane's addresses. The GPU's
+// certificate for larger tensors (device_tests/swizzle_certificate.cu) runs
+// the same search with every leaf of its innermost level tried; here that
+// way meets the same minima on small tensors.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <stdexcept>
 #include <utility>
+#include <vector>
 
 #include "analysis/swizzle_optimum.h"
 #include "reference/catalog/blocked.h"
@@ -30,19 +35,52 @@ SearchInstruction searchInstruction(Instruction i) {
                                      : SearchInstruction::kMatrixTrans;
 }
 
+// The search's innermost level with every leaf tried (swizzle_leaves.h), as
+// device_tests/swizzle_certificate.cu does on the GPU. It also costs up to 64
+// leaves of each problem anew, minimal or not, address by address
+// (testing::sideCost on the leaf's memory layout): the leaves' closed form
+// must give each side's wavefronts exactly.
+testing::LeafSolver checkedLeaves(std::vector<const SearchSide*> sides, uint64_t w) {
+  return [sides, w](const testing::LeafProblem& p) {
+    const uint64_t count = testing::leafCount(p);
+    for (uint64_t i = 0, n = std::min<uint64_t>(count, 64); i < n; ++i) {
+      uint64_t t = i * count / n;
+      std::vector<uint64_t> s = testing::leafMemoryLayout(p, t);
+      int c[2] = {0, 0};
+      testing::leafTotal(p, t, c);
+      for (int x = 0; x < p.sides; ++x) {
+        auto cost = testing::sideCost(*sides[x], s, w, p.side[x].vectorBytes);
+        EXPECT_TRUE(cost && cost->first == p.side[x].phases << c[x])
+            << "leaf " << t << " of " << count << ", side " << x;
+      }
+    }
+    return testing::hostLeafSolver(uint64_t{1} << 22)(p);
+  };
+}
+
 // The optimum against the search: the same totals, the same bounds. Both
 // refuse together where no memory layout serves a matrix side. Returns
-// whether the pair was compared.
+// whether the pair was compared. With `everyLeaf`, the search tries every
+// leaf of its innermost level (checkedLeaves) instead of cutting.
 bool expectCertified(const LinearLayout& a, const LinearLayout& b, uint64_t w,
-                     const SwizzleOptions& options) {
+                     const SwizzleOptions& options, bool everyLeaf = false) {
   // The store side is A's storing warps (swizzle_optimum.h): the search
   // costs that layout's stores.
   const LinearLayout storing = storingWarps(a);
   SearchSide sa{&storing.value(), true, searchInstruction(options.write)};
   SearchSide sb{&b.value(), false, searchInstruction(options.read)};
+  auto pairMinimum = [&] {
+    return everyLeaf
+               ? testing::searchSwizzleMinimum(sa, sb, w, kBudget, checkedLeaves({&sa, &sb}, w))
+               : testing::searchSwizzleMinimum(sa, sb, w, kBudget);
+  };
+  auto sideMinimum = [&](const SearchSide& s) {
+    return everyLeaf ? testing::searchSideMinimum(s, w, kBudget, checkedLeaves({&s}, w))
+                     : testing::searchSideMinimum(s, w, kBudget);
+  };
   std::optional<testing::SearchAnswer> best;
   try {
-    best = testing::searchSwizzleMinimum(sa, sb, w, kBudget);
+    best = pairMinimum();
   } catch (const std::invalid_argument&) {
     EXPECT_THROW(swizzleOptimum(a, b, w, options), Error) << "the search finds no memory layout";
     return false;
@@ -51,26 +89,17 @@ bool expectCertified(const LinearLayout& a, const LinearLayout& b, uint64_t w,
   SwizzleOptimum s = swizzleOptimum(a, b, w, options);
   EXPECT_EQ(s.wavefronts(), best->total);
   EXPECT_EQ(s.instructions(), best->instructions);
-  EXPECT_EQ(s.storeBound.wavefronts(), testing::searchSideMinimum(sa, w, kBudget)->total);
-  EXPECT_EQ(s.loadBound.wavefronts(), testing::searchSideMinimum(sb, w, kBudget)->total);
+  auto storeMinimum = sideMinimum(sa), loadMinimum = sideMinimum(sb);
+  if (!storeMinimum || !loadMinimum) return false;
+  EXPECT_EQ(s.storeBound.wavefronts(), storeMinimum->total);
+  EXPECT_EQ(s.loadBound.wavefronts(), loadMinimum->total);
   return true;
 }
 
-LinearLayout randomSide(std::mt19937_64& rng, const testing::TensorShape& t, int warpBits) {
-  return LinearLayout(testing::randomDistributed(rng, t, warpBits, rng() % 4 == 0 ? 1 : 0,
-                                                 static_cast<int>(rng() % 2)));
-}
-
-// Two random sides over one tensor of minBits + (0 .. bitSpan - 1) bits, with
-// 2^(0 .. warpSpan - 1) warps.
 std::pair<LinearLayout, LinearLayout> randomPair(std::mt19937_64& rng, int minBits, int bitSpan,
                                                  int warpSpan) {
-  int bits = minBits + static_cast<int>(rng() % bitSpan);
-  testing::TensorShape t{static_cast<int>(rng() % (bits + 1)), 0};
-  t.colBits = bits - t.rowBits;
-  int warpBits = static_cast<int>(rng() % warpSpan);
-  LinearLayout a = randomSide(rng, t, warpBits);
-  return {a, randomSide(rng, t, warpBits)};
+  auto [a, b] = testing::randomDistributedPair(rng, minBits, bitSpan, warpSpan);
+  return {LinearLayout(a), LinearLayout(b)};
 }
 
 TEST(SwizzleCertificate, RandomPairsOfEveryWidthMeetTheExhaustiveMinimum) {
@@ -87,6 +116,35 @@ TEST(SwizzleCertificate, RandomPairsOfEveryWidthMeetTheExhaustiveMinimum) {
     }
     EXPECT_GE(compared, 75) << "w " << w;
     RecordProperty("beyond_bounds_w" + std::to_string(w), beyondBounds);
+  }
+}
+
+// The search with nothing cut at its innermost level (every leaf tried, as
+// device_tests/swizzle_certificate.cu does on the GPU for larger tensors):
+// the same minima, so that the GPU's certificate rests on no bound of the
+// branch and bound but the outer ones.
+TEST(SwizzleCertificate, EveryLeafTriedMeetsTheSameMinimum) {
+  std::mt19937_64 rng(5150);
+  for (uint64_t w : {1, 2, 4, 8, 16}) {
+    int compared = 0;
+    for (int trial = 0; trial < 24; ++trial) {
+      auto [unitA, unitB] = testing::randomDistributedPair(rng, 6, 3, 2);
+      auto [va, vb] =
+          trial % 2 ? testing::throughBasisChange(rng, unitA, unitB) : std::pair{unitA, unitB};
+      LinearLayout a(va), b(vb);
+      SCOPED_TRACE(::testing::Message()
+                   << "w " << w << " trial " << trial << "\nA " << a << "\nB " << b);
+      compared += expectCertified(a, b, w, {}, true);
+    }
+    EXPECT_GE(compared, 20) << "w " << w;
+  }
+  for (int trial = 0; trial < 40; ++trial) {
+    auto [a, b] = randomPair(rng, 7, 2, 1);
+    SwizzleOptions options;
+    (trial % 2 ? options.write : options.read) =
+        trial % 4 < 2 ? Instruction::kMatrix : Instruction::kMatrixTrans;
+    SCOPED_TRACE(::testing::Message() << "matrix trial " << trial << "\nA " << a << "\nB " << b);
+    expectCertified(a, b, 2, options, true);
   }
 }
 
@@ -144,10 +202,7 @@ TEST(SwizzleCertificate, MatrixSidesMeetTheExhaustiveMinimum) {
   int compared = 0;
   const Instruction kinds[] = {Instruction::kMatrix, Instruction::kMatrixTrans};
   for (int trial = 0; trial < 200; ++trial) {
-    int bits = 7 + static_cast<int>(rng() % 4);
-    testing::TensorShape t{static_cast<int>(rng() % (bits + 1)), 0};
-    t.colBits = bits - t.rowBits;
-    LinearLayout a = randomSide(rng, t, 0), b = randomSide(rng, t, 0);
+    auto [a, b] = randomPair(rng, 7, 4, 1);
     SwizzleOptions options;
     (rng() % 2 ? options.write : options.read) = kinds[rng() % 2];
     SCOPED_TRACE(::testing::Message() << "trial " << trial << "\nA " << a << "\nB " << b);

@@ -71,6 +71,39 @@ TEST(SwizzleOptimum, Int8TransposeCostsNoMoreThanTriton39) {
   EXPECT_EQ(trip.wrongElements, 0u) << trip.firstWrong;
 }
 
+// A's two warps hold the same data (its warp base is zero: 8 rows cover a
+// tile of 4), so one of them stores, as Triton 3.9.0's kernels do
+// (adapters/FINDINGS.md S1). fp32 4x32: A holds dim0's 4 elements in
+// registers (one 16-byte vector a lane: 512 bytes in 4 phases of 128, 4
+// wavefronts in 1 instruction); B holds dim0 bit 0 in a register and spreads
+// the rest over lanes and 2 warps (one 8-byte vector a lane and warp: 256
+// bytes, 2 wavefronts a warp, 4 in 2 instructions). Both vectors start at
+// dim0 bit 0, so one memory layout serves both at 128 bytes a wavefront,
+// each side's bound. With both of A's warps storing it would be 12.
+TEST(SwizzleOptimum, WarpsHoldingCopiesDoNotStore) {
+  catalog::Shape shape{4, 32};
+  LinearLayout a = catalog::blocked({{4, 1}, {1, 32}, {2, 1}, {0, 1}, std::nullopt}, shape);
+  LinearLayout b = catalog::blocked({{2, 1}, {2, 16}, {1, 2}, {0, 1}, std::nullopt}, shape);
+  SwizzleOptimum s = swizzleOptimum(a, b, 4);
+  EXPECT_EQ(s.store.vectorBytes, 16u);
+  EXPECT_EQ(s.store.instructions, 1u);
+  EXPECT_EQ(s.store.wavefronts(), 4u);
+  EXPECT_EQ(s.load.vectorBytes, 8u);
+  EXPECT_EQ(s.load.instructions, 2u);
+  EXPECT_EQ(s.load.wavefronts(), 4u);
+  EXPECT_EQ(s.wavefronts(), 8u);
+  EXPECT_TRUE(s.meetsBounds());
+  expectPredicted(
+      simulated(storingWarps(a), s.shared, 4, AccessKind::kStore, Instruction::kVector, s.store),
+      s.store);
+  // Both warps storing: twice the stores, on the same memory layout.
+  WavefrontReport both =
+      simulated(a, s.shared, 4, AccessKind::kStore, Instruction::kVector, s.store);
+  EXPECT_EQ(both.wavefronts, 8u);
+  RoundTrip trip = simulateSharedRoundTrip(a, b, s.shared, 4);
+  EXPECT_EQ(trip.wrongElements, 0u) << trip.firstWrong;
+}
+
 // Which of a 16-byte run's bits share a 4-byte word matters (1-byte
 // elements: offsets 0 and 1 lie inside a word; device_tests/HARDWARE.md#banks).
 // A stores 16 contiguous bytes (registers e0..e3 of the flat tensor); B, one
