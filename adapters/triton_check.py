@@ -8,7 +8,7 @@ Triton's wheel carries Python bindings of its C++ LinearLayout
   * random layouts: matrix_view, is_injective/is_surjective/is_invertible,
     apply, compose, product, pseudoinvert, invert, invert_and_compose, equal;
   * every case of the algebra vectors (vectors/algebra.json: the golden
-    cases of tools/cases and the requests `f2lay vectors` draws) whose op the
+    cases of oracle/cases and the requests `f2lay vectors` draws) whose op the
     binding has, so the answers stated there are checked against Triton too;
     those flagged triton_aborts are given to Triton in a child process, which
     must end, and f2lay must refuse them;
@@ -242,7 +242,7 @@ def triton_in_child(request):
 
 
 def vector_requests():
-    """The algebra vectors (vectors/algebra.json: tools/cases' golden cases and
+    """The algebra vectors (vectors/algebra.json: oracle/cases' golden cases and
     requests drawn by `f2lay vectors`) that the binding can answer. Yields
     (kind, request, Triton's answer) and, where Triton differs from the
     vector's stated answer, (None, text, None)."""

@@ -10,7 +10,7 @@
 //
 // (turns: 1 when the warps took turns; probe: the case's place in
 // bank_probes.h's list; instruction: vector,
-// matrix or matrix_trans; golden: the wavefronts a golden case of tools/cases
+// matrix or matrix_trans; golden: the wavefronts a golden case of oracle/cases
 // states, else empty)
 //
 // Each case is launched REPEATS times, so that a count that varies from run

@@ -11,6 +11,9 @@
 #include "analysis/swizzle_optimum.h"
 #include "formats/error.h"
 #include "formats/json_format.h"
+#include "oracle/analysis_ops/catalog_pairs.h"
+#include "oracle/cases.h"
+#include "oracle/op_table.h"
 #include "properties/generators.h"
 #include "reference/analysis/bank_conflicts.h"
 #include "reference/analysis/tests/seed_transpose.h"
@@ -18,9 +21,6 @@
 #include "reference/catalog/shared.h"
 #include "reference/linear_layout.h"
 #include "testing/random_tensor_layouts.h"
-#include "tools/analysis/catalog_pairs.h"
-#include "tools/cases.h"
-#include "tools/op_table.h"
 
 namespace f2lay::device {
 
@@ -33,25 +33,25 @@ analysis::AccessSpec widestVectors(analysis::AccessKind kind, uint64_t elementBy
   return {kind, elementBytes, std::nullopt, analysis::Instruction::kVector, {}};
 }
 
-// Every bank_conflicts case of tools/cases that expects an answer, its
+// Every bank_conflicts case of oracle/cases that expects an answer, its
 // access read as the oracle reads it.
 void addGoldenCases(std::vector<Probe>& out) {
-  for (const tools::CaseFile& file : tools::builtinCaseFiles()) {
+  for (const oracle::CaseFile& file : oracle::builtinCaseFiles()) {
     std::istringstream lines(file.text);
     for (std::string line; std::getline(lines, line);) {
       if (line.find("\"bank_conflicts\"") == std::string::npos) continue;
       Json c = parseJson(line);
       const Json& r = c["request"];
       if (r.value("op", "") != "bank_conflicts" || !c["expect"].value("ok", false)) continue;
-      tools::Args args(r);
-      analysis::AccessSpec access = tools::bankAccessSpec(args);
+      oracle::Args args(r);
+      analysis::AccessSpec access = oracle::bankAccessSpec(args);
       // A padded memory layout (padded_shared's answer) brings its pairs.
       auto [shared, padding] = args.paddedLayoutAs<ref::LinearLayout>("shared");
       access.padding = padding;
       out.push_back(
           {"golden: " + c["name"].get<std::string>(), access.kind, access.elementBytes,
            sharedSide(ref::LinearLayout(layoutFromJson(r["layout"])), shared, access),
-           // A case may state only some keys (tools/cases.h).
+           // A case may state only some keys (oracle/cases.h).
            c["expect"]
                .value("result", c["expect"].value("result_includes", Json()))["wavefronts"]
                .get<uint64_t>()});
@@ -187,7 +187,7 @@ std::vector<CatalogConversion> catalogConversions(bool matrices) {
   using analysis::Instruction;
   std::vector<CatalogConversion> out;
   const ref::catalog::Shape shape = {64, 64};
-  for (const tools::CatalogPair& p : tools::catalogPairs()) {
+  for (const oracle::CatalogPair& p : oracle::catalogPairs()) {
     const uint64_t eb = p.elementBytes;
     const Instruction write = matrices ? p.write : Instruction::kVector;
     const Instruction read = matrices ? p.read : Instruction::kVector;

@@ -5,7 +5,7 @@
 // properties' generator on their optimal swizzle and on a random memory
 // layout (Def 4.14, properties' genMemory), and the catalog pairs on the
 // optimal, the classic XOR and the unswizzled layout; and every
-// `bank_conflicts` golden case of tools/cases (the measured cases of
+// `bank_conflicts` golden case of oracle/cases (the measured cases of
 // device_tests/HARDWARE.md), with the wavefronts the file states; and random
 // padded memory layouts (Gluon 3.9's PaddedSharedLayout) at their padded
 // byte addresses.
@@ -25,7 +25,7 @@ struct Probe {
   analysis::AccessKind kind;
   uint64_t elementBytes;
   SharedSide side;
-  // For a golden case (tools/cases/*.jsonl): the wavefronts the file states.
+  // For a golden case (oracle/cases/*.jsonl): the wavefronts the file states.
   std::optional<uint64_t> golden;
 };
 

@@ -8,7 +8,7 @@ launch order; NCU.csv is `ncu --csv --page raw` over the same run, filtered to
 the probe kernels (device_tests/run). Row n of one is launch n of the other.
 Prints a Markdown report: the seed transpose against the values of
 device_tests/HARDWARE.md#seed-transpose (stores 16, 16, 16; reads 256, 32, 16), the golden
-bank_conflicts cases of tools/cases against the values they state, agreement of the
+bank_conflicts cases of oracle/cases against the values they state, agreement of the
 predicted wavefronts and instruction counts with ncu by group, and every
 disagreement. Instruction counts: op_shared_ld/st for ld/st.shared, LDSM and
 STSM for ldmatrix/stmatrix. Disagreements of the kind of finding F1 (device_tests/README.md:
@@ -64,7 +64,7 @@ def read_ncu(path):
 
 def group(name):
     if name.startswith("golden: "):
-        return "golden cases (tools/cases)"
+        return "golden cases (oracle/cases)"
     if name.startswith("seed transpose"):
         return "seed transpose"
     if name.startswith("random padded"):
@@ -206,7 +206,7 @@ def main(argv):
     print("|---|---|---:|---:|")
     for (m, access), waves, want in seed_rows:
         print(f"| offset = {m} | {access} | {', '.join(map(str, waves))} | {want} |")
-    print("\n### The golden cases of tools/cases (values stated in the file)\n")
+    print("\n### The golden cases of oracle/cases (values stated in the file)\n")
     print("| case | access | the file | f2lay | ncu (each repeat) |")
     print("|---|---|---:|---:|---:|")
     for name, access, stated, want, waves in golden_rows:

@@ -9,13 +9,13 @@
 #include "analysis/swizzle_optimum.h"
 #include "formats/error.h"
 #include "optimized/opt_linear_layout.h"
+#include "oracle/analysis_ops/catalog_pairs.h"
+#include "oracle/op_table.h"
 #include "properties/case.h"
 #include "properties/choices.h"
 #include "properties/generators.h"
 #include "reference/analysis/bank_conflicts.h"
 #include "reference/linear_layout.h"
-#include "tools/analysis/catalog_pairs.h"
-#include "tools/op_table.h"
 
 namespace f2lay::device {
 
@@ -247,7 +247,7 @@ void addRandomPairs(Batch& batch, int count, uint64_t seed) {
 
 void addCatalogPairs(Batch& batch) {
   uint64_t seed = 1000000;
-  for (const tools::CatalogPair& p : tools::catalogPairs())
+  for (const oracle::CatalogPair& p : oracle::catalogPairs())
     addCase(batch, p.name, p.a.value(), p.b.value(), p.elementBytes, seed++, p.write, p.read);
 }
 

@@ -113,7 +113,7 @@ void addCase(Batch& batch, const std::string& name, const LayoutValue& a, const 
              analysis::Instruction read);
 
 // `count` pairs from the properties' conversion-pair generator, drawn from
-// a seeded generator of choices, and the catalog's pairs (tools/analysis).
+// a seeded generator of choices, and the catalog's pairs (oracle/analysis_ops).
 void addRandomPairs(Batch& batch, int count, uint64_t seed);
 void addCatalogPairs(Batch& batch);
 

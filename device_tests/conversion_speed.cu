@@ -1,5 +1,5 @@
 // Speed of the catalog conversions (issue 8, §4), not a test. Each catalog
-// pair (tools/analysis/catalog_pairs.h) is converted five ways, each kernel
+// pair (oracle/analysis_ops/catalog_pairs.h) is converted five ways, each kernel
 // repeating the conversion of a 64x64 tile `kIterations` times in every CTA
 // of a full grid:
 //   optimum, paper construction, classic XOR swizzle, unswizzled: the

@@ -31,8 +31,8 @@
 #include <vector>
 
 #include "analysis/swizzle_optimum.h"
-#include "reference/linear_layout.h"
 #include "formats/error.h"
+#include "reference/linear_layout.h"
 #include "testing/dims.h"
 #include "testing/random_tensor_layouts.h"
 #include "testing/swizzle_search.h"
@@ -52,8 +52,7 @@ constexpr uint64_t kBudget = 50'000'000;  // the search's outer nodes
 
 // Each thread takes leaves t, t + stride, ...; the block's least (total,
 // index) goes to *best.
-__global__ void bestLeaf(const LeafProblem* problem, uint64_t count,
-                         unsigned long long* best) {
+__global__ void bestLeaf(const LeafProblem* problem, uint64_t count, unsigned long long* best) {
   const LeafProblem& p = *problem;
   unsigned long long mine = ULLONG_MAX;
   const uint64_t stride = uint64_t{gridDim.x} * blockDim.x;
@@ -69,7 +68,8 @@ __global__ void bestLeaf(const LeafProblem* problem, uint64_t count,
 }
 
 void check(cudaError_t err, const char* what) {
-  if (err != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(err));
+  if (err != cudaSuccess)
+    throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(err));
 }
 
 // The GPU's leaf solver: declines problems of more than kMaxLeaves leaves.
@@ -155,8 +155,8 @@ std::string certify(const std::string& kind, int trial, const ref::LinearLayout&
     }
   }
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  uint64_t leafCount = (pair ? pair->leaves : 0) + (store ? store->leaves : 0) +
-                       (load ? load->leaves : 0);
+  uint64_t leafCount =
+      (pair ? pair->leaves : 0) + (store ? store->leaves : 0) + (load ? load->leaves : 0);
   size_t warpBits = 0;
   for (const InDim& in : a.value().in_dims)
     if (in.name == "warp") warpBits = in.bases.size();
@@ -203,8 +203,9 @@ int run(int pairs, int minBits, int maxBits, bool host) {
     gpu.emplace();
     leaves = [&](const LeafProblem& p) { return (*gpu)(p); };
   }
-  std::printf("kind,trial,bits,warp_bits,optimum,instructions,searched,searched_instructions,"
-              "store_bound,store_minimum,load_bound,load_minimum,leaves,seconds,verdict\n");
+  std::printf(
+      "kind,trial,bits,warp_bits,optimum,instructions,searched,searched_instructions,"
+      "store_bound,store_minimum,load_bound,load_minimum,leaves,seconds,verdict\n");
   std::mt19937_64 rng(2026);
   std::map<std::string, Tally> tallies;
   struct Kind {
@@ -212,9 +213,9 @@ int run(int pairs, int minBits, int maxBits, bool host) {
     uint64_t w;
     bool matrix;  // one side ldmatrix or stmatrix (.trans), one warp
   };
-  const std::vector<Kind> kinds = {{"1 B", 1, false},  {"2 B", 2, false}, {"4 B", 4, false},
-                                   {"8 B", 8, false},  {"16 B", 16, false},
-                                   {"2 B ldmatrix/stmatrix", 2, true}};
+  const std::vector<Kind> kinds = {{"1 B", 1, false},   {"2 B", 2, false},
+                                   {"4 B", 4, false},   {"8 B", 8, false},
+                                   {"16 B", 16, false}, {"2 B ldmatrix/stmatrix", 2, true}};
   for (const auto& [kind, w, matrix] : kinds) {
     for (int trial = 0; trial < pairs; ++trial) {
       auto [va, vb] =
@@ -228,15 +229,15 @@ int run(int pairs, int minBits, int maxBits, bool host) {
               tallies[kind]);
     }
   }
-  std::printf("\n| kind | pairs | certified | beyond both bounds | declined | mismatched | leaves "
-              "tried | seconds |\n|---|---|---|---|---|---|---|---|\n");
+  std::printf(
+      "\n| kind | pairs | certified | beyond both bounds | declined | mismatched | leaves "
+      "tried | seconds |\n|---|---|---|---|---|---|---|---|\n");
   int mismatched = 0;
   for (const Kind& k : kinds) {
     const std::string& kind = k.name;
     const Tally& t = tallies[kind];
-    std::printf("| %s | %d | %d | %d | %d | %d | %.3g | %.1f |\n", kind.c_str(), pairs,
-                t.certified, t.beyondBounds, t.declined, t.mismatched,
-                static_cast<double>(t.leaves), t.seconds);
+    std::printf("| %s | %d | %d | %d | %d | %d | %.3g | %.1f |\n", kind.c_str(), pairs, t.certified,
+                t.beyondBounds, t.declined, t.mismatched, static_cast<double>(t.leaves), t.seconds);
     mismatched += t.mismatched;
   }
   return mismatched == 0 ? 0 : 1;

@@ -11,8 +11,8 @@
 // algebra's C++ calls, with the laws below checked on the way, rank,
 // toString and the 1-D constructors at 64 bits included; then, on the bytes
 // left, every op of the op table that both implementations answer (the
-// algebra and the analyses, tools/op_table.h), picked by its index there,
-// its request drawn key by key from the input (testing/op_requests.h), the
+// algebra and the analyses, oracle/op_table.h), picked by its index there,
+// its request drawn key by key from the input (oracle/op_requests.h), the
 // answers compared as the oracle gives them.
 // Algebra laws are checked on the way, by XOR of the columns of the plain
 // values (testing/evaluate.h, no code of either implementation), at
@@ -32,14 +32,14 @@
 #include "fuzz/fuzz_support.h"
 #include "fuzz/layout_decoder.h"
 #include "optimized/opt_linear_layout.h"
+#include "oracle/op_requests.h"
+#include "oracle/op_table.h"
 #include "reference/linear_layout.h"
 #include "testing/both.h"
 #include "testing/columns.h"
 #include "testing/evaluate.h"
 #include "testing/inputs.h"
-#include "testing/op_requests.h"
 #include "testing/rank.h"
-#include "tools/op_table.h"
 
 namespace {
 
@@ -198,10 +198,10 @@ std::vector<std::pair<std::string, uint64_t>> cutInTwo(int bits, uint8_t cut, bo
 }
 
 // The ops both implementations answer, in the op table's order.
-const std::vector<const f2lay::tools::Op*>& opsOfBoth() {
-  static const std::vector<const f2lay::tools::Op*> ops = [] {
-    std::vector<const f2lay::tools::Op*> both;
-    for (const f2lay::tools::Op& op : f2lay::tools::opTable())
+const std::vector<const f2lay::oracle::Op*>& opsOfBoth() {
+  static const std::vector<const f2lay::oracle::Op*> ops = [] {
+    std::vector<const f2lay::oracle::Op*> both;
+    for (const f2lay::oracle::Op& op : f2lay::oracle::opTable())
       if (op.runOpt) both.push_back(&op);
     return both;
   }();
@@ -230,11 +230,11 @@ void tableOp(FuzzedDataProvider& in, size_t k, const LayoutValue& a, const Layou
              const LayoutValue& s) {
   for (const LayoutValue* v : {&a, &b, &s})
     if (f2lay::totalInBits(*v) > 8 || f2lay::totalOutBits(*v) > 8) return;
-  const f2lay::tools::Op& op = *opsOfBoth()[k];
-  f2lay::testing::DrawnRequest request(
+  const f2lay::oracle::Op& op = *opsOfBoth()[k];
+  f2lay::oracle::DrawnRequest request(
       [&](uint64_t n) { return in.ConsumeIntegralInRange<uint64_t>(0, n - 1); }, {a, b, s});
-  f2lay::Json r = f2lay::tools::attempt(op.run, request);
-  f2lay::Json o = f2lay::tools::attempt(op.runOpt, request);
+  f2lay::Json r = f2lay::oracle::attempt(op.run, request);
+  f2lay::Json o = f2lay::oracle::attempt(op.runOpt, request);
   if (r != o)
     fail(op.doc.name + " (" + request.describe() + "): ref says " + r.dump() + ", opt says " +
          o.dump());

@@ -11,6 +11,8 @@
 #include "analysis/optimal_swizzle.h"
 #include "analysis/swizzle_optimum.h"
 #include "optimized/analysis/bank_conflicts.h"
+#include "oracle/op_requests.h"
+#include "oracle/op_table.h"
 #include "properties/conversion_case.h"
 #include "properties/law_support.h"
 #include "properties/laws.h"
@@ -20,11 +22,9 @@
 #include "reference/analysis/warp_simulator.h"
 #include "testing/columns.h"
 #include "testing/evaluate.h"
-#include "testing/op_requests.h"
 #include "testing/outcome.h"
 #include "testing/subspaces.h"
 #include "testing/swizzle_search.h"
-#include "tools/op_table.h"
 
 namespace f2lay::properties {
 
@@ -320,22 +320,22 @@ std::string vectorizationIsMaximal(const Case& c) {
 
 // Every op of the op table that both implementations answer, on the case's
 // layouts (self, and other and shared from every layout of the case when the
-// op reads them), its other keys drawn for it (testing/op_requests.h) from a
+// op reads them), its other keys drawn for it (oracle/op_requests.h) from a
 // generator seeded by the case, so that a case always asks the same: ref
 // and opt give the same answer or the same error.
 std::string refEqualsOpt(const Case& c) {
   std::string seedText;
   for (const LayoutValue& l : c.layouts) seedText += writeJsonLayout(l);
   std::mt19937_64 rng(std::hash<std::string>{}(seedText));
-  for (const tools::Op& op : tools::opTable()) {
+  for (const oracle::Op& op : oracle::opTable()) {
     if (!op.runOpt) continue;
     bool pairs = false;
-    for (const tools::OpArg& arg : op.doc.args)
+    for (const oracle::OpArg& arg : op.doc.args)
       pairs = pairs || std::string(arg.key) == "other" || std::string(arg.key) == "shared";
     for (const LayoutValue& x : c.layouts)
       for (const LayoutValue& y : pairs ? c.layouts : std::vector<LayoutValue>{x}) {
-        f2lay::testing::DrawnRequest request([&](uint64_t n) { return rng() % n; }, {x, y, y});
-        Json r = tools::attempt(op.run, request), o = tools::attempt(op.runOpt, request);
+        f2lay::oracle::DrawnRequest request([&](uint64_t n) { return rng() % n; }, {x, y, y});
+        Json r = oracle::attempt(op.run, request), o = oracle::attempt(op.runOpt, request);
         if (r != o)
           return op.doc.name + " (" + request.describe() + "): ref says " + r.dump() +
                  ", opt says " + o.dump();

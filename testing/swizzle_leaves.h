@@ -18,8 +18,8 @@
 
 namespace f2lay::testing {
 
-constexpr int kLeafBits = 24;                         // swizzle_search.h's tensor bits
-constexpr int kLeafPhaseVectors = 16;                 // generators of one phase's Q
+constexpr int kLeafBits = 24;                           // swizzle_search.h's tensor bits
+constexpr int kLeafPhaseVectors = 16;                   // generators of one phase's Q
 constexpr uint64_t kLeafSaturated = uint64_t{1} << 62;  // counts stop growing here
 
 // One side of a leaf problem: its phase space Q and its phases (each costs 2^c wavefronts), and
@@ -64,8 +64,8 @@ inline void setGauss(LeafProblem& p) {
       } else if (k > n) {
         p.gauss[n][k] = 0;
       } else {
-        uint64_t sum = saturatedProduct(uint64_t{1} << (n - k), p.gauss[n - 1][k - 1]) +
-                       p.gauss[n - 1][k];
+        uint64_t sum =
+            saturatedProduct(uint64_t{1} << (n - k), p.gauss[n - 1][k - 1]) + p.gauss[n - 1][k];
         p.gauss[n][k] = sum > kLeafSaturated ? kLeafSaturated : sum;
       }
     }

@@ -9,11 +9,11 @@
 #include "formats/error.h"
 #include "formats/formats.h"
 #include "formats/json_format.h"
+#include "oracle/analysis_ops/pair_checks.h"
+#include "oracle/cases.h"
+#include "oracle/oracle.h"
 #include "reference/catalog/cute.h"
 #include "reference/linear_layout.h"
-#include "tools/analysis/pair_checks.h"
-#include "tools/cases.h"
-#include "tools/oracle.h"
 #include "tools/pictures/picture.h"
 #include "tools/show.h"
 #include "tools/vectors/vectors.h"
@@ -78,7 +78,7 @@ f2lay::LayoutValue readShowInput(const std::string& path, const std::string& fro
       throw f2lay::Error(path + ": JSON: " + e.what());
     }
     if (json.is_object() && json.contains("op")) {
-      f2lay::Json response = f2lay::tools::answer(json);
+      f2lay::Json response = f2lay::oracle::answer(json);
       if (!response["ok"].get<bool>())
         throw f2lay::Error(path + ": " + response["error"].get<std::string>());
       if (!response["result"].is_object() || !response["result"].contains("in_dims"))
@@ -101,11 +101,11 @@ std::string opsHelp() {
        "found ref and opt answering differently.\n"
        "Semantics: Triton 3.9.0's. Where Triton 3.6 answers differently, the op takes\n"
        "\"triton\": \"3.6\" to get 3.6's answer; only these ops take it:";
-  for (const auto& op : f2lay::tools::oracleOps())
+  for (const auto& op : f2lay::oracle::oracleOps())
     for (const auto& arg : op.args)
       if (std::string(arg.key) == "triton") s << " " << op.name;
   s << ".\n\nOps:\n";
-  for (const auto& op : f2lay::tools::oracleOps()) {
+  for (const auto& op : f2lay::oracle::oracleOps()) {
     s << "  " << op.name << "(";
     for (size_t i = 0; i < op.args.size(); ++i)
       s << (i ? ", " : "") << op.args[i].key << (op.args[i].required ? "" : "?");
@@ -126,7 +126,7 @@ std::string opsMarkdown() {
   std::ostringstream s;
   s << "| op | keys (optional in brackets) | result | meaning | answered by |\n"
        "|---|---|---|---|---|\n";
-  for (const auto& op : f2lay::tools::oracleOps()) {
+  for (const auto& op : f2lay::oracle::oracleOps()) {
     std::string keys;
     for (const auto& arg : op.args)
       keys += std::string(keys.empty() ? "" : ", ") + (arg.required ? "`" : "[`") + arg.key +
@@ -238,7 +238,7 @@ int main(int argc, char** argv) {
     return kBadInput;
   }
 
-  using f2lay::tools::Impl;
+  using f2lay::oracle::Impl;
   Impl impl = check ? Impl::kCheck : implName == "ref" ? Impl::kRef : Impl::kOpt;
   try {
     if (oracle->parsed() && opsTable) {
@@ -252,14 +252,14 @@ int main(int argc, char** argv) {
       // is already here. Nothing in f2lay uses C stdio, and no I/O has
       // happened yet.
       std::ios::sync_with_stdio(false);
-      f2lay::tools::Served served = f2lay::tools::serve(std::cin, std::cout, impl);
+      f2lay::oracle::Served served = f2lay::oracle::serve(std::cin, std::cout, impl);
       return served.differences ? kCheckFailed : served.failures ? kBadInput : kOk;
     }
     if (verify->parsed()) {
-      std::vector<f2lay::tools::CaseFile> files = f2lay::tools::builtinCaseFiles();
+      std::vector<f2lay::oracle::CaseFile> files = f2lay::oracle::builtinCaseFiles();
       for (const std::string& path : caseFiles) files.push_back({path, readInput(path)});
-      return f2lay::tools::verifyAndReport(files, std::cout, f2lay::tools::runCatalogPairChecks(),
-                                           impl) == 0
+      return f2lay::oracle::verifyAndReport(files, std::cout, f2lay::oracle::runCatalogPairChecks(),
+                                            impl) == 0
                  ? kOk
                  : kCheckFailed;
     }

@@ -6,8 +6,8 @@
 #include <ostream>
 #include <set>
 
+#include "oracle/op_table.h"
 #include "reference/analysis/bank_conflicts.h"
-#include "tools/op_table.h"
 
 namespace f2lay::tools {
 
@@ -180,10 +180,10 @@ BankScope bankScope(const Json& request, uint64_t warp) {
   if (!request.is_object()) throw Error("bank scope: the request must be a JSON object");
   if (request.contains("op") && request["op"] != "bank_conflicts")
     throw Error("bank scope: the request's op must be bank_conflicts, not " + request["op"].dump());
-  Args a(request);
+  oracle::Args a(request);
   ref::LinearLayout dist = a.layout("layout");
   auto [shared, padding] = a.paddedLayoutAs<ref::LinearLayout>("shared");
-  analysis::AccessSpec access = bankAccessSpec(a);
+  analysis::AccessSpec access = oracle::bankAccessSpec(a);
   access.padding = padding;
   return {a.name("access"), access.instruction,
           ref::analysis::warpAccesses(dist, shared, access, warp)};

@@ -1,7 +1,7 @@
 // Every op that both implementations answer, taken from the op table
-// (tools/op_table.h) rather than listed here: each runs on f2lay::ref and
+// (oracle/op_table.h) rather than listed here: each runs on f2lay::ref and
 // f2lay::opt with the same request, drawn key by key for it
-// (testing/op_requests.h), and the two answers (result or error, word for
+// (oracle/op_requests.h), and the two answers (result or error, word for
 // word) must be equal. An op added to the table is tested here the day it is
 // added.
 #include <gtest/gtest.h>
@@ -9,10 +9,10 @@
 #include <random>
 
 #include "formats/json_format.h"
-#include "testing/op_requests.h"
+#include "oracle/op_requests.h"
+#include "oracle/op_table.h"
 #include "testing/random_layout.h"
 #include "testing/random_tensor_layouts.h"
-#include "tools/op_table.h"
 
 namespace f2lay {
 namespace {
@@ -95,15 +95,15 @@ std::vector<LayoutValue> drawLayouts(std::mt19937_64& rng) {
 TEST(OpsVsRef, EveryOpOfBothImplementations) {
   std::mt19937_64 rng(41);
   int ops = 0;
-  for (const tools::Op& op : tools::opTable()) {
+  for (const oracle::Op& op : oracle::opTable()) {
     if (!op.runOpt) continue;
     ++ops;
     int answered = 0;
     for (int t = 0; t < kDraws; ++t) {
       std::vector<LayoutValue> layouts = drawLayouts(rng);
-      testing::DrawnRequest request([&](uint64_t n) { return rng() % n; }, layouts);
-      Json byRef = tools::attempt(op.run, request);
-      Json byOpt = tools::attempt(op.runOpt, request);
+      oracle::DrawnRequest request([&](uint64_t n) { return rng() % n; }, layouts);
+      Json byRef = oracle::attempt(op.run, request);
+      Json byOpt = oracle::attempt(op.runOpt, request);
       ASSERT_EQ(byOpt, byRef) << op.doc.name << " with " << request.describe() << "\nself "
                               << writeJsonLayout(layouts[0]) << "\nother "
                               << writeJsonLayout(layouts[1]) << "\nshared "

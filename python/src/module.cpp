@@ -5,9 +5,9 @@
 #include <nanobind/stl/string.h>
 
 #include "optimized/opt_linear_layout.h"
+#include "oracle/oracle.h"
 #include "python/src/layout_class.h"
 #include "reference/linear_layout.h"
-#include "tools/oracle.h"
 #include "tools/pictures/picture.h"
 
 namespace nb = nanobind;
@@ -33,11 +33,11 @@ NB_MODULE(_f2lay, m) {
   m.def(
       "answer_line",
       [](const std::string& line, const std::string& impl) {
-        using f2lay::tools::Impl;
+        using f2lay::oracle::Impl;
         Impl which = impl == "opt" ? Impl::kOpt : impl == "ref" ? Impl::kRef : Impl::kCheck;
         if (impl != "opt" && impl != "ref" && impl != "check")
           throw f2lay::Error("impl: expected \"opt\", \"ref\" or \"check\", got \"" + impl + "\"");
-        return f2lay::tools::dumpLine(f2lay::tools::answerLine(line, which));
+        return f2lay::oracle::dumpLine(f2lay::oracle::answerLine(line, which));
       },
       "line"_a, "impl"_a = "opt",
       "One oracle request line answered as `f2lay oracle --impl IMPL` answers it (one line).");

@@ -1,6 +1,6 @@
 // Every precondition of the reference API is checked and reported as
 // f2lay::Error with a message naming the operation and the rule; nothing
-// aborts. (The oracle-level messages are golden cases in tools/cases/errors.jsonl.)
+// aborts. (The oracle-level messages are golden cases in oracle/cases/errors.jsonl.)
 #include <gtest/gtest.h>
 
 #include "reference/linear_layout.h"

@@ -1,5 +1,5 @@
 // Golden tests of the reference API for the cases the oracle's JSON Lines
-// files (tools/cases) cannot state on one line: chains of operations and
+// files (oracle/cases) cannot state on one line: chains of operations and
 // Triton's supremum. Every expected value is copied from its source, named in
 // the test: Triton's unittest/Tools/LinearLayoutTest.cpp ("Triton <Case>"), or
 // the paper.

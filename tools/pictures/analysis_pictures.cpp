@@ -5,7 +5,7 @@
 #include <set>
 
 #include "formats/error.h"
-#include "tools/oracle.h"
+#include "oracle/oracle.h"
 #include "tools/pictures/layout_pictures.h"
 #include "tools/pictures/palette.h"
 #include "tools/show.h"
@@ -16,7 +16,7 @@ namespace {
 
 // The op's answer to `request`, or f2lay::Error with its message.
 Json answerOf(const Json& request) {
-  Json response = answer(request);
+  Json response = oracle::answer(request);
   if (!response["ok"].get<bool>()) throw Error(response["error"].get<std::string>());
   return response["result"];
 }

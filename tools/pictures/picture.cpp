@@ -1,8 +1,8 @@
 #include "tools/pictures/picture.h"
 
 #include "formats/error.h"
-#include "tools/op_table.h"
-#include "tools/oracle.h"
+#include "oracle/op_table.h"
+#include "oracle/oracle.h"
 #include "tools/pictures/analysis_pictures.h"
 #include "tools/pictures/layout_pictures.h"
 #include "tools/pictures/svg.h"
@@ -23,7 +23,7 @@ uint64_t memoryElementBytes(const Json& request, const PictureOptions& options) 
 // A layout (maybe padded) with a heading.
 void drawLayout(Svg& svg, const Json& layout, const std::string& heading, uint64_t elementBytes) {
   const Json request = {{"layout", layout}};  // Args holds a reference
-  Args a(request);
+  oracle::Args a(request);
   auto [l, padding] = a.paddedLayoutAs<ref::LinearLayout>("layout");
   if (layoutKind(l) == LayoutKind::kDistributed)
     drawDistributed(svg, 0, 0, l, heading);
@@ -59,7 +59,7 @@ std::string svgPicture(const Json& input, const PictureOptions& options) {
   } else if (op == "classify_conversion" || op == "shuffle_plan" || op == "gather_plan") {
     drawConversion(svg, 0, 0, input);
   } else {
-    Json response = answer(input);
+    Json response = oracle::answer(input);
     if (!response["ok"].get<bool>()) throw Error(response["error"].get<std::string>());
     const Json& result = response["result"];
     if (!result.is_object() || !result.contains("in_dims"))

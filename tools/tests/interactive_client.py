@@ -1,6 +1,6 @@
 """`f2lay oracle` as an interactive client uses it: one request, then wait for
 its answer (5 s at most), then the next. serve() writes answers in blocks and
-flushes only before it would wait for input (tools/oracle.h); this checks that
+flushes only before it would wait for input (oracle/oracle.h); this checks that
 no answer is held back: one request at a time, a request and half of the next
 in one write, blank lines, CRLF, a bad line, several requests in one write, and
 a last line without its newline.

@@ -2,8 +2,8 @@
 // rules Triton and Gluon put on each family (the same ones
 // adapters/gluon_check.py and gluon_shared_check.py draw by, where Gluon
 // checks f2lay's answers).
+#include "oracle/oracle.h"
 #include "properties/generators.h"
-#include "tools/oracle.h"
 #include "tools/vectors/drawn.h"
 
 namespace f2lay::tools {
@@ -353,7 +353,7 @@ std::vector<DrawnRequest> catalogRequests() {
   // family predicates (Def 4.10, 4.14) on drawn layouts of each kind.
   for (const DrawnRequest& d : std::vector<DrawnRequest>(out)) {
     const std::string op = d.request["op"].get<std::string>();
-    Json response = answer(d.request, Impl::kRef);
+    Json response = oracle::answer(d.request, oracle::Impl::kRef);
     if (!response["ok"].get<bool>() || !response["result"].is_object()) continue;
     const Json& layout = response["result"];
     if (op == "cute_swizzle" || op == "cutlass_tensorop")

@@ -3,9 +3,9 @@
 #include "tools/vectors/drawn.h"
 
 #include "formats/error.h"
+#include "oracle/analysis_ops/catalog_pairs.h"
+#include "oracle/oracle.h"
 #include "properties/generators.h"
-#include "tools/analysis/catalog_pairs.h"
-#include "tools/oracle.h"
 
 namespace f2lay::tools {
 
@@ -57,7 +57,8 @@ std::vector<DrawnRequest> algebra() {
 
     // divide_left: l * n divided by l gives n back (Def 4.4), where the
     // product exists.
-    Json product = answer({{"op", "product"}, {"self", lj(l)}, {"other", lj(n)}}, Impl::kRef);
+    Json product =
+        oracle::answer({{"op", "product"}, {"self", lj(l)}, {"other", lj(n)}}, oracle::Impl::kRef);
     if (product["ok"].get<bool>())
       add(i, {{"op", "divide_left"}, {"self", product["result"]}, {"other", lj(l)}});
     LayoutValue extra = draw(properties::genLayoutOnto({{"extra", 2}}, outDimBits(l)), 9350, i);
@@ -116,7 +117,7 @@ std::vector<DrawnRequest> shapeOperations() {
       std::string name =
           request["op"].get<std::string>() + " #" + std::to_string(i) + "." + std::to_string(k);
       out.push_back({name, request});
-      Json response = answer(request, Impl::kRef);
+      Json response = oracle::answer(request, oracle::Impl::kRef);
       if (!response["ok"].get<bool>()) break;
       Json backward = request;
       backward["layout"] = response["result"];
@@ -132,7 +133,7 @@ std::vector<DrawnRequest> shapeOperations() {
   return out;
 }
 
-// Conversion pairs: drawn ones, then the catalog's (tools/analysis).
+// Conversion pairs: drawn ones, then the catalog's (oracle/analysis_ops).
 struct Pair {
   std::string name;
   LayoutValue a, b;
@@ -160,7 +161,7 @@ std::vector<Pair> pairs(uint64_t seed) {
     out.push_back({std::string("#").append(std::to_string(i)), c.layouts[0], c.layouts[1],
                    c.params["element_bytes"].get<uint64_t>()});
   }
-  for (const CatalogPair& p : catalogPairs())
+  for (const oracle::CatalogPair& p : oracle::catalogPairs())
     out.push_back({p.name, p.a.value(), p.b.value(), p.elementBytes,
                    instructionName(p.write, "stmatrix"), instructionName(p.read, "ldmatrix"),
                    true});
@@ -225,13 +226,13 @@ std::vector<DrawnRequest> bankConflicts() {
     // where it names them), as a compiler would convert it.
     Json shared = lj(draw(properties::genMemory(tensorBitsOf(p.a)), 10100, i++));
     if (p.catalog) {
-      Json swizzle = answer({{"op", "optimal_swizzle"},
-                             {"self", lj(p.a)},
-                             {"other", lj(p.b)},
-                             {"element_bytes", p.elementBytes},
-                             {"write", p.write},
-                             {"read", p.read}},
-                            Impl::kRef);
+      Json swizzle = oracle::answer({{"op", "optimal_swizzle"},
+                                     {"self", lj(p.a)},
+                                     {"other", lj(p.b)},
+                                     {"element_bytes", p.elementBytes},
+                                     {"write", p.write},
+                                     {"read", p.read}},
+                                    oracle::Impl::kRef);
       if (!swizzle["ok"].get<bool>()) throw Error("vectors: " + p.name + ": " + swizzle.dump());
       shared = swizzle["result"]["shared"];
     }

@@ -7,9 +7,9 @@
 #include <sstream>
 
 #include "formats/error.h"
+#include "oracle/cases.h"
+#include "oracle/oracle.h"
 #include "reference/linear_layout.h"
-#include "tools/cases.h"
-#include "tools/oracle.h"
 #include "tools/vectors/drawn.h"
 
 namespace f2lay::tools {
@@ -166,10 +166,10 @@ std::string familyOf(const Json& request) {
   return it == table.end() ? "" : it->second;
 }
 
-// The golden cases of tools/cases, each checked as `f2lay verify` checks it.
+// The golden cases of oracle/cases, each checked as `f2lay verify` checks it.
 void addGolden(std::map<std::string, Family>& families) {
-  for (const CaseFile& file : builtinCaseFiles()) {
-    for (const CaseResult& r : runCases(file, Impl::kCheck))
+  for (const oracle::CaseFile& file : oracle::builtinCaseFiles()) {
+    for (const oracle::CaseResult& r : oracle::runCases(file, oracle::Impl::kCheck))
       if (!r.passed)
         throw Error("vectors: golden case " + r.file + ": " + r.name + ": " + r.detail);
     std::istringstream lines(file.text);
@@ -196,7 +196,7 @@ void addDrawn(Family& family) {
   for (const DrawnRequest& d : drawnRequests(family.name)) {
     if (familyOf(d.request) != family.name)
       throw Error("vectors: drawn request " + d.name + " is not of family " + family.name);
-    Json response = answer(d.request, Impl::kCheck);
+    Json response = oracle::answer(d.request, oracle::Impl::kCheck);
     if (response.value("check_failed", false))
       throw Error("vectors: " + d.name + ": " + response["error"].get<std::string>());
     Json expect = response["ok"].get<bool>()
@@ -232,14 +232,14 @@ std::string fileText(const Family& family) {
   text.pop_back();  // the closing brace: the cases follow
   text += ",\n\"cases\": [\n";
   for (size_t i = 0; i < family.cases.size(); ++i)
-    text += dumpLine(family.cases[i]) + (i + 1 < family.cases.size() ? ",\n" : "\n");
+    text += oracle::dumpLine(family.cases[i]) + (i + 1 < family.cases.size() ? ",\n" : "\n");
   return text + "]}\n";
 }
 
 }  // namespace
 
 std::vector<VectorFile> generateVectors() {
-  for (const auto& op : oracleOps())
+  for (const auto& op : oracle::oracleOps())
     if (!familyOfOp().count(op.name))
       throw Error("vectors: the op \"" + op.name + "\" has no family");
   std::map<std::string, Family> families;
@@ -252,7 +252,7 @@ std::vector<VectorFile> generateVectors() {
     for (const Json& c : families[name].cases) ++perOp[c["request"]["op"].get<std::string>()];
     files.push_back({name + ".json", fileText(families[name])});
   }
-  for (const auto& op : oracleOps())
+  for (const auto& op : oracle::oracleOps())
     if (!perOp.count(op.name)) throw Error("vectors: no case of the op \"" + op.name + "\"");
   return files;
 }

@@ -5,7 +5,7 @@
 // A file is {"format": "f2lay-vectors", "version": 1, "family": ..., "cases":
 // [...]}; each case holds its request, the expected answer, its provenance
 // and flags (vectors/schema.json). Cases come from two places:
-//   - the golden cases of tools/cases, with their literal answers and the
+//   - the golden cases of oracle/cases, with their literal answers and the
 //     provenance their source names (Triton, an H100 measurement, the paper,
 //     a seed, CuTe's definition);
 //   - requests drawn by properties/' generators from fixed seeds, answered by

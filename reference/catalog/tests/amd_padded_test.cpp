@@ -87,7 +87,7 @@ TEST(AmdEfficientPaddedShared, MatchesTheDefinitionAtEveryElement) {
 // DotOperandLayout(operand_index, AMDMFMALayout(version=4, instr_shape,
 // transposed=True, warps_per_cta=[4, 1]), k_width), shape, dtype,
 // is_k_contig), read through adapters/gluon_shared_check.py --answer (the
-// same requests are in tools/cases/catalog_shared.jsonl). Each is checked
+// same requests are in oracle/cases/catalog_shared.jsonl). Each is checked
 // against the constructor and against the definition.
 void expectGluon(const AmdPaddedParams& p, const std::vector<Basis>& offsetBases,
                  analysis::PaddingPair pair) {

@@ -237,7 +237,7 @@ TEST(TmemRegLayout, ViewsMatchElementwise) {
 
 // Gluon 3.9.0, compute_tmem_reg_layout(float32, [128, 64], [128, 64],
 // TensorMemoryLayout((128, 64), 1), 4 or 8, shape): its reg, lane and warp
-// bases (asked in this session; tools/cases/catalog_tmem.jsonl has them too).
+// bases (asked in this session; oracle/cases/catalog_tmem.jsonl has them too).
 TEST(TmemRegLayout, GluonDefaults) {
   EXPECT_EQ(tmemRegLayout(reg(block(128, 64), {128, 64}, 4, "32x32b")),
             testing::distributed({{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {0, 32}},

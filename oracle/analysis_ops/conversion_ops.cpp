@@ -1,0 +1,112 @@
+// The oracle ops of paper §5.4 and §5.5: classify_conversion, shuffle_plan
+// (with the sets V, I, E, F, G, R and the table of rounds) and gather_plan.
+#include "analysis/conversion.h"
+#include "analysis/gather.h"
+#include "oracle/op_table.h"
+
+namespace f2lay::oracle {
+
+namespace {
+
+template <class L>
+Json classifyJson(const Args& a) {
+  auto c = analysis::classifyConversion(a.layoutAs<L>("self"), a.layoutAs<L>("other"));
+  return {{"kind", toString(c.kind)},
+          {"minimal_kind", toString(c.minimalKind)},
+          {"reason", c.reason},
+          {"b_inv_a", layoutJson(c.bInvA)},
+          {"pull", layoutJson(c.pull)}};
+}
+
+template <class L>
+Json shufflePlanJson(const Args& a) {
+  L self = a.layoutAs<L>("self");
+  auto p = analysis::shufflePlan(self, a.layoutAs<L>("other"), a.number("element_bytes"));
+  const std::vector<OutDim> outs = self.value().out_dims;
+  Json rounds = Json::array();
+  for (const auto& round : p.rounds) {
+    Json steps = Json::array();
+    for (const auto& s : round)
+      steps.push_back({{"lane", s.lane},
+                       {"send_register", s.sendRegister},
+                       {"src_lane", s.srcLane},
+                       {"recv_register", s.recvRegister}});
+    rounds.push_back(steps);
+  }
+  Json copies = Json::array();
+  for (const auto& c : p.copies)
+    copies.push_back({{"dst_register", c.dstRegister}, {"src_register", c.srcRegister}});
+  return {{"kind", toString(p.kind)},
+          {"V", vectorsJson(outs, p.V)},
+          {"I", vectorsJson(outs, p.I)},
+          {"E", vectorsJson(outs, p.E)},
+          {"F", vectorsJson(outs, p.F)},
+          {"G", vectorsJson(outs, p.G)},
+          {"R", vectorsJson(outs, p.R)},
+          {"vector_elements", p.vectorElements},
+          {"send_offsets", p.sendOffsets},
+          {"recv_offsets", p.recvOffsets},
+          {"rounds", rounds},
+          {"copies", copies}};
+}
+
+template <class L>
+Json gatherPlanJson(const Args& a) {
+  L l = a.layoutAs<L>("layout");
+  size_t axis = a.number("axis");
+  auto where = analysis::gatherLocality(l, axis);
+  if (!where.warpLocal) return {{"warp_local", false}, {"reason", where.reason}};
+  auto p = analysis::gatherPlan(l, axis);
+  Json sources = Json::array();
+  for (const auto& s : p.axisSources)
+    sources.push_back({{"register", s.registerMask}, {"lane", s.laneMask}});
+  return {{"warp_local", true},
+          {"lane_bits_along_axis", p.laneBitsAlongAxis},
+          {"register_bits_along_axis", p.registerBitsAlongAxis},
+          {"paper_rounds", p.paperRounds},
+          {"rounds", p.rounds},
+          {"axis_sources", sources},
+          {"send_registers", p.sendRegisters}};
+}
+
+}  // namespace
+
+std::vector<Op> conversionOps() {
+  const OpArg self{"self", "layout A, converted from: register, lane, warp, block -> tensor"};
+  const OpArg other{"other", "layout B, converted to: the same in dims' counts and tensor"};
+  return {
+      {{"classify_conversion",
+        {self, other},
+        "{kind, minimal_kind, reason, b_inv_a, pull}",
+        "§5.4: kind is no_op, register_permutation, warp_shuffle or shared_memory, read from "
+        "pull = B.invertAndCompose(A) (each location of B -> the location of A it reads); "
+        "b_inv_a = A.invertAndCompose(B) (the paper's B^-1 A); minimal_kind is the least "
+        "movement any source allows (less than kind only where A broadcasts)"},
+       classifyJson<Layout>,
+       classifyJson<opt::LinearLayout>},
+      {{"shuffle_plan",
+        {self, other, {"element_bytes", "bytes per element: 1, 2, 4 or 8"}},
+        "{kind, V, I, E, F, G, R, vector_elements, send_offsets, recv_offsets, rounds, copies}",
+        "§5.4 intra-warp exchange: the sets as tensor coordinates; rounds[i][lane] = {lane, "
+        "send_register, src_lane, recv_register} (first registers of 2^|V|-element vectors, "
+        "element k at first ^ send_offsets[k] / recv_offsets[k]); copies fill B's duplicated "
+        "registers after the rounds. For no_op and register_permutation every src_lane is the "
+        "lane itself. Errors name broadcasts the construction cannot pair"},
+       shufflePlanJson<Layout>,
+       shufflePlanJson<opt::LinearLayout>},
+      {{"gather_plan",
+        {{"layout", "L, the layout of src, index and out"},
+         {"axis", "the gather axis: an out dim's position"}},
+        "{warp_local, reason} or {warp_local, lane_bits_along_axis, register_bits_along_axis, "
+        "paper_rounds, rounds, axis_sources, send_registers}",
+        "§5.5: warp-local when no warp/block bit moves along the axis; rounds = shuffles per "
+        "index register (2^|L_Reg^axis| for Def 4.10 layouts; the paper prints 2^|L_Thr^axis|, "
+        "paper_rounds); send_registers[r][i]: what every lane sends in round i for index "
+        "register r; axis_sources[j]: the register and lane XOR that moves bit j along the "
+        "axis"},
+       gatherPlanJson<Layout>,
+       gatherPlanJson<opt::LinearLayout>},
+  };
+}
+
+}  // namespace f2lay::oracle
