@@ -24,8 +24,8 @@
 #include "optimized/f2_core.h"
 #include "optimized/opt_linear_layout.h"
 #include "reference/linear_layout.h"
-#include "testing/columns.h"
-#include "testing/dims.h"
+#include "testkit/columns.h"
+#include "testkit/dims.h"
 
 namespace f2lay {
 namespace {
@@ -35,7 +35,7 @@ constexpr size_t kBatch = 4096;  // inputs per batched-apply call
 constexpr int kMaxApplyAllBits = 24;
 constexpr int kMaxRefApplyAllBits = 16;  // ref takes ~1 us a point
 
-using Dims = testing::DimBits;
+using Dims = testkit::DimBits;
 
 // Square layouts of n bits: in dims register/lane/warp/block of n/4 bits
 // each, out dims dim0/dim1 of n/2 bits each.
@@ -88,19 +88,19 @@ Inputs makeInputs(int n) {
   std::mt19937_64 rng(0xf2f2 + n);
   Inputs in;
   in.n = n;
-  in.random = testing::layoutOf(inDims(n), outDims(n), randomColumns(rng, n, n, false));
-  in.outer = testing::layoutOf(outDims(n), outDims(n), randomColumns(rng, n, n, false));
-  in.invertible = testing::layoutOf(inDims(n), outDims(n), randomColumns(rng, n, n, true));
-  in.target = testing::layoutOf(inDims(n), outDims(n), randomColumns(rng, n, n, true));
+  in.random = testkit::layoutOf(inDims(n), outDims(n), randomColumns(rng, n, n, false));
+  in.outer = testkit::layoutOf(outDims(n), outDims(n), randomColumns(rng, n, n, false));
+  in.invertible = testkit::layoutOf(inDims(n), outDims(n), randomColumns(rng, n, n, true));
+  in.target = testkit::layoutOf(inDims(n), outDims(n), randomColumns(rng, n, n, true));
   int h = n / 2;
   Dims halfIns = {
       {"register", h / 4}, {"lane", h / 4}, {"warp", h / 4}, {"block", h - 3 * (h / 4)}};
-  in.half1 = testing::layoutOf(halfIns, outDims(h), randomColumns(rng, h, h, false));
-  in.half2 = testing::layoutOf(halfIns, outDims(h), randomColumns(rng, h, h, false));
+  in.half1 = testkit::layoutOf(halfIns, outDims(h), randomColumns(rng, h, h, false));
+  in.half2 = testkit::layoutOf(halfIns, outDims(h), randomColumns(rng, h, h, false));
   for (size_t i = 0; i < kBatch; ++i) {
     uint64_t x = rng() & opt::core::lowMask(n);
     in.flatInputs.push_back(x);
-    in.dimInputs.push_back(testing::inputOf(in.random, x));
+    in.dimInputs.push_back(testkit::inputOf(in.random, x));
   }
   return in;
 }

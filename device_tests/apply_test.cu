@@ -1,7 +1,7 @@
 // Apply on the GPU (issue 8, §1): a kernel evaluates many layouts at every
 // input with f2lay::opt's core (f2_core.h compiled as device code); the host
 // compares every output with f2lay::opt on the CPU and a sample with the
-// test side's independent evaluator (testing/evaluate.h).
+// test side's independent evaluator (testkit/evaluate.h).
 #include <gtest/gtest.h>
 
 #include <random>
@@ -10,9 +10,9 @@
 #include "device_tests/gpu.h"
 #include "optimized/f2_core.h"
 #include "optimized/opt_linear_layout.h"
-#include "testing/columns.h"
-#include "testing/evaluate.h"
-#include "testing/random_layout.h"
+#include "testkit/columns.h"
+#include "testkit/evaluate.h"
+#include "testkit/random_layout.h"
 
 namespace f2lay::device {
 namespace {
@@ -84,7 +84,7 @@ TEST(DeviceApply, RandomLayoutsEveryInputEqualOpt) {
   std::vector<LayoutValue> values;
   std::vector<opt::LinearLayout> layouts;
   for (int i = 0; i < 300; ++i) {
-    values.push_back(testing::randomLayout(rng, {"register", "lane", "warp", "block"},
+    values.push_back(testkit::randomLayout(rng, {"register", "lane", "warp", "block"},
                                            {"dim0", "dim1", "dim2"}, 4));
     layouts.emplace_back(values.back());
   }
@@ -97,7 +97,7 @@ TEST(DeviceApply, RandomLayoutsEveryInputEqualOpt) {
       uint64_t gpu = out[start[k] + x];
       bool wrong =
           gpu != layouts[k].applyFlat(x) ||
-          (x % 97 == 0 && gpu != testing::flatOut(values[k], testing::apply(values[k], x)));
+          (x % 97 == 0 && gpu != testkit::flatOut(values[k], testkit::apply(values[k], x)));
       if (wrong && ++mismatches <= 5)
         ADD_FAILURE() << "layout " << k << " input " << x << ": the GPU says " << gpu
                       << ", opt says " << layouts[k].applyFlat(x);

@@ -20,7 +20,7 @@
 #include "reference/catalog/padded_shared.h"
 #include "reference/catalog/shared.h"
 #include "reference/linear_layout.h"
-#include "testing/random_tensor_layouts.h"
+#include "testkit/random_tensor_layouts.h"
 
 namespace f2lay::device {
 
@@ -272,13 +272,13 @@ std::vector<WidthPair> randomWidthPairs(uint64_t elementBytes, int count, uint64
     int bits = 6 + static_cast<int>(rng() % 5);
     int warpBits = static_cast<int>(rng() % 3);
     if (bits < 5 + warpBits) warpBits = bits - 5;
-    testing::TensorShape t{static_cast<int>(rng() % (bits + 1)), 0};
+    testkit::TensorShape t{static_cast<int>(rng() % (bits + 1)), 0};
     t.colBits = bits - t.rowBits;
     int zeroA = rng() % 4 == 0 ? 1 : 0, zeroB = rng() % 4 == 0 ? 1 : 0;
     LayoutValue a =
-        testing::randomDistributed(rng, t, warpBits, zeroA, static_cast<int>(rng() % 2));
+        testkit::randomDistributed(rng, t, warpBits, zeroA, static_cast<int>(rng() % 2));
     LayoutValue b =
-        testing::randomDistributed(rng, t, warpBits, zeroB, static_cast<int>(rng() % 2));
+        testkit::randomDistributed(rng, t, warpBits, zeroB, static_cast<int>(rng() % 2));
     out.push_back(
         {"w" + std::to_string(elementBytes) + " pair " + std::to_string(i), a, b, elementBytes, t});
   }

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "device_tests/conversion_batch.h"
-#include "testing/random_tensor_layouts.h"
+#include "testkit/random_tensor_layouts.h"
 
 namespace f2lay::device {
 
@@ -62,13 +62,13 @@ std::vector<SwizzleChoice> swizzleChoices(const ref::LinearLayout& a, const ref:
                                           const ref::LinearLayout* classicXor,
                                           const ref::LinearLayout* unswizzled);
 
-// Random pairs of one element width (testing/random_tensor_layouts.h): 6 to
+// Random pairs of one element width (testkit/random_tensor_layouts.h): 6 to
 // 10 tensor bits, 1 to 4 warps, some broadcast lanes and registers.
 struct WidthPair {
   std::string name;
   LayoutValue a, b;
   uint64_t elementBytes;
-  testing::TensorShape shape;
+  testkit::TensorShape shape;
 };
 std::vector<WidthPair> randomWidthPairs(uint64_t elementBytes, int count, uint64_t seed);
 

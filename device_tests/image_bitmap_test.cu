@@ -8,7 +8,7 @@
 #include "device_tests/gpu.h"
 #include "device_tests/image_bitmap.cuh"
 #include "optimized/opt_linear_layout.h"
-#include "testing/random_layout.h"
+#include "testkit/random_layout.h"
 
 namespace f2lay::device {
 namespace {
@@ -50,7 +50,7 @@ TEST(DeviceImageBitmap, RandomLayoutsAgreeWithRank) {
   int injective = 0, surjective = 0, wholeWords = 0;
   for (int t = 0; t < 200; ++t) {
     // Up to 24 bits a side, often square, so that both answers occur.
-    LayoutValue v = testing::randomLayout(rng, {"register", "lane", "warp"}, {"dim0", "dim1"}, 8);
+    LayoutValue v = testkit::randomLayout(rng, {"register", "lane", "warp"}, {"dim0", "dim1"}, 8);
     opt::LinearLayout l(v);
     int in = l.getTotalInDimSizeLog2(), out = l.getTotalOutDimSizeLog2();
     ImageCount c = countImage(l.columns(), in, out);

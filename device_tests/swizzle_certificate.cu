@@ -4,7 +4,7 @@
 // ldmatrix/stmatrix sides, half of them through a change of the tensor's
 // basis, it compares f2lay's swizzle optimum (analysis/swizzle_optimum.h:
 // its wavefronts, its instructions, each side's lower bound) with the
-// exhaustive search of testing/swizzle_search.h whose innermost level, every
+// exhaustive search of testkit/swizzle_search.h whose innermost level, every
 // (U', R) of swizzle_leaves.h, the GPU tries leaf by leaf with nothing cut.
 // The search's witness is costed again address by address on the host.
 //
@@ -33,16 +33,16 @@
 #include "analysis/swizzle_optimum.h"
 #include "formats/error.h"
 #include "reference/linear_layout.h"
-#include "testing/dims.h"
-#include "testing/random_tensor_layouts.h"
-#include "testing/swizzle_search.h"
+#include "testkit/dims.h"
+#include "testkit/random_tensor_layouts.h"
+#include "testkit/swizzle_search.h"
 
 namespace f2lay::device {
 namespace {
 
 using analysis::Instruction;
-using testing::LeafBest;
-using testing::LeafProblem;
+using testkit::LeafBest;
+using testkit::LeafProblem;
 
 // A problem's leaves: at most 2^36 (about a minute on an H100); the key packs
 // a total below 2^26 over the index.
@@ -57,7 +57,7 @@ __global__ void bestLeaf(const LeafProblem* problem, uint64_t count, unsigned lo
   unsigned long long mine = ULLONG_MAX;
   const uint64_t stride = uint64_t{gridDim.x} * blockDim.x;
   for (uint64_t t = uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; t < count; t += stride) {
-    unsigned long long key = testing::leafTotal(p, t) << kIndexBits | t;
+    unsigned long long key = testkit::leafTotal(p, t) << kIndexBits | t;
     mine = key < mine ? key : mine;
   }
   for (int offset = 16; offset > 0; offset /= 2) {
@@ -84,7 +84,7 @@ class GpuLeaves {
     cudaFree(best_);
   }
   std::optional<LeafBest> operator()(const LeafProblem& p) {
-    const uint64_t count = testing::leafCount(p);
+    const uint64_t count = testkit::leafCount(p);
     uint64_t largest = 0;  // the largest total any leaf could have
     for (int x = 0; x < p.sides; ++x) largest += p.side[x].phases << p.rows;
     if (count > kMaxLeaves || largest >> (63 - kIndexBits) != 0) return std::nullopt;
@@ -106,10 +106,10 @@ class GpuLeaves {
   unsigned long long* best_ = nullptr;
 };
 
-testing::SearchInstruction searchInstruction(Instruction i) {
-  return i == Instruction::kVector   ? testing::SearchInstruction::kVector
-         : i == Instruction::kMatrix ? testing::SearchInstruction::kMatrix
-                                     : testing::SearchInstruction::kMatrixTrans;
+testkit::SearchInstruction searchInstruction(Instruction i) {
+  return i == Instruction::kVector   ? testkit::SearchInstruction::kVector
+         : i == Instruction::kMatrix ? testkit::SearchInstruction::kMatrix
+                                     : testkit::SearchInstruction::kMatrixTrans;
 }
 
 struct Tally {
@@ -121,23 +121,23 @@ struct Tally {
 // One pair: "certified", "mismatch" or "declined"; a CSV line on stdout.
 std::string certify(const std::string& kind, int trial, const ref::LinearLayout& a,
                     const ref::LinearLayout& b, uint64_t w, const analysis::SwizzleOptions& options,
-                    const testing::LeafSolver& leaves, Tally& tally) {
+                    const testkit::LeafSolver& leaves, Tally& tally) {
   auto start = std::chrono::steady_clock::now();
   const ref::LinearLayout storing = analysis::storingWarps(a);
-  testing::SearchSide sa{&storing.value(), true, searchInstruction(options.write)};
-  testing::SearchSide sb{&b.value(), false, searchInstruction(options.read)};
+  testkit::SearchSide sa{&storing.value(), true, searchInstruction(options.write)};
+  testkit::SearchSide sb{&b.value(), false, searchInstruction(options.read)};
   std::string verdict;
   std::optional<analysis::SwizzleOptimum<ref::LinearLayout>> o;
-  std::optional<testing::SearchAnswer> pair, store, load;
+  std::optional<testkit::SearchAnswer> pair, store, load;
   try {
     o = analysis::swizzleOptimum(a, b, w, options);
   } catch (const Error&) {  // no memory layout serves a matrix side: the search must agree
   }
   bool searchRefused = false;
   try {
-    pair = testing::searchSwizzleMinimum(sa, sb, w, kBudget, leaves);
-    store = testing::searchSideMinimum(sa, w, kBudget, leaves);
-    load = testing::searchSideMinimum(sb, w, kBudget, leaves);
+    pair = testkit::searchSwizzleMinimum(sa, sb, w, kBudget, leaves);
+    store = testkit::searchSideMinimum(sa, w, kBudget, leaves);
+    load = testkit::searchSideMinimum(sb, w, kBudget, leaves);
   } catch (const std::invalid_argument&) {
     searchRefused = true;
   }
@@ -161,7 +161,7 @@ std::string certify(const std::string& kind, int trial, const ref::LinearLayout&
   for (const InDim& in : a.value().in_dims)
     if (in.name == "warp") warpBits = in.bases.size();
   std::printf("%s,%d,%d,%zu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.3f,%s\n", kind.c_str(),
-              trial, testing::totalBits(testing::outDimBits(a.value())), warpBits,
+              trial, testkit::totalBits(testkit::outDimBits(a.value())), warpBits,
               static_cast<unsigned long long>(o ? o->wavefronts() : 0),
               static_cast<unsigned long long>(o ? o->instructions() : 0),
               static_cast<unsigned long long>(pair ? pair->total : 0),
@@ -191,9 +191,9 @@ std::string certify(const std::string& kind, int trial, const ref::LinearLayout&
 
 int run(int pairs, int minBits, int maxBits, bool host) {
   std::optional<GpuLeaves> gpu;
-  testing::LeafSolver leaves;
+  testkit::LeafSolver leaves;
   if (host) {
-    leaves = testing::hostLeafSolver(kMaxLeaves);
+    leaves = testkit::hostLeafSolver(kMaxLeaves);
   } else {
     int devices = 0;
     if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
@@ -219,8 +219,8 @@ int run(int pairs, int minBits, int maxBits, bool host) {
   for (const auto& [kind, w, matrix] : kinds) {
     for (int trial = 0; trial < pairs; ++trial) {
       auto [va, vb] =
-          testing::randomDistributedPair(rng, minBits, maxBits - minBits + 1, matrix ? 1 : 3);
-      if (trial % 2) std::tie(va, vb) = testing::throughBasisChange(rng, va, vb);
+          testkit::randomDistributedPair(rng, minBits, maxBits - minBits + 1, matrix ? 1 : 3);
+      if (trial % 2) std::tie(va, vb) = testkit::throughBasisChange(rng, va, vb);
       analysis::SwizzleOptions options;
       if (matrix)
         (trial % 2 ? options.write : options.read) =

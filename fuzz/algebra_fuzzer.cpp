@@ -14,7 +14,7 @@
 //                  kept or reordered by name
 //   flattens, reshapes: the same columns
 //   rank and the predicates, free-variable masks: by an elimination of the
-//                  test side (testing/rank.h); getNumConsecutiveInOut by
+//                  test side (testkit/rank.h); getNumConsecutiveInOut by
 //                  its definition; ==, apply, the matrix view, the 1-D
 //                  constructors by the columns.
 // Each request's preconditions are checked by the judge first (compose's
@@ -34,7 +34,7 @@
 #include "fuzz/algebra_laws.h"
 #include "fuzz/layout_decoder.h"
 #include "optimized/opt_linear_layout.h"
-#include "testing/rank.h"
+#include "testkit/rank.h"
 
 namespace {
 
@@ -91,7 +91,7 @@ Legal multipliable(const Plain& a, const Plain& b) {
   return sameOrder(a.ins, b.ins) && sameOrder(a.outs, b.outs) ? Legal::kYes : Legal::kNo;
 }
 int rankOf(const Plain& l) {
-  f2lay::testing::Span span;
+  f2lay::testkit::Span span;
   for (int j = 0; j < l.inBits; ++j) span.insert(l.cols[j]);
   return span.rank;
 }
@@ -99,7 +99,7 @@ int rankOf(const Plain& l) {
 // inside outer's; then the rules of dims set aside decide (kMaybe).
 Legal invertibleComposable(const Plain& a, const Plain& outer) {
   if (!a.outs.sameNames(outer.outs)) return Legal::kNo;
-  f2lay::testing::Span span;
+  f2lay::testkit::Span span;
   for (int j = 0; j < outer.inBits; ++j) span.insert(outer.cols[j]);
   for (int j = 0; j < a.inBits; ++j) {
     uint64_t y;
@@ -184,7 +184,7 @@ void runOp(FuzzedDataProvider& in, const Opt& a, const Opt& b) {
                   a.isInvertible() == (r == pa.inBits && r == pa.outs.total()),
               "rank", "not the test side's elimination's, or a predicate is wrong");
       // Def: a free variable is a column in the span of the columns before it.
-      f2lay::testing::Span span;
+      f2lay::testkit::Span span;
       auto masks = a.getFreeVariableMasks();
       require(static_cast<int>(masks.size()) == pa.ins.count, "getFreeVariableMasks",
               "one mask a dim");

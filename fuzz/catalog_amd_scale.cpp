@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "definitions/amd_operand_fragments.h"
+#include "definitions/elementwise_compare.h"
 #include "fuzz/catalog_decoder.h"
 #include "fuzz/catalog_families.h"
 #include "reference/catalog/amd_scale.h"
-#include "reference/catalog/tests/amd_operand_fragments.h"
-#include "reference/catalog/tests/elementwise_compare.h"
 
 namespace f2lay::fuzz::catalog_fuzz {
 

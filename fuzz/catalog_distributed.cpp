@@ -9,6 +9,13 @@
 #include <string>
 #include <vector>
 
+#include "definitions/amd_fragments.h"
+#include "definitions/amd_operand_fragments.h"
+#include "definitions/cga_tiling.h"
+#include "definitions/elementwise.h"
+#include "definitions/elementwise_compare.h"
+#include "definitions/layout_literals.h"
+#include "definitions/mma_fragments.h"
 #include "fuzz/catalog_decoder.h"
 #include "fuzz/catalog_families.h"
 #include "reference/catalog/amd_dot_operand.h"
@@ -19,13 +26,6 @@
 #include "reference/catalog/ldmatrix.h"
 #include "reference/catalog/nvidia_mma.h"
 #include "reference/catalog/slice.h"
-#include "reference/catalog/tests/amd_fragments.h"
-#include "reference/catalog/tests/amd_operand_fragments.h"
-#include "reference/catalog/tests/cga_tiling.h"
-#include "reference/catalog/tests/elementwise.h"
-#include "reference/catalog/tests/elementwise_compare.h"
-#include "reference/catalog/tests/layout_literals.h"
-#include "reference/catalog/tests/mma_fragments.h"
 
 namespace f2lay::fuzz::catalog_fuzz {
 
@@ -349,7 +349,7 @@ void fuzzAmdMfma(Decoder& in) {
   p.warpsPerCta = g.warps;
   p.tilesPerWarp = g.tiles;
   if (!g.cga.empty())
-    p.cgaLayout = f2lay::ref::catalog::testing::cgaFromBases(g.cga, g.shape.size());
+    p.cgaLayout = f2lay::ref::catalog::testkit::cgaFromBases(g.cga, g.shape.size());
   Target t{"amd_mfma",
            "version " + std::to_string(p.version) + " instr_shape " + list(p.instrShape) +
                (p.transposed ? " transposed" : "") + " element_bitwidth " +

@@ -15,7 +15,7 @@
 #include "fuzz/fuzz_support.h"
 #include "reference/catalog/shape_fit.h"
 #include "reference/linear_layout.h"
-#include "testing/outcome.h"
+#include "testkit/outcome.h"
 
 namespace f2lay::fuzz::catalog_fuzz {
 
@@ -34,13 +34,13 @@ struct Target {
 }
 
 // What a constructor did: its layout (answer), or the message of its
-// f2lay::Error (testing/outcome.h). Any other exception aborts.
-using Built = f2lay::testing::Outcome<LinearLayout>;
+// f2lay::Error (testkit/outcome.h). Any other exception aborts.
+using Built = f2lay::testkit::Outcome<LinearLayout>;
 
 template <class Build>
-auto construct(const Target& t, const Build& build) -> f2lay::testing::Outcome<decltype(build())> {
+auto construct(const Target& t, const Build& build) -> f2lay::testkit::Outcome<decltype(build())> {
   try {
-    return f2lay::testing::attempt(build);
+    return f2lay::testkit::attempt(build);
   } catch (const std::exception& e) {
     fail(t, std::string("threw an exception that is not f2lay::Error: ") + e.what());
   } catch (...) {

@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
+#include "definitions/elementwise_compare.h"
+#include "definitions/linear_definition.h"
 #include "fuzz/catalog_decoder.h"
 #include "fuzz/catalog_families.h"
 #include "reference/catalog/linear.h"
-#include "reference/catalog/tests/elementwise_compare.h"
-#include "reference/catalog/tests/linear_definition.h"
 
 namespace f2lay::fuzz::catalog_fuzz {
 
@@ -79,7 +79,7 @@ void fuzzSharedLinear(Decoder& in) {
   Built b = construct(t, [&] { return sharedLinear(p); });
   if (!accepted(t, b, plainLegal(in))) return;
   expectSame(t, outDimMismatch(*b.answer, own));
-  f2lay::testing::Evaluator apply(b.answer->value());
+  f2lay::testkit::Evaluator apply(b.answer->value());
   for (uint64_t x = 0; x < (uint64_t{1} << p.offsetBases.size()); ++x)
     if (apply(x) != def::xorOf(p.offsetBases, x, own.size()))
       fail(t, "offset " + std::to_string(x) + " is not the XOR of its bases");

@@ -9,16 +9,16 @@
 #include <string>
 #include <vector>
 
+#include "definitions/cute_formula.h"
+#include "definitions/cutlass_formula.h"
+#include "definitions/elementwise_compare.h"
+#include "definitions/shared_formulas.h"
 #include "fuzz/catalog_decoder.h"
 #include "fuzz/catalog_families.h"
 #include "reference/catalog/cute.h"
 #include "reference/catalog/cutlass.h"
 #include "reference/catalog/nvmma_shared.h"
 #include "reference/catalog/shared.h"
-#include "reference/catalog/tests/cute_formula.h"
-#include "reference/catalog/tests/cutlass_formula.h"
-#include "reference/catalog/tests/elementwise_compare.h"
-#include "reference/catalog/tests/shared_formulas.h"
 
 namespace f2lay::fuzz::catalog_fuzz {
 // Def 4.11 (swizzledShared) or its vec = perPhase = maxPhase = 1 case

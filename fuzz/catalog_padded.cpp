@@ -8,13 +8,13 @@
 #include <vector>
 
 #include "analysis/padding.h"
+#include "definitions/amd_padded_definition.h"
+#include "definitions/elementwise_compare.h"
+#include "definitions/padded_definition.h"
+#include "definitions/padded_walk.h"
 #include "fuzz/catalog_decoder.h"
 #include "fuzz/catalog_families.h"
 #include "reference/catalog/padded_shared.h"
-#include "reference/catalog/tests/amd_padded_definition.h"
-#include "reference/catalog/tests/elementwise_compare.h"
-#include "reference/catalog/tests/padded_definition.h"
-#include "reference/catalog/tests/padded_walk.h"
 
 namespace f2lay::fuzz::catalog_fuzz {
 
@@ -137,7 +137,7 @@ void fuzzPaddedShared(Decoder& in) {
   if (!accepted(t, b, in.broken.empty())) return;
   expectSame(t, outDimMismatch(*b.answer, p.shape));
   if (got->padding != p.intervalPaddingPairs) fail(t, "padding " + pairsText(got->padding));
-  f2lay::testing::Evaluator apply(b.answer->value());
+  f2lay::testkit::Evaluator apply(b.answer->value());
   size_t offsetBits = p.offsetBases.size();
   for (uint64_t block = 0; block < (uint64_t{1} << p.cgaBases.size()); ++block)
     for (uint64_t o = 0; o < (uint64_t{1} << offsetBits); ++o)

@@ -14,12 +14,12 @@
 #include <string>
 #include <vector>
 
+#include "definitions/elementwise_compare.h"
+#include "definitions/tmem_fragments.h"
+#include "definitions/tmem_scales.h"
 #include "fuzz/catalog_decoder.h"
 #include "fuzz/catalog_families.h"
 #include "reference/catalog/tensor_memory.h"
-#include "reference/catalog/tests/elementwise_compare.h"
-#include "reference/catalog/tests/tmem_fragments.h"
-#include "reference/catalog/tests/tmem_scales.h"
 #include "reference/catalog/tmem_reg_layout.h"
 
 namespace f2lay::fuzz::catalog_fuzz {

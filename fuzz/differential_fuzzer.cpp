@@ -15,7 +15,7 @@
 // its request drawn key by key from the input (oracle/op_requests.h), the
 // answers compared as the oracle gives them.
 // Algebra laws are checked on the way, by XOR of the columns of the plain
-// values (testing/evaluate.h, no code of either implementation), at
+// values (testkit/evaluate.h, no code of either implementation), at
 // every input up to 2^12 and at sampled ones above (every unit vector among
 // them): apply is the XOR of x's columns, compose is function composition,
 // invertAndCompose solves outer(C(x)) = a(x), an inverse undoes its layout,
@@ -32,14 +32,14 @@
 #include "fuzz/fuzz_support.h"
 #include "fuzz/layout_decoder.h"
 #include "optimized/opt_linear_layout.h"
+#include "optimized/tests/both.h"
 #include "oracle/op_requests.h"
 #include "oracle/op_table.h"
 #include "reference/linear_layout.h"
-#include "testing/both.h"
-#include "testing/columns.h"
-#include "testing/evaluate.h"
-#include "testing/inputs.h"
-#include "testing/rank.h"
+#include "testkit/columns.h"
+#include "testkit/evaluate.h"
+#include "testkit/inputs.h"
+#include "testkit/rank.h"
 
 namespace {
 
@@ -91,18 +91,18 @@ struct Operands {
   }
 };
 
-// The answer op fills in, or its error (testing/outcome.h) in `error`.
-Answer answerOf(const f2lay::testing::Outcome<Answer>& o) {
+// The answer op fills in, or its error (testkit/outcome.h) in `error`.
+Answer answerOf(const f2lay::testkit::Outcome<Answer>& o) {
   Answer a = o.answer.value_or(Answer{});
   a.error = o.error;
   return a;
 }
 
-// Runs op on both implementations (testing/both.h); the answer, aborting
+// Runs op on both implementations (optimized/tests/both.h); the answer, aborting
 // when they differ.
 template <class F>
 Answer both(const char* name, const F& op) {
-  auto outcomes = f2lay::testing::onBoth([&]<class L>() {
+  auto outcomes = f2lay::testkit::onBoth([&]<class L>() {
     Answer a;
     op.template operator()<L>(a);
     return a;
@@ -123,9 +123,9 @@ Answer both(const char* name, const F& op) {
 #define F2LAY_NO_COVERAGE
 #endif
 
-using f2lay::testing::applyColumns;
-using f2lay::testing::columnsOf;
-using f2lay::testing::inputsToCheck;
+using f2lay::testkit::applyColumns;
+using f2lay::testkit::columnsOf;
+using f2lay::testkit::inputsToCheck;
 
 // The out dims of `first` are the in dims of `second`, in order, with the
 // same sizes: flat outputs of first are flat inputs of second.
@@ -178,7 +178,7 @@ F2LAY_NO_COVERAGE void sameColumnsLaw(const char* op, const LayoutValue& before,
 // its out-dim values in order.
 F2LAY_NO_COVERAGE void applyLaw(const LayoutValue& l, uint64_t x,
                                 const std::vector<uint64_t>& out) {
-  if (out != f2lay::testing::apply(l, x)) fail("apply: not the XOR of x's columns");
+  if (out != f2lay::testkit::apply(l, x)) fail("apply: not the XOR of x's columns");
 }
 
 // A random subset of `names` (bits of `mask`), in order or reversed.
@@ -290,7 +290,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         Answer p = both("pseudoinvert", [&]<class L>(Answer& r) {
           r.layout = ops.get<L>(i).pseudoinvert(release).value();
         });
-        if (p.error.empty() && f2lay::testing::rankOf(columnsOf(a)) == f2lay::totalOutBits(a))
+        if (p.error.empty() && f2lay::testkit::rankOf(columnsOf(a)) == f2lay::totalOutBits(a))
           undoesLaw("pseudoinvert", a, p.layout);
         break;
       }
@@ -313,7 +313,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
           r.numbers = {static_cast<uint64_t>(l.rank()), l.isInjective(), l.isSurjective(),
                        l.isInvertible()};
         });
-        int want = f2lay::testing::rankOf(columnsOf(a));
+        int want = f2lay::testkit::rankOf(columnsOf(a));
         if (rank.numbers[0] != static_cast<uint64_t>(want) ||
             rank.numbers[1] != (want == f2lay::totalInBits(a)) ||
             rank.numbers[2] != (want == f2lay::totalOutBits(a)))
@@ -356,7 +356,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         int shift = 0;
         for (const f2lay::InDim& d : a.in_dims) {
           int bits = static_cast<int>(d.bases.size());
-          uint64_t v = shift < 64 ? x >> shift & f2lay::testing::lowBits(bits) : 0;
+          uint64_t v = shift < 64 ? x >> shift & f2lay::testkit::lowBits(bits) : 0;
           if (shift < 64) flat |= v << shift;
           input.push_back({d.name, v});
           shift += bits;

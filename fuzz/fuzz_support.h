@@ -10,11 +10,11 @@
 
 #include "formats/error.h"
 #include "fuzz/fail.h"
+#include "optimized/tests/both.h"
 #include "properties/case.h"
 #include "properties/choices.h"
 #include "properties/laws.h"
-#include "testing/both.h"
-#include "testing/outcome.h"
+#include "testkit/outcome.h"
 
 namespace f2lay::fuzz {
 
@@ -34,19 +34,19 @@ class FuzzChoices : public properties::Choices {
 inline void checkLaws(const char* target, std::initializer_list<const char*> names,
                       const properties::Case& c) {
   for (const char* name : names) {
-    std::string why = testing::outcome([&] { return properties::laws().at(name)(c); });
+    std::string why = testkit::outcome([&] { return properties::laws().at(name)(c); });
     if (!why.empty())
       fail(target,
            std::string(name) + ": " + why + "\n  case: " + properties::caseToJson(c).dump());
   }
 }
 
-// op.template operator()<L>() on ref, then on opt (testing/both.h): the
+// op.template operator()<L>() on ref, then on opt (optimized/tests/both.h): the
 // answers (or the errors' words) must be equal. Called directly, not through
 // the oracle's JSON, which cost the slow targets a tenth of each input.
 template <class Op>
 void checkBoth(const char* target, const char* what, const properties::Case& c, const Op& op) {
-  if (!testing::onBoth(op).same())
+  if (!testkit::onBoth(op).same())
     fail(target, std::string("ref and opt differ on ") + what +
                      "\n  case: " + properties::caseToJson(c).dump());
 }

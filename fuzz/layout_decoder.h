@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "formats/layout_value.h"
-#include "testing/random_layout.h"
+#include "testkit/random_layout.h"
 
 namespace f2lay::fuzz {
 
@@ -42,7 +42,7 @@ inline LayoutValue decodeLayout(FuzzedDataProvider& in, const LayoutValue* previ
     }
   }
   for (const auto& [name, bits] : ins)
-    v.in_dims.push_back({name, testing::drawBases(bits, v.out_dims, [&](uint64_t size) {
+    v.in_dims.push_back({name, testkit::drawBases(bits, v.out_dims, [&](uint64_t size) {
                            return in.ConsumeIntegralInRange<uint64_t>(0, size - 1);
                          })});
   return v;

@@ -3,12 +3,12 @@
 #include <algorithm>
 
 #include "formats/dim_names.h"
-#include "testing/dims.h"
+#include "testkit/dims.h"
 
 namespace f2lay::oracle {
 
-using testing::inDimNames;
-using testing::outDimNames;
+using testkit::inDimNames;
+using testkit::outDimNames;
 
 namespace {
 

@@ -93,7 +93,7 @@ RC_GTEST_PROP(Algebra, ProductIsBlockDiagonal, ()) {
 }
 
 // The laws again over the whole range (README: 64 bits a side), where they
-// check by sampled inputs (testing/inputs.h).
+// check by sampled inputs (testkit/inputs.h).
 // Shows how often the boundaries come (RapidCheck prints the tags' shares).
 void tagWide(const LayoutValue& l) {
   Dims d = dimsOf(l);

@@ -10,7 +10,7 @@
 
 #include "formats/error.h"
 #include "properties/laws.h"
-#include "testing/outcome.h"
+#include "testkit/outcome.h"
 
 namespace f2lay::properties {
 
@@ -56,7 +56,7 @@ std::string regressionPath(const std::string& law, const Json& first) {
 std::string check(const std::string& law, const Case& c, bool keep) {
   auto it = laws().find(law);
   if (it == laws().end()) throw Error("no law named '" + law + "'");
-  std::string reason = testing::outcome([&] { return it->second(c); });
+  std::string reason = testkit::outcome([&] { return it->second(c); });
   if (!reason.empty() && keep) {
     Json json = caseToJson(c);
     std::filesystem::create_directories(regressionsDir());

@@ -4,8 +4,8 @@
 #include <numeric>
 #include <random>
 
-#include "testing/dims.h"
-#include "testing/rank.h"
+#include "testkit/dims.h"
+#include "testkit/rank.h"
 
 namespace f2lay::properties {
 
@@ -23,10 +23,10 @@ rc::Gen<uint64_t> genBits(int bits) {
 
 // Independent columns stay; a dependent one is replaced by the lowest unit
 // vector outside the span while the rank is short of `outBits`. The span is
-// the test side's own (testing/rank.h), not the elimination of the code under
+// the test side's own (testkit/rank.h), not the elimination of the code under
 // test.
 void repairRank(std::vector<uint64_t>& cols, int outBits) {
-  testing::Span basis;
+  testkit::Span basis;
   for (size_t j = 0; j < cols.size(); ++j) {
     if (basis.insert(cols[j])) continue;
     for (int k = 0; k < outBits && basis.rank < outBits; ++k)
@@ -53,11 +53,11 @@ int genTotal(int lo, int hi) {
 }
 
 // `total` bits over 1-4 dims named by `name`, each at most 63 bits.
-testing::DimBits splitBits(int total, std::string (*name)(size_t)) {
+testkit::DimBits splitBits(int total, std::string (*name)(size_t)) {
   std::vector<std::string> names;
   for (int k = 0, n = *rc::gen::inRange(total > 63 ? 2 : 1, 5); k < n; ++k)
     names.push_back(name(k));
-  return testing::spreadBits(total, names, [](int most) { return *rc::gen::inRange(0, most + 1); });
+  return testkit::spreadBits(total, names, [](int most) { return *rc::gen::inRange(0, most + 1); });
 }
 
 std::string inName(size_t k) { return kInNames[k]; }
@@ -139,14 +139,14 @@ rc::Gen<LayoutValue> genWithDependentColumn(const LayoutValue& injective) {
   });
 }
 
-int Dims::inBits() const { return testing::totalBits(ins); }
+int Dims::inBits() const { return testkit::totalBits(ins); }
 
-int Dims::outBits() const { return testing::totalBits(outs); }
+int Dims::outBits() const { return testkit::totalBits(outs); }
 
-Dims dimsOf(const LayoutValue& l) { return {testing::inDimBits(l), testing::outDimBits(l)}; }
+Dims dimsOf(const LayoutValue& l) { return {testkit::inDimBits(l), testkit::outDimBits(l)}; }
 
 LayoutValue layoutOf(const Dims& dims, const std::vector<uint64_t>& cols) {
-  return testing::layoutOf(dims.ins, dims.outs, cols);
+  return testkit::layoutOf(dims.ins, dims.outs, cols);
 }
 
 rc::Gen<LayoutValue> genLayoutFrom(const std::vector<std::pair<std::string, int>>& ins) {

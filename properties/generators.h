@@ -6,7 +6,7 @@
 // genLayout and the families stay small (at most 12 bits a side) so that
 // the laws can check by brute force over every input; genWideLayout covers
 // the whole range (64 bits a side), for laws that check by sampled inputs
-// (testing/inputs.h).
+// (testkit/inputs.h).
 #pragma once
 
 #include <rapidcheck.h>
@@ -19,14 +19,14 @@
 #include "formats/layout_value.h"
 #include "properties/case.h"
 #include "properties/choices.h"
-#include "testing/columns.h"
-#include "testing/dims.h"
+#include "testkit/columns.h"
+#include "testkit/dims.h"
 
 namespace f2lay::properties {
 
 // A layout's dims without its bases: (name, bits) per side.
 struct Dims {
-  testing::DimBits ins, outs;
+  testkit::DimBits ins, outs;
   int inBits() const;
   int outBits() const;
 };
@@ -35,8 +35,8 @@ Dims dimsOf(const LayoutValue& l);
 // The layout over `dims` whose flattened input bit j maps to cols[j]
 // (flattened output, first out dim least significant).
 LayoutValue layoutOf(const Dims& dims, const std::vector<uint64_t>& cols);
-// Its columns, flattened likewise (testing/columns.h).
-using testing::columnsOf;
+// Its columns, flattened likewise (testkit/columns.h).
+using testkit::columnsOf;
 
 // Catalog parameters, drawn inside rc::gen::exec (or any generator body):
 // `bits` powers of two spread over `rank` dims (their product is 2^bits); a

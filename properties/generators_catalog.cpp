@@ -18,7 +18,7 @@
 #include "reference/catalog/tensor_memory.h"
 #include "reference/catalog/tmem_reg_layout.h"
 #include "reference/linear_layout.h"
-#include "testing/outcome.h"
+#include "testkit/outcome.h"
 
 namespace f2lay::properties {
 
@@ -481,7 +481,7 @@ rc::Gen<Case> genShapeOpSequence() {
     auto apply = [&](const Json& op) {
       if (failed) return false;
       std::optional<ref::LinearLayout> next =
-          testing::attempt([&] { return applyShapeOp(l, op, true); }).answer;
+          testkit::attempt([&] { return applyShapeOp(l, op, true); }).answer;
       if (!next) {
         failed = op["op"] != "join" && op["op"] != "split";
         if (failed) ops.push_back(op);

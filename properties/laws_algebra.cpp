@@ -1,17 +1,17 @@
 // The algebra's laws (Defs 4.1-4.5), checked on both implementations, each
 // against brute force over every input where it can be (up to 2^12 inputs)
-// and, on the whole 64-bit range, at the inputs of testing::inputsToCheck
+// and, on the whole 64-bit range, at the inputs of testkit::inputsToCheck
 // (every unit vector among them). Expected values come from the plain
-// values' columns by XOR (testing/evaluate.h), never from ref or opt.
+// values' columns by XOR (testkit/evaluate.h), never from ref or opt.
 #include <set>
 
 #include "properties/generators.h"
 #include "properties/law_support.h"
 #include "properties/laws.h"
 #include "reference/catalog/predicates.h"
-#include "testing/evaluate.h"
-#include "testing/inputs.h"
-#include "testing/rank.h"
+#include "testkit/evaluate.h"
+#include "testkit/inputs.h"
+#include "testkit/rank.h"
 
 namespace f2lay::properties {
 
@@ -69,8 +69,8 @@ std::string applyOfCompose(const Case& c) {
   auto ca = columnsOf(c.layouts[0]), cb = columnsOf(c.layouts[1]);
   return forBoth([&]<class L>() {
     L ab = L(c.layouts[0]).compose(L(c.layouts[1]));
-    for (uint64_t x : testing::inputsToCheck(static_cast<int>(ca.size())))
-      if (applyFlat(ab, x) != testing::applyColumns(cb, testing::applyColumns(ca, x)))
+    for (uint64_t x : testkit::inputsToCheck(static_cast<int>(ca.size())))
+      if (applyFlat(ab, x) != testkit::applyColumns(cb, testkit::applyColumns(ca, x)))
         return "differs at input " + std::to_string(x);
     return std::string();
   });
@@ -82,8 +82,8 @@ std::string applyIsLinear(const Case& c) {
   auto cols = columnsOf(c.layouts[0]);
   return forBoth([&]<class L>() {
     L a(c.layouts[0]);
-    for (uint64_t x : testing::inputsToCheck(static_cast<int>(cols.size())))
-      if (applyFlat(a, x) != testing::applyColumns(cols, x))
+    for (uint64_t x : testkit::inputsToCheck(static_cast<int>(cols.size())))
+      if (applyFlat(a, x) != testkit::applyColumns(cols, x))
         return "L(x) is not the XOR of x's columns at x=" + std::to_string(x);
     return std::string();
   });
@@ -158,8 +158,8 @@ std::string inverseComposesToIdentity(const Case& c) {
     L l(c.layouts[0]);
     L inv = l.invert();
     auto ci = columnsOf(inv.value());
-    for (uint64_t x : testing::inputsToCheck(static_cast<int>(cl.size())))
-      if (testing::applyColumns(ci, testing::applyColumns(cl, x)) != x)
+    for (uint64_t x : testkit::inputsToCheck(static_cast<int>(cl.size())))
+      if (testkit::applyColumns(ci, testkit::applyColumns(cl, x)) != x)
         return "L^-1(L(x)) != x at x=" + std::to_string(x);
     if (!(l.compose(inv) == L(identityOn(inSizes(c.layouts[0])))))
       return std::string("L then L^-1 is not the identity");
@@ -175,10 +175,10 @@ std::string pseudoinverseIsRightInverse(const Case& c) {
   auto cl = columnsOf(c.layouts[0]);
   return forBoth([&]<class L>() {
     auto cp = columnsOf(L(c.layouts[0]).pseudoinvert().value());
-    if (testing::rankOf(cp) != static_cast<int>(cp.size()))
+    if (testkit::rankOf(cp) != static_cast<int>(cp.size()))
       return std::string("the pseudoinverse is not injective");
-    for (uint64_t y : testing::inputsToCheck(totalOutBits(c.layouts[0])))
-      if (testing::applyColumns(cl, testing::applyColumns(cp, y)) != y)
+    for (uint64_t y : testkit::inputsToCheck(totalOutBits(c.layouts[0])))
+      if (testkit::applyColumns(cl, testkit::applyColumns(cp, y)) != y)
         return "L(P(y)) != y at y=" + std::to_string(y);
     return std::string();
   });
@@ -194,8 +194,8 @@ std::string invertAndComposeSolves(const Case& c) {
     if (inSizes(s) != inSizes(a) || outSizes(s) != inSizes(outer))
       return std::string("C does not map a's in dims to outer's in dims");
     auto cs = columnsOf(s);
-    for (uint64_t x : testing::inputsToCheck(static_cast<int>(ca.size())))
-      if (testing::applyColumns(co, testing::applyColumns(cs, x)) != testing::applyColumns(ca, x))
+    for (uint64_t x : testkit::inputsToCheck(static_cast<int>(ca.size())))
+      if (testkit::applyColumns(co, testkit::applyColumns(cs, x)) != testkit::applyColumns(ca, x))
         return "outer(C(x)) != a(x) at x=" + std::to_string(x);
     return std::string();
   });
@@ -234,11 +234,11 @@ std::string rankIsBruteForce(const Case& c) {
 }
 
 // rank, isInjective, isSurjective and isInvertible against the rank of the
-// test side's elimination (testing/rank.h); where the generator built the rank
+// test side's elimination (testkit/rank.h); where the generator built the rank
 // (params.rank), the elimination must find that rank too.
 std::string rankIsIndependent(const Case& c) {
   auto cols = columnsOf(c.layouts[0]);
-  int r = testing::rankOf(cols), in = static_cast<int>(cols.size()),
+  int r = testkit::rankOf(cols), in = static_cast<int>(cols.size()),
       out = totalOutBits(c.layouts[0]);
   if (c.params.contains("rank") && c.params["rank"].get<int>() != r)
     return "built with rank " + c.params["rank"].dump() + ", eliminated to " + str(r);

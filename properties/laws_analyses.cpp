@@ -20,11 +20,11 @@
 #include "reference/analysis/f2_space.h"
 #include "reference/analysis/shared_roundtrip.h"
 #include "reference/analysis/warp_simulator.h"
-#include "testing/columns.h"
-#include "testing/evaluate.h"
-#include "testing/outcome.h"
-#include "testing/subspaces.h"
-#include "testing/swizzle_search.h"
+#include "testkit/columns.h"
+#include "testkit/evaluate.h"
+#include "testkit/outcome.h"
+#include "testkit/subspaces.h"
+#include "testkit/swizzle_search.h"
 
 namespace f2lay::properties {
 
@@ -67,9 +67,9 @@ ConversionKind bruteForceKind(const Layout& a, const Layout& b) {
   auto holdings = [](const Layout& l, bool perLane) {
     std::vector<std::pair<uint64_t, uint64_t>> held;
     int regs = l.getInDimSizeLog2("register"), lanes = l.getInDimSizeLog2("lane");
-    std::vector<uint64_t> cols = testing::columnsOf(l.value());
+    std::vector<uint64_t> cols = testkit::columnsOf(l.value());
     for (uint64_t x = 0; x < (uint64_t{1} << cols.size()); ++x)
-      held.push_back({perLane ? x >> regs : x >> (regs + lanes), testing::applyColumns(cols, x)});
+      held.push_back({perLane ? x >> regs : x >> (regs + lanes), testkit::applyColumns(cols, x)});
     std::sort(held.begin(), held.end());
     held.erase(std::unique(held.begin(), held.end()), held.end());
     return held;
@@ -108,7 +108,7 @@ ConversionKind expectedKind(const Layout& a, const Layout& b, ConversionKind bru
       if (name == level) break;
       below += l.getInDimSizeLog2(name);
     }
-    std::vector<uint64_t> all = testing::columnsOf(l.value());
+    std::vector<uint64_t> all = testkit::columnsOf(l.value());
     return std::vector<uint64_t>(all.begin() + below,
                                  all.begin() + below + l.getInDimSizeLog2(level));
   };
@@ -213,20 +213,20 @@ std::string optimumIsPredictedAndBounded(const Case& c) {
   if (s.wavefronts() > paperTotal)
     return "the optimum costs " + str(s.wavefronts()) + " wavefronts, §5.4's construction " +
            str(paperTotal);
-  // The exhaustive search over memory layouts (testing/swizzle_search.h),
+  // The exhaustive search over memory layouts (testkit/swizzle_search.h),
   // where it finishes within its budget: the same minimum and bounds.
-  using testing::SearchInstruction;
-  testing::SearchSide sa{&storing.value(), true, SearchInstruction::kVector};
-  testing::SearchSide sb{&c.layouts[1], false, SearchInstruction::kVector};
+  using testkit::SearchInstruction;
+  testkit::SearchSide sa{&storing.value(), true, SearchInstruction::kVector};
+  testkit::SearchSide sb{&c.layouts[1], false, SearchInstruction::kVector};
   constexpr uint64_t kBudget = 200'000;
-  auto best = testing::searchSwizzleMinimum(sa, sb, w, kBudget);
+  auto best = testkit::searchSwizzleMinimum(sa, sb, w, kBudget);
   if (!best) return "";
   if (best->total != s.wavefronts() || best->instructions != s.instructions())
     return "the exhaustive search finds " + str(best->total) + " wavefronts in " +
            str(best->instructions) + " instructions, the optimum " + str(s.wavefronts()) + " in " +
            str(s.instructions());
-  auto storeBound = testing::searchSideMinimum(sa, w, kBudget);
-  auto loadBound = testing::searchSideMinimum(sb, w, kBudget);
+  auto storeBound = testkit::searchSideMinimum(sa, w, kBudget);
+  auto loadBound = testkit::searchSideMinimum(sb, w, kBudget);
   if (storeBound && storeBound->total != s.storeBound.wavefronts())
     return "the store's bound is " + str(s.storeBound.wavefronts()) + ", the search finds " +
            str(storeBound->total);
@@ -243,7 +243,7 @@ Layout alternative(const Layout& a, const OptimalSwizzle<Layout>& s, const Vecs&
   Vecs bank = completeWithUnits(vIdx, d);
   bits.insert(bits.end(), bank.begin(), bank.end());
   bits.insert(bits.end(), idx.begin(), idx.end());
-  return Layout(testing::memoryFrom(a.value(), bits));
+  return Layout(testkit::memoryFrom(a.value(), bits));
 }
 
 // No memory layout with the same Vec does better: every Idx subspace when
@@ -271,7 +271,7 @@ std::string swizzleIsOptimal(const Case& c) {
               str(ours);
   };
   if (count <= trials) {
-    f2lay::testing::forEachSubspace(quotient, s.idxBits, tryIdx);
+    f2lay::testkit::forEachSubspace(quotient, s.idxBits, tryIdx);
     return found;
   }
   std::mt19937_64 rng(c.params.value("seed", uint64_t{1}));
@@ -299,9 +299,9 @@ std::string vectorizationIsMaximal(const Case& c) {
   uint64_t w = elementBytes(c);
   auto registerElements = [](const Layout& l) {
     std::set<uint64_t> s;
-    std::vector<uint64_t> cols = testing::columnsOf(l.value());
+    std::vector<uint64_t> cols = testkit::columnsOf(l.value());
     for (uint64_t r = 0; r < (uint64_t{1} << l.getInDimSizeLog2("register")); ++r)
-      s.insert(testing::applyColumns(cols, r));
+      s.insert(testkit::applyColumns(cols, r));
     return s;
   };
   std::set<uint64_t> sa = registerElements(a), sb = registerElements(b);
@@ -373,12 +373,12 @@ std::string paddedMemoryDelivers(const Case& c) {
     AccessSpec access{store ? AccessKind::kStore : AccessKind::kLoad, elementBytes(c), std::nullopt,
                       Instruction::kVector, padding};
     const Layout& dist = store ? a : b;
-    std::string byRef = f2lay::testing::outcome([&] {
+    std::string byRef = f2lay::testkit::outcome([&] {
       auto r = simulateBankConflicts(dist, memory, access);
       return std::to_string(r.instructions) + " " + std::to_string(r.wavefronts) + " " +
              std::to_string(r.idealWavefronts) + " " + std::to_string(r.vectorBytes);
     });
-    std::string byOpt = f2lay::testing::outcome([&] {
+    std::string byOpt = f2lay::testkit::outcome([&] {
       auto r = opt::analysis::bankConflicts(store ? oa : ob, om, access);
       return std::to_string(r.instructions) + " " + std::to_string(r.wavefronts) + " " +
              std::to_string(r.idealWavefronts) + " " + std::to_string(r.vectorBytes);
@@ -386,7 +386,7 @@ std::string paddedMemoryDelivers(const Case& c) {
     if (byRef != byOpt)
       return std::string(store ? "store" : "load") + ": ref " + byRef + ", opt " + byOpt;
     if (f2lay::analysis::paddedInside(memory, access) &&
-        f2lay::testing::outcome(
+        f2lay::testkit::outcome(
             [&] { return lemma94(dist, memory, access).has_value() ? "1" : "0"; }) == "1")
       return "Lemma 9.4 answered on padded memory";
   }

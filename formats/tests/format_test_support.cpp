@@ -13,8 +13,8 @@
 
 #include "formats/error.h"
 #include "formats/layout_value.h"
-#include "testing/outcome.h"
-#include "testing/random_layout.h"
+#include "testkit/outcome.h"
+#include "testkit/random_layout.h"
 
 namespace f2lay::format_tests {
 
@@ -52,7 +52,7 @@ std::string replaced(std::string text, std::string_view from, std::string_view t
 std::string errorMessage(const Reader& read, std::string_view text) {
   std::optional<std::string> error;
   try {
-    error = testing::errorOf([&] { read(text); });
+    error = testkit::errorOf([&] { read(text); });
   } catch (const std::exception& e) {
     ADD_FAILURE() << "threw a non-f2lay exception (" << e.what() << ") on: " << printable(text);
     return {};
@@ -62,7 +62,7 @@ std::string errorMessage(const Reader& read, std::string_view text) {
 }
 
 std::string writeErrorMessage(const std::function<std::string()>& write) {
-  testing::Outcome<std::string> written = testing::attempt(write);
+  testkit::Outcome<std::string> written = testkit::attempt(write);
   if (written.answer) ADD_FAILURE() << "wrote a layout it should refuse: " << *written.answer;
   return written.error;
 }
@@ -130,7 +130,7 @@ LayoutValue randomLayout(std::mt19937& rng) {
     n = std::min(n, inBitsLeft);
     inBitsLeft -= n;
     layout.in_dims.push_back(
-        {inNames[d], testing::drawBases(n, layout.out_dims, [&](uint64_t size) {
+        {inNames[d], testkit::drawBases(n, layout.out_dims, [&](uint64_t size) {
            return randomValueBelow(rng, size);
          })});
   }

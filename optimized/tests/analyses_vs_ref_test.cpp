@@ -14,17 +14,17 @@
 #include "analysis/gather.h"
 #include "analysis/vectorization.h"
 #include "optimized/opt_linear_layout.h"
-#include "testing/both.h"
-#include "testing/random_tensor_layouts.h"
+#include "optimized/tests/both.h"
+#include "testkit/random_tensor_layouts.h"
 
 namespace f2lay {
 namespace {
 
-using testing::outcome;
-using testing::randomDistributed;
-using testing::randomMemory;
-using testing::TensorShape;
-using testing::toOpt;
+using testkit::outcome;
+using testkit::randomDistributed;
+using testkit::randomMemory;
+using testkit::TensorShape;
+using testkit::toOpt;
 
 // The answer, or the error message, of each side.
 

@@ -17,22 +17,22 @@
 
 #include "optimized/analysis/bank_conflicts.h"
 #include "optimized/opt_linear_layout.h"
+#include "optimized/tests/both.h"
 #include "reference/analysis/bank_conflicts.h"
 #include "reference/analysis/tests/seed_transpose.h"
 #include "reference/catalog/ldmatrix.h"
 #include "reference/catalog/nvidia_mma.h"
 #include "reference/catalog/shared.h"
-#include "testing/both.h"
-#include "testing/random_tensor_layouts.h"
+#include "testkit/random_tensor_layouts.h"
 
 namespace f2lay {
 namespace {
 
-using testing::outcome;
-using testing::randomDistributed;
-using testing::randomMemory;
-using testing::TensorShape;
-using testing::toOpt;
+using testkit::outcome;
+using testkit::randomDistributed;
+using testkit::randomMemory;
+using testkit::TensorShape;
+using testkit::toOpt;
 
 // One access, as both implementations spell it.
 struct Access {
@@ -265,7 +265,7 @@ TEST(BankVsRef, RandomLayoutsEveryAccess) {
     }
     opt::LinearLayout od = toOpt(dist), os = toOpt(shared);
     auto widest = [&](uint64_t w) {  // 0 where the layouts are refused
-      return testing::attempt([&] { return opt::analysis::widestVectorBytes(od, os, w); })
+      return testkit::attempt([&] { return opt::analysis::widestVectorBytes(od, os, w); })
           .answer.value_or(0);
     };
     for (const Access& a : accesses(rng, widest)) failures += !compare(dist, shared, a, counts);
@@ -306,7 +306,7 @@ TEST(BankVsRef, RandomPaddedLayoutsEveryAccess) {
         padding.push_back({interval, uint64_t{1} << rng() % 5});
     opt::LinearLayout od = toOpt(dist), os = toOpt(shared);
     auto widest = [&](uint64_t w) {
-      return testing::attempt([&] { return opt::analysis::widestVectorBytes(od, os, w); })
+      return testkit::attempt([&] { return opt::analysis::widestVectorBytes(od, os, w); })
           .answer.value_or(0);
     };
     for (Access a : accesses(rng, widest)) {

@@ -12,8 +12,8 @@
 
 #include "formats/error.h"
 #include "optimized/opt_linear_layout.h"
-#include "testing/outcome.h"
-#include "testing/random_layout.h"
+#include "testkit/outcome.h"
+#include "testkit/random_layout.h"
 
 namespace f2lay::opt {
 namespace {
@@ -27,8 +27,8 @@ LinearLayout randomLayout(std::mt19937_64& rng, int inBits, int outBits) {
   v.out_dims = {{"dim0", uint64_t{1} << out0}, {"dim1", uint64_t{1} << (outBits - out0)}};
   int in0 = std::min(inBits, 32);
   auto draw = [&](uint64_t size) { return rng() % 8 == 0 ? 0 : rng() & (size - 1); };
-  std::vector<Basis> registers = testing::drawBases(in0, v.out_dims, draw);
-  std::vector<Basis> lanes = testing::drawBases(inBits - in0, v.out_dims, draw);
+  std::vector<Basis> registers = testkit::drawBases(in0, v.out_dims, draw);
+  std::vector<Basis> lanes = testkit::drawBases(inBits - in0, v.out_dims, draw);
   v.in_dims = {{"register", registers}, {"lane", lanes}};
   return LinearLayout(v);
 }
@@ -121,7 +121,7 @@ TEST(BatchApply, ApplyAllTakesAtMost32Bits) {
     for (BatchApply::Path path : paths()) {
       BatchApply batch(l, path);
       uint64_t out[1];
-      EXPECT_PRED2(testing::contains, testing::errorMessage([&] { batch.applyAll(out); }),
+      EXPECT_PRED2(testkit::contains, testkit::errorMessage([&] { batch.applyAll(out); }),
                    "at most 32")
           << "applyAll on " << inBits << " bits";
     }

@@ -11,16 +11,16 @@
 #include "formats/json_format.h"
 #include "oracle/op_requests.h"
 #include "oracle/op_table.h"
-#include "testing/random_layout.h"
-#include "testing/random_tensor_layouts.h"
+#include "testkit/random_layout.h"
+#include "testkit/random_tensor_layouts.h"
 
 namespace f2lay {
 namespace {
 
-using testing::randomDistributed;
-using testing::randomLayout;
-using testing::randomMemory;
-using testing::TensorShape;
+using testkit::randomDistributed;
+using testkit::randomLayout;
+using testkit::randomMemory;
+using testkit::TensorShape;
 
 constexpr int kDraws = 300;
 

@@ -10,24 +10,24 @@
 
 #include "formats/json_format.h"
 #include "optimized/opt_linear_layout.h"
+#include "optimized/tests/both.h"
 #include "properties/law_support.h"
 #include "reference/linear_layout.h"
-#include "testing/both.h"
-#include "testing/columns.h"
-#include "testing/dims.h"
-#include "testing/evaluate.h"
-#include "testing/inputs.h"
-#include "testing/random_layout.h"
-#include "testing/rank.h"
+#include "testkit/columns.h"
+#include "testkit/dims.h"
+#include "testkit/evaluate.h"
+#include "testkit/inputs.h"
+#include "testkit/random_layout.h"
+#include "testkit/rank.h"
 
 namespace f2lay {
 namespace {
 
-using testing::inDimNames;
-using testing::outDimNames;
-using testing::randomLayout;
+using testkit::inDimNames;
+using testkit::outDimNames;
+using testkit::randomLayout;
 
-// An operation's answer written out (an error is kept by testing::onBoth).
+// An operation's answer written out (an error is kept by testkit::onBoth).
 std::string show(const ref::LinearLayout& l) { return writeJsonLayout(l.value()); }
 std::string show(const opt::LinearLayout& l) { return writeJsonLayout(l.value()); }
 std::string show(const std::string& s) { return s; }
@@ -55,7 +55,7 @@ std::string show(const std::optional<L>& l) {
 // Runs op on both implementations, each built from the same values.
 template <class Op>
 void expectSame(const Op& op, const std::vector<LayoutValue>& args, const std::string& what) {
-  auto both = testing::onBoth([&]<class L>() {
+  auto both = testkit::onBoth([&]<class L>() {
     std::vector<L> ls;
     for (const LayoutValue& v : args) ls.emplace_back(v);
     return show(op(ls));
@@ -131,17 +131,17 @@ TEST(OptVsRef, LimitsAndLargeLayouts) {
 }
 
 // The whole range (README: 64 input and 64 output bits). Expected values
-// come from the plain values' columns by XOR (testing/evaluate.h), at 0,
+// come from the plain values' columns by XOR (testkit/evaluate.h), at 0,
 // every unit vector, the top bits and random inputs.
 
-using Side = testing::DimBits;
-using testing::applyColumns;
-using testing::columnsOf;
-using testing::totalBits;
+using Side = testkit::DimBits;
+using testkit::applyColumns;
+using testkit::columnsOf;
+using testkit::totalBits;
 
 // `total` bits over `names` (at most 63 bits a dim; 64 needs two names).
 Side split(std::mt19937_64& rng, int total, const std::vector<std::string>& names) {
-  return testing::spreadBits(total, names,
+  return testkit::spreadBits(total, names,
                              [&](int most) { return static_cast<int>(rng() % (most + 1)); });
 }
 
@@ -152,11 +152,11 @@ LayoutValue wideLayout(std::mt19937_64& rng, const Side& ins, const Side& outs, 
   int in = totalBits(ins), out = totalBits(outs), full = fullRank ? std::min(in, out) : 0;
   std::vector<uint64_t> cols;
   for (int j = 0; j < in; ++j)
-    cols.push_back(j < full                   ? uint64_t{1} << j | (rng() & testing::lowBits(j))
+    cols.push_back(j < full                   ? uint64_t{1} << j | (rng() & testkit::lowBits(j))
                    : j >= 2 && rng() % 3 == 0 ? cols[rng() % j] ^ cols[rng() % j]
-                                              : rng() & testing::lowBits(out));
+                                              : rng() & testkit::lowBits(out));
   std::shuffle(cols.begin(), cols.end(), rng);
-  return testing::layoutOf(ins, outs, cols);
+  return testkit::layoutOf(ins, outs, cols);
 }
 
 // expectSame, then `law` ("" or how it fails) on opt's result (equal to
@@ -166,7 +166,7 @@ template <class Op, class Law>
 void expectLaw(const Op& op, const std::vector<LayoutValue>& args, const Law& law,
                const std::string& what) {
   expectSame(op, args, what);
-  std::string why = testing::outcome([&] {
+  std::string why = testkit::outcome([&] {
     std::vector<opt::LinearLayout> ls;
     for (const LayoutValue& v : args) ls.emplace_back(v);
     return std::string(law(op(ls).value()));
@@ -214,7 +214,7 @@ TEST(OptVsRef, WholeRangeEveryOp) {
     int out = totalBits(outs), in = total(rng, (t + 2) % 40, 64);
     LayoutValue a = wideLayout(rng, split(rng, in, hw), outs, t % 2);
     auto ca = columnsOf(a);
-    auto inputs = testing::inputsToCheck(in, t), outputs = testing::inputsToCheck(out, t);
+    auto inputs = testkit::inputsToCheck(in, t), outputs = testkit::inputsToCheck(out, t);
     SCOPED_TRACE("trial " + std::to_string(t) + ": " + writeJsonLayout(a));
 
     // Def 4.1: apply is the XOR of the columns of x's set bits.
@@ -223,7 +223,7 @@ TEST(OptVsRef, WholeRangeEveryOp) {
       ASSERT_EQ(properties::applyFlat(opt::LinearLayout(a), x), applyColumns(ca, x));
     }
     // The rank and what it decides, against the test side's elimination.
-    int r = testing::rankOf(ca);
+    int r = testkit::rankOf(ca);
     EXPECT_EQ(opt::LinearLayout(a).rank(), r);
     EXPECT_EQ(ref::LinearLayout(a).rank(), r);
     expectSame([](auto& l) { return l[0].isInjective(); }, {a}, "isInjective");

@@ -9,16 +9,16 @@
 #include <random>
 
 #include "analysis/conversion.h"
-#include "testing/both.h"
-#include "testing/random_tensor_layouts.h"
+#include "optimized/tests/both.h"
+#include "testkit/random_tensor_layouts.h"
 
 namespace f2lay {
 namespace {
 
-using testing::outcome;
-using testing::randomDistributed;
-using testing::TensorShape;
-using testing::toOpt;
+using testkit::outcome;
+using testkit::randomDistributed;
+using testkit::TensorShape;
+using testkit::toOpt;
 
 // b: a's register and lane vectors dealt out again at random (zero lanes and
 // registers inserted), a's warp bases kept.
@@ -32,9 +32,9 @@ ref::LinearLayout sameWarps(std::mt19937_64& rng, const ref::LinearLayout& a, in
   std::shuffle(pool.begin(), pool.end(), rng);
   size_t lanes = 5 - zeroLanes;
   v.in_dims[1].bases = {pool.begin(), pool.begin() + lanes};
-  testing::insertZeros(rng, v.in_dims[1].bases, zeroLanes);
+  testkit::insertZeros(rng, v.in_dims[1].bases, zeroLanes);
   v.in_dims[0].bases = {pool.begin() + lanes, pool.end()};
-  testing::insertZeros(rng, v.in_dims[0].bases, zeroRegisters);
+  testkit::insertZeros(rng, v.in_dims[0].bases, zeroRegisters);
   return ref::LinearLayout(v);
 }
 

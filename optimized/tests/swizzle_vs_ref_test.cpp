@@ -10,17 +10,17 @@
 
 #include "analysis/optimal_swizzle.h"
 #include "optimized/analysis/subspace.h"
+#include "optimized/tests/both.h"
 #include "reference/analysis/f2_space.h"
-#include "testing/both.h"
-#include "testing/random_tensor_layouts.h"
+#include "testkit/random_tensor_layouts.h"
 
 namespace f2lay {
 namespace {
 
-using testing::outcome;
-using testing::randomDistributed;
-using testing::TensorShape;
-using testing::toOpt;
+using testkit::outcome;
+using testkit::randomDistributed;
+using testkit::TensorShape;
+using testkit::toOpt;
 
 TEST(SubspaceVsRef, SameVectorsInTheSameOrder) {
   std::mt19937_64 rng(31);

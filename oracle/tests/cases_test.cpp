@@ -8,7 +8,7 @@
 #include <string>
 
 #include "formats/error.h"
-#include "testing/outcome.h"
+#include "testkit/outcome.h"
 
 namespace f2lay::oracle {
 namespace {
@@ -109,7 +109,7 @@ TEST(Cases, MalformedLinesNameFileAndLine) {
   };
   for (const std::string& bad : malformed) {
     CaseFile file{"mem.jsonl", okCase("good", kResult) + "\n\n" + bad + "\n"};
-    std::string error = testing::errorMessage([&] { runCases(file); });
+    std::string error = testkit::errorMessage([&] { runCases(file); });
     EXPECT_EQ(error.rfind("mem.jsonl:3: ", 0), 0u) << bad << "\n  error: " << error;
   }
 }

@@ -1,15 +1,15 @@
 // The reference's operations against brute force: every input enumerated and
-// evaluated by testing/evaluate.h, which shares no code with f2lay::ref. Layouts are
+// evaluated by testkit/evaluate.h, which shares no code with f2lay::ref. Layouts are
 // random (fixed seeds) and small enough to enumerate (at most 12 input bits).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
 #include "reference/linear_layout.h"
-#include "testing/columns.h"
-#include "testing/evaluate.h"
-#include "testing/outcome.h"
-#include "testing/random_layout.h"
+#include "testkit/columns.h"
+#include "testkit/evaluate.h"
+#include "testkit/outcome.h"
+#include "testkit/random_layout.h"
 
 namespace f2lay {
 namespace {
@@ -35,19 +35,19 @@ uint64_t valueOf(const DimValues& v, const std::string& name) {
 TEST(BruteForce, ApplyIsTheXorOfTheSelectedBases) {
   std::mt19937_64 rng(1);
   for (int t = 0; t < kCases; ++t) {
-    LayoutValue v = testing::randomLayout(rng, {"register", "lane"}, {"dim0", "dim1"}, 4);
+    LayoutValue v = testkit::randomLayout(rng, {"register", "lane"}, {"dim0", "dim1"}, 4);
     LinearLayout l(v);
     for (uint64_t x = 0; x < (uint64_t{1} << totalInBits(v)); ++x)
-      ASSERT_EQ(values(l.apply(testing::inputOf(v, x))), testing::apply(v, x));
+      ASSERT_EQ(values(l.apply(testkit::inputOf(v, x))), testkit::apply(v, x));
   }
 }
 
 TEST(BruteForce, RankInjectivityAndSurjectivityMatchTheImageSize) {
   std::mt19937_64 rng(2);
   for (int t = 0; t < kCases; ++t) {
-    LayoutValue v = testing::randomLayout(rng, {"a", "b", "c"}, {"x", "y"}, 3);
+    LayoutValue v = testkit::randomLayout(rng, {"a", "b", "c"}, {"x", "y"}, 3);
     LinearLayout l(v);
-    uint64_t image = testing::imageSize(v);
+    uint64_t image = testkit::imageSize(v);
     EXPECT_EQ(image, uint64_t{1} << l.rank());
     EXPECT_EQ(l.isInjective(), image == (uint64_t{1} << totalInBits(v)));
     EXPECT_EQ(l.isSurjective(), image == (uint64_t{1} << totalOutBits(v)));
@@ -58,11 +58,11 @@ TEST(BruteForce, RankInjectivityAndSurjectivityMatchTheImageSize) {
 TEST(BruteForce, MatrixViewEntryIsOutputBitOfInputBitsBasis) {
   std::mt19937_64 rng(3);
   for (int t = 0; t < kCases; ++t) {
-    LayoutValue v = testing::randomLayout(rng, {"a", "b"}, {"x", "y", "z"}, 3);
+    LayoutValue v = testkit::randomLayout(rng, {"a", "b"}, {"x", "y", "z"}, 3);
     ref::MatrixView m = LinearLayout(v).getMatrixView();
     ASSERT_EQ(m.size(), static_cast<size_t>(totalOutBits(v)));
     for (int c = 0; c < totalInBits(v); ++c) {
-      uint64_t column = testing::flatOut(v, testing::apply(v, uint64_t{1} << c));
+      uint64_t column = testkit::flatOut(v, testkit::apply(v, uint64_t{1} << c));
       for (size_t r = 0; r < m.size(); ++r) ASSERT_EQ(m[r][c], static_cast<int>((column >> r) & 1));
     }
   }
@@ -71,9 +71,9 @@ TEST(BruteForce, MatrixViewEntryIsOutputBitOfInputBitsBasis) {
 TEST(BruteForce, ComposeIsApplyAfterApply) {
   std::mt19937_64 rng(4);
   for (int t = 0; t < kCases; ++t) {
-    LayoutValue a = testing::randomLayout(rng, {"register", "lane"}, {"m0", "m1"}, 3);
+    LayoutValue a = testkit::randomLayout(rng, {"register", "lane"}, {"m0", "m1"}, 3);
     // b reads a's out dims in the other order, each at least as large.
-    LayoutValue b = testing::randomLayout(rng, {"m1", "m0"}, {"o0", "o1"}, 3);
+    LayoutValue b = testkit::randomLayout(rng, {"m1", "m0"}, {"o0", "o1"}, 3);
     for (InDim& d : b.in_dims) {
       const OutDim& from = d.name == "m0" ? a.out_dims[0] : a.out_dims[1];
       while ((uint64_t{1} << d.bases.size()) < from.size)
@@ -81,9 +81,9 @@ TEST(BruteForce, ComposeIsApplyAfterApply) {
     }
     LinearLayout la(a), lb(b), c = la.compose(lb);
     for (uint64_t x = 0; x < (uint64_t{1} << totalInBits(a)); ++x) {
-      DimValues mid = la.apply(testing::inputOf(a, x));
+      DimValues mid = la.apply(testkit::inputOf(a, x));
       DimValues midForB = {{"m1", valueOf(mid, "m1")}, {"m0", valueOf(mid, "m0")}};
-      ASSERT_EQ(values(c.apply(testing::inputOf(a, x))), values(lb.apply(midForB)));
+      ASSERT_EQ(values(c.apply(testkit::inputOf(a, x))), values(lb.apply(midForB)));
     }
   }
 }
@@ -91,21 +91,21 @@ TEST(BruteForce, ComposeIsApplyAfterApply) {
 TEST(BruteForce, ProductActsOnEachFactorsBitsSeparately) {
   std::mt19937_64 rng(5);
   for (int t = 0; t < kCases; ++t) {
-    LayoutValue inner = testing::randomLayout(rng, {"register", "lane"}, {"dim0", "dim1"}, 2);
-    LayoutValue outer = testing::randomLayout(rng, {"lane", "warp"}, {"dim1", "dim2"}, 2);
+    LayoutValue inner = testkit::randomLayout(rng, {"register", "lane"}, {"dim0", "dim1"}, 2);
+    LayoutValue outer = testkit::randomLayout(rng, {"lane", "warp"}, {"dim1", "dim2"}, 2);
     LinearLayout p = LinearLayout(inner) * LinearLayout(outer);
     ASSERT_EQ(p.getInDimNames(), (std::vector<std::string>{"register", "lane", "warp"}));
     ASSERT_EQ(p.getOutDimNames(), (std::vector<std::string>{"dim0", "dim1", "dim2"}));
     size_t innerLane = inner.in_dims[1].bases.size();
     int innerDim1Bits = std::countr_zero(inner.out_dims[1].size);
     for (uint64_t x = 0; x < (uint64_t{1} << p.getTotalInDimSizeLog2()); ++x) {
-      DimValues in = testing::inputOf(p.value(), x);
+      DimValues in = testkit::inputOf(p.value(), x);
       uint64_t reg = in[0].second, lane = in[1].second, warp = in[2].second;
       // Inner sees the low lane bits, outer the high ones (Def 4.3).
       uint64_t innerX = reg | (lane & ((uint64_t{1} << innerLane) - 1))
                                   << inner.in_dims[0].bases.size();
       uint64_t outerX = (lane >> innerLane) | warp << outer.in_dims[0].bases.size();
-      std::vector<uint64_t> yi = testing::apply(inner, innerX), yo = testing::apply(outer, outerX);
+      std::vector<uint64_t> yi = testkit::apply(inner, innerX), yo = testkit::apply(outer, outerX);
       std::vector<uint64_t> expected = {yi[0], yi[1] | yo[0] << innerDim1Bits, yo[1]};
       ASSERT_EQ(values(p.apply(in)), expected);
     }
@@ -115,8 +115,8 @@ TEST(BruteForce, ProductActsOnEachFactorsBitsSeparately) {
 LayoutValue randomSurjective(std::mt19937_64& rng, const std::vector<std::string>& ins,
                              const std::vector<std::string>& outs, int maxBits) {
   while (true) {
-    LayoutValue v = testing::randomLayout(rng, ins, outs, maxBits);
-    if (testing::imageSize(v) == (uint64_t{1} << totalOutBits(v))) return v;
+    LayoutValue v = testkit::randomLayout(rng, ins, outs, maxBits);
+    if (testkit::imageSize(v) == (uint64_t{1} << totalOutBits(v))) return v;
   }
 }
 
@@ -127,8 +127,8 @@ TEST(BruteForce, PseudoinverseIsARightInverseThatLeavesFreeBitsZero) {
     LinearLayout l(v), p = l.pseudoinvert();
     DimValues free = l.getFreeVariableMasks();
     for (uint64_t y = 0; y < (uint64_t{1} << totalOutBits(v)); ++y) {
-      DimValues x = p.apply(testing::inputOf(p.value(), y));
-      ASSERT_EQ(testing::flatOut(v, values(l.apply(x))), y);
+      DimValues x = p.apply(testkit::inputOf(p.value(), y));
+      ASSERT_EQ(testkit::flatOut(v, values(l.apply(x))), y);
       for (size_t d = 0; d < x.size(); ++d) ASSERT_EQ(x[d].second & free[d].second, 0u);
     }
   }
@@ -138,14 +138,14 @@ TEST(BruteForce, InverseUndoesAnInvertibleLayout) {
   std::mt19937_64 rng(7);
   int tested = 0;
   while (tested < kCases) {
-    LayoutValue v = testing::randomLayout(rng, {"a", "b"}, {"x"}, 3);
+    LayoutValue v = testkit::randomLayout(rng, {"a", "b"}, {"x"}, 3);
     if (totalInBits(v) != totalOutBits(v) ||
-        testing::imageSize(v) != (uint64_t{1} << totalOutBits(v)))
+        testkit::imageSize(v) != (uint64_t{1} << totalOutBits(v)))
       continue;
     ++tested;
     LinearLayout l(v), inv = l.invert();
     for (uint64_t x = 0; x < (uint64_t{1} << totalInBits(v)); ++x)
-      ASSERT_EQ(values(inv.apply(l.apply(testing::inputOf(v, x)))), values(testing::inputOf(v, x)));
+      ASSERT_EQ(values(inv.apply(l.apply(testkit::inputOf(v, x)))), values(testkit::inputOf(v, x)));
   }
 }
 
@@ -154,7 +154,7 @@ TEST(BruteForce, InvertAndComposeSolvesOtherOfCEqualsSelf) {
   for (int t = 0; t < kCases; ++t) {
     LayoutValue b = randomSurjective(rng, {"r", "l"}, {"dim0", "dim1"}, 3);
     // a maps into the same tensor, no larger, its out dims in the other order.
-    LayoutValue a = testing::randomLayout(rng, {"register", "lane"}, {"dim1", "dim0"}, 3);
+    LayoutValue a = testkit::randomLayout(rng, {"register", "lane"}, {"dim1", "dim0"}, 3);
     for (OutDim& o : a.out_dims)
       o.size = std::min(o.size, b.out_dims[o.name == "dim0" ? 0 : 1].size);
     for (InDim& d : a.in_dims)
@@ -162,8 +162,8 @@ TEST(BruteForce, InvertAndComposeSolvesOtherOfCEqualsSelf) {
         for (size_t k = 0; k < basis.size(); ++k) basis[k] %= a.out_dims[k].size;
     LinearLayout la(a), lb(b), c = la.invertAndCompose(lb);
     for (uint64_t x = 0; x < (uint64_t{1} << totalInBits(a)); ++x) {
-      DimValues ax = la.apply(testing::inputOf(a, x));
-      DimValues bcx = lb.apply(c.apply(testing::inputOf(a, x)));
+      DimValues ax = la.apply(testkit::inputOf(a, x));
+      DimValues bcx = lb.apply(c.apply(testkit::inputOf(a, x)));
       ASSERT_EQ(valueOf(bcx, "dim0"), valueOf(ax, "dim0"));
       ASSERT_EQ(valueOf(bcx, "dim1"), valueOf(ax, "dim1"));
     }
@@ -192,14 +192,14 @@ TEST(BruteForce, InvertAndComposeWithADimMappedAlikeStillSolves) {
     int solved = 0, setAside = 0;
     for (int t = 0; t < kCases; ++t) {
       LayoutValue b = randomSurjective(rng, {"warp", "l"}, {"dim0", "dim1"}, 3);
-      LayoutValue a = testing::randomLayout(rng, {"register", "warp"}, {"dim0", "dim1"}, 3);
+      LayoutValue a = testkit::randomLayout(rng, {"register", "warp"}, {"dim0", "dim1"}, 3);
       a.out_dims = b.out_dims;
       a.in_dims[1] = b.in_dims[0];  // warp maps alike in both
       for (Basis& basis : a.in_dims[0].bases)
         for (size_t k = 0; k < basis.size(); ++k) basis[k] %= a.out_dims[k].size;
       LinearLayout la(a), lb(b);
       std::optional<LinearLayout> c =
-          testing::attempt([&] { return la.invertAndCompose(lb, release); }).answer;
+          testkit::attempt([&] { return la.invertAndCompose(lb, release); }).answer;
       if (!c) continue;
       ++solved;
       if (release == TritonVersion::k3_6 || (ownsItsBits(a, 1) && ownsItsBits(b, 0))) {
@@ -209,8 +209,8 @@ TEST(BruteForce, InvertAndComposeWithADimMappedAlikeStillSolves) {
             LinearLayout::identity1D(uint64_t{1} << b.in_dims[0].bases.size(), "warp", "warp"));
       }
       for (uint64_t x = 0; x < (uint64_t{1} << totalInBits(a)); ++x)
-        ASSERT_EQ(values(lb.apply(c->apply(testing::inputOf(a, x)))),
-                  values(la.apply(testing::inputOf(a, x))));
+        ASSERT_EQ(values(lb.apply(c->apply(testkit::inputOf(a, x)))),
+                  values(la.apply(testkit::inputOf(a, x))));
     }
     EXPECT_GT(solved, kCases / 4);
     EXPECT_GT(setAside, kCases / 8);
@@ -220,13 +220,13 @@ TEST(BruteForce, InvertAndComposeWithADimMappedAlikeStillSolves) {
 TEST(BruteForce, DivideLeftUndoesProductAndNeverLies) {
   std::mt19937_64 rng(9);
   for (int t = 0; t < kCases; ++t) {
-    LinearLayout b(testing::randomLayout(rng, {"r", "l"}, {"x", "y"}, 2));
-    LinearLayout c(testing::randomLayout(rng, {"r", "l"}, {"x", "y"}, 2));
+    LinearLayout b(testkit::randomLayout(rng, {"r", "l"}, {"x", "y"}, 2));
+    LinearLayout c(testkit::randomLayout(rng, {"r", "l"}, {"x", "y"}, 2));
     std::optional<LinearLayout> q = divideLeft(b * c, b);
     ASSERT_TRUE(q.has_value());
     EXPECT_EQ(*q, c);
     // An arbitrary dividend: any answer must multiply back.
-    LinearLayout a(testing::randomLayout(rng, {"r", "l"}, {"x", "y"}, 4));
+    LinearLayout a(testkit::randomLayout(rng, {"r", "l"}, {"x", "y"}, 4));
     if (std::optional<LinearLayout> r = divideLeft(a, b)) {
       EXPECT_EQ(b * *r, a);
     }
@@ -236,13 +236,13 @@ TEST(BruteForce, DivideLeftUndoesProductAndNeverLies) {
 TEST(BruteForce, FreeVariablesAreBitsInTheSpanOfEarlierBits) {
   std::mt19937_64 rng(10);
   for (int t = 0; t < kCases; ++t) {
-    LayoutValue v = testing::randomLayout(rng, {"a", "b"}, {"x", "y"}, 4);
+    LayoutValue v = testkit::randomLayout(rng, {"a", "b"}, {"x", "y"}, 4);
     DimValues masks = LinearLayout(v).getFreeVariableMasks();
     std::set<uint64_t> span = {0};
     int bit = 0;
     for (size_t d = 0; d < v.in_dims.size(); ++d)
       for (size_t i = 0; i < v.in_dims[d].bases.size(); ++i, ++bit) {
-        uint64_t column = testing::flatOut(v, testing::apply(v, uint64_t{1} << bit));
+        uint64_t column = testkit::flatOut(v, testkit::apply(v, uint64_t{1} << bit));
         bool free = span.count(column) > 0;
         ASSERT_EQ(((masks[d].second >> i) & 1) != 0, free);
         std::set<uint64_t> grown = span;
@@ -255,7 +255,7 @@ TEST(BruteForce, FreeVariablesAreBitsInTheSpanOfEarlierBits) {
 TEST(BruteForce, ReshapeAndTransposeKeepTheMap) {
   std::mt19937_64 rng(11);
   for (int t = 0; t < kCases; ++t) {
-    LayoutValue v = testing::randomLayout(rng, {"a", "b"}, {"x", "y"}, 4);
+    LayoutValue v = testkit::randomLayout(rng, {"a", "b"}, {"x", "y"}, 4);
     LinearLayout l(v);
     int in = totalInBits(v), out = totalOutBits(v);
     int cutIn = static_cast<int>(rng() % (in + 1)), cutOut = static_cast<int>(rng() % (out + 1));
@@ -264,12 +264,12 @@ TEST(BruteForce, ReshapeAndTransposeKeepTheMap) {
             .reshapeOuts({{"u", uint64_t{1} << cutOut}, {"w", uint64_t{1} << (out - cutOut)}});
     LinearLayout tr = l.transposeOuts({"y", "x"}).transposeIns({"b", "a"});
     for (uint64_t x = 0; x < (uint64_t{1} << in); ++x) {
-      uint64_t y = testing::flatOut(v, testing::apply(v, x));
-      ASSERT_EQ(testing::flatOut(r.value(), values(r.apply(testing::inputOf(r.value(), x)))), y);
+      uint64_t y = testkit::flatOut(v, testkit::apply(v, x));
+      ASSERT_EQ(testkit::flatOut(r.value(), values(r.apply(testkit::inputOf(r.value(), x)))), y);
       DimValues swapped = {{"b", x >> v.in_dims[0].bases.size()},
                            {"a", x & ((uint64_t{1} << v.in_dims[0].bases.size()) - 1)}};
       std::vector<uint64_t> yt = values(tr.apply(swapped));
-      ASSERT_EQ((std::vector<uint64_t>{yt[1], yt[0]}), testing::apply(v, x));
+      ASSERT_EQ((std::vector<uint64_t>{yt[1], yt[0]}), testkit::apply(v, x));
     }
   }
 }

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "reference/linear_layout.h"
-#include "testing/outcome.h"
+#include "testkit/outcome.h"
 
 namespace f2lay::ref {
 namespace {
@@ -14,7 +14,7 @@ LinearLayout make(std::vector<InDim> ins, std::vector<OutDim> outs) {
 }
 
 void expectError(const std::function<void()>& f, const std::string& part) {
-  EXPECT_PRED2(f2lay::testing::contains, f2lay::testing::errorMessage(f), part);
+  EXPECT_PRED2(f2lay::testkit::contains, f2lay::testkit::errorMessage(f), part);
 }
 
 TEST(Errors, ConstructionValidatesTheValue) {

@@ -15,7 +15,7 @@
 #include "formats/json_format.h"
 #include "optimized/opt_linear_layout.h"
 #include "reference/linear_layout.h"
-#include "testing/outcome.h"
+#include "testkit/outcome.h"
 
 namespace f2lay::tools {
 namespace {
@@ -238,7 +238,7 @@ TYPED_TEST(TritonViews, SharedNoOffsetListed) {
 }
 
 // The message of the f2lay::Error that a call throws; nullopt if none.
-using testing::errorOf;
+using testkit::errorOf;
 
 // Triton 3.9.0 aborts on each of these (asked in a child process): a missing
 // in dim asserts in getInDimSizeLog2, an extra one in apply, no out dims on

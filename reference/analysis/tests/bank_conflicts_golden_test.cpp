@@ -3,12 +3,12 @@
 // derived by hand (the derivation is in the comment).
 #include <gtest/gtest.h>
 
+#include "definitions/layout_literals.h"
 #include "reference/analysis/bank_conflicts.h"
 #include "reference/analysis/tests/seed_transpose.h"
 #include "reference/catalog/ldmatrix.h"
 #include "reference/catalog/nvidia_mma.h"
 #include "reference/catalog/shared.h"
-#include "reference/catalog/tests/layout_literals.h"
 #include "reference/catalog/tests/test_support.h"
 
 namespace f2lay::ref::analysis {
@@ -166,14 +166,14 @@ TEST(BankConflictsGolden, Errors) {
   LinearLayout renamed = catalog::unswizzledShared({1, 0}, {16, 32});
   EXPECT_PRED2(contains, both(read, renamed, load), "same out dims");
   // Two CTAs.
-  LinearLayout blocks = catalog::testing::distributed({{0, 1}, {0, 2}, {0, 4}, {0, 8}},
+  LinearLayout blocks = catalog::testkit::distributed({{0, 1}, {0, 2}, {0, 4}, {0, 8}},
                                                       {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {0, 0}}, {},
                                                       {{16, 0}}, {32, 16});
   EXPECT_PRED2(contains, both(blocks, catalog::unswizzledShared({0, 1}, {32, 16}), load),
                "'block' of size 2");
   // A lane dim of 16 lanes.
   LinearLayout half =
-      catalog::testing::distributed({{0, 1}, {0, 2}, {0, 4}, {0, 8}, {16, 0}},
+      catalog::testkit::distributed({{0, 1}, {0, 2}, {0, 4}, {0, 8}, {16, 0}},
                                     {{1, 0}, {2, 0}, {4, 0}, {8, 0}}, {}, {}, {32, 16});
   EXPECT_PRED2(contains, both(half, catalog::unswizzledShared({0, 1}, {32, 16}), load), "16 lanes");
   // An unknown in dim.

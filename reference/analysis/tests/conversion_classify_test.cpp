@@ -2,9 +2,9 @@
 #include <gtest/gtest.h>
 
 #include "analysis/conversion.h"
+#include "definitions/layout_literals.h"
 #include "reference/catalog/blocked.h"
 #include "reference/catalog/nvidia_mma.h"
-#include "reference/catalog/tests/layout_literals.h"
 #include "reference/catalog/tests/test_support.h"
 
 namespace f2lay::ref::analysis {
@@ -12,7 +12,7 @@ namespace {
 
 using catalog::contains;
 using catalog::errorMessage;
-using catalog::testing::distributed;
+using catalog::testkit::distributed;
 
 // The paper's Figure 1 layout A (linear_layout.h's worked example): 16x16,
 // registers (0,1) (1,0), lanes (0,2) (0,4) (0,8) (2,0) (4,0), warp (8,0).

@@ -8,17 +8,17 @@
 #include <iostream>
 #include <random>
 
+#include "definitions/layout_literals.h"
 #include "reference/analysis/gather_simulator.h"
-#include "reference/catalog/tests/layout_literals.h"
 #include "reference/catalog/tests/test_support.h"
-#include "testing/random_tensor_layouts.h"
+#include "testkit/random_tensor_layouts.h"
 
 namespace f2lay::ref::analysis {
 namespace {
 
 using catalog::contains;
 using catalog::errorMessage;
-using catalog::testing::distributed;
+using catalog::testkit::distributed;
 
 TEST(GatherPlan, OneRegisterBitAlongTheAxis) {
   // Triton's #trivial_layout_wider_reg_stride_1: register 1, lanes 2..32.
@@ -114,11 +114,11 @@ TEST(GatherPlan, RandomLayoutsAndIndicesMatchTheDefinition) {
   std::mt19937_64 rng(55);
   int simulated = 0, refused = 0;
   for (int trial = 0; trial < 120; ++trial) {
-    testing::TensorShape t{3 + static_cast<int>(rng() % 3), 2 + static_cast<int>(rng() % 3)};
+    testkit::TensorShape t{3 + static_cast<int>(rng() % 3), 2 + static_cast<int>(rng() % 3)};
     int zeroLanes = static_cast<int>(rng() % 2);
     int warpBits = static_cast<int>(rng() % 2);
     int zeroRegs = static_cast<int>(rng() % 2);
-    LinearLayout l(testing::randomDistributed(rng, t, warpBits, zeroLanes, zeroRegs));
+    LinearLayout l(testkit::randomDistributed(rng, t, warpBits, zeroLanes, zeroRegs));
     for (size_t axis = 0; axis < 2; ++axis) {
       GatherLocality where = gatherLocality(l, axis);
       if (!where.warpLocal) {

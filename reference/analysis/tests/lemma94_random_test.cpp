@@ -12,12 +12,12 @@
 
 #include "reference/analysis/bank_conflicts.h"
 #include "reference/catalog/shared.h"
-#include "testing/random_tensor_layouts.h"
+#include "testkit/random_tensor_layouts.h"
 
 namespace f2lay::ref::analysis {
 namespace {
 
-using testing::TensorShape;
+using testkit::TensorShape;
 
 // offset -> the tensor with the first offsets on `count` nonzero register
 // bases of `dist` (so a vector is possible), then the other tensor bits in
@@ -31,14 +31,14 @@ LinearLayout registerFirstMemory(std::mt19937_64& rng, const TensorShape& t,
     if (offset.size() == count || (b[0] == 0 && b[1] == 0)) continue;
     offset.push_back(b);
     for (int k = 0; k < t.bits(); ++k)
-      if (testing::unit(t, k) == b) taken[static_cast<size_t>(k)] = true;
+      if (testkit::unit(t, k) == b) taken[static_cast<size_t>(k)] = true;
   }
   std::vector<int> rest;
   for (int k = 0; k < t.bits(); ++k)
     if (!taken[static_cast<size_t>(k)]) rest.push_back(k);
   std::shuffle(rest.begin(), rest.end(), rng);
   for (int k : rest) {
-    Basis b = testing::unit(t, k);
+    Basis b = testkit::unit(t, k);
     if (!offset.empty() && rng() % 2) {
       const Basis& lower = offset[rng() % offset.size()];
       b = {b[0] ^ lower[0], b[1] ^ lower[1]};
@@ -51,7 +51,7 @@ LinearLayout registerFirstMemory(std::mt19937_64& rng, const TensorShape& t,
 LinearLayout randomMemoryFor(std::mt19937_64& rng, const TensorShape& t, const LinearLayout& dist) {
   switch (rng() % 3) {
     case 0:
-      return LinearLayout(testing::randomMemory(rng, t));
+      return LinearLayout(testkit::randomMemory(rng, t));
     case 1: {
       catalog::SwizzledSharedParams p;
       p.vec = uint64_t{1} << rng() % 4;
@@ -75,7 +75,7 @@ TEST(Lemma94Random, AgreesWithTheSimulatorWhereItAnswers) {
     int bits = 5 - zeroLanes + warpBits + static_cast<int>(rng() % 4);
     int rowBits = static_cast<int>(rng() % static_cast<uint64_t>(bits + 1));
     TensorShape t{rowBits, bits - rowBits};
-    LinearLayout dist(testing::randomDistributed(rng, t, warpBits, zeroLanes, zeroRegisters));
+    LinearLayout dist(testkit::randomDistributed(rng, t, warpBits, zeroLanes, zeroRegisters));
     LinearLayout shared = randomMemoryFor(rng, t, dist);
     AccessSpec access{rng() % 2 ? AccessKind::kLoad : AccessKind::kStore,
                       widths[rng() % 5],

@@ -18,18 +18,18 @@
 #include "reference/catalog/dot_operand.h"
 #include "reference/catalog/shared.h"
 #include "reference/catalog/tests/test_support.h"
-#include "testing/random_tensor_layouts.h"
-#include "testing/subspaces.h"
+#include "testkit/random_tensor_layouts.h"
+#include "testkit/subspaces.h"
 
 namespace f2lay::ref::analysis {
 namespace {
 
 using catalog::contains;
 using catalog::errorMessage;
-using testing::forEachSubspace;
-using testing::memoryFrom;
-using testing::randomDistributed;
-using testing::TensorShape;
+using testkit::forEachSubspace;
+using testkit::memoryFrom;
+using testkit::randomDistributed;
+using testkit::TensorShape;
 
 // Accesses of `vectorBytes` (default: the widest the layouts allow).
 WavefrontReport simulate(const LinearLayout& dist, const LinearLayout& shared, uint64_t w,

@@ -15,12 +15,12 @@
 #include <random>
 #include <set>
 
+#include "definitions/padded_walk.h"
 #include "reference/analysis/bank_conflicts.h"
 #include "reference/analysis/shared_roundtrip.h"
 #include "reference/catalog/padded_shared.h"
 #include "reference/catalog/shared.h"
-#include "reference/catalog/tests/padded_walk.h"
-#include "testing/outcome.h"
+#include "testkit/outcome.h"
 
 namespace f2lay::ref::analysis {
 namespace {
@@ -149,8 +149,8 @@ TEST(PaddedBanks, ColumnReadOfAPaddedRowMajorTile) {
   // Wider vectors are refused on this padding, saying why.
   AccessSpec wide = withPadding;
   wide.vectorBytes = 8;
-  EXPECT_PRED2(f2lay::testing::contains,
-               f2lay::testing::errorMessage([&] { simulateBankConflicts(columns, shared, wide); }),
+  EXPECT_PRED2(f2lay::testkit::contains,
+               f2lay::testkit::errorMessage([&] { simulateBankConflicts(columns, shared, wide); }),
                "smallest interval and padding");
   // Padding of 4 elements every 32 keeps 16-byte vectors: lane l's vector
   // at 36 l + 4 k words: bank 4 (l + k) mod 32, a quarter-warp of 8 lanes

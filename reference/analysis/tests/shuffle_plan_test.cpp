@@ -3,9 +3,9 @@
 #include <gtest/gtest.h>
 
 #include "analysis/conversion.h"
+#include "definitions/layout_literals.h"
 #include "reference/analysis/warp_simulator.h"
 #include "reference/catalog/blocked.h"
-#include "reference/catalog/tests/layout_literals.h"
 #include "reference/catalog/tests/test_support.h"
 
 namespace f2lay::ref::analysis {
@@ -13,7 +13,7 @@ namespace {
 
 using catalog::contains;
 using catalog::errorMessage;
-using catalog::testing::distributed;
+using catalog::testkit::distributed;
 
 LinearLayout oneD(std::vector<Basis> reg, std::vector<Basis> lane, std::vector<Basis> warp,
                   uint64_t size) {

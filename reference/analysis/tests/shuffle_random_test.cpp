@@ -12,13 +12,13 @@
 #include "analysis/conversion.h"
 #include "reference/analysis/warp_simulator.h"
 #include "reference/catalog/tests/test_support.h"
-#include "testing/random_tensor_layouts.h"
+#include "testkit/random_tensor_layouts.h"
 
 namespace f2lay::ref::analysis {
 namespace {
 
-using testing::TensorShape;
-using testing::unit;
+using testkit::TensorShape;
+using testkit::unit;
 
 struct Shape {
   TensorShape tensor;
@@ -33,14 +33,14 @@ LinearLayout side(std::mt19937_64& rng, const Shape& s, std::vector<int> rest,
   std::vector<Basis> lane, reg;
   for (size_t i = 0; i < rest.size(); ++i)
     (static_cast<int>(i) < 5 - s.zeroLanes ? lane : reg).push_back(unit(s.tensor, rest[i]));
-  testing::insertZeros(rng, lane, s.zeroLanes);
-  testing::insertZeros(rng, reg, zeroRegs);
+  testkit::insertZeros(rng, lane, s.zeroLanes);
+  testkit::insertZeros(rng, reg, zeroRegs);
   return LinearLayout(
       LayoutValue{{{"register", reg}, {"lane", lane}, {"warp", warp}}, s.tensor.outDims()});
 }
 
 std::pair<LinearLayout, LinearLayout> randomPair(std::mt19937_64& rng, const Shape& s) {
-  std::vector<int> perm = testing::shuffledBits(rng, s.tensor);
+  std::vector<int> perm = testkit::shuffledBits(rng, s.tensor);
   std::vector<Basis> warp;
   for (int i = 0; i < s.warpBits; ++i) warp.push_back(unit(s.tensor, perm[i]));
   std::vector<int> rest(perm.begin() + s.warpBits, perm.end());

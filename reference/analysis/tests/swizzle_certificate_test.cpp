@@ -2,7 +2,7 @@
 // element width (tensors of 6 to 13 bits), and of ldmatrix / stmatrix sides,
 // the optimum's wavefronts and instructions, and each side's lower bound,
 // equal the minima of an exhaustive search over memory layouts
-// (testing/swizzle_search.h), which shares no code with the optimum and
+// (testkit/swizzle_search.h), which shares no code with the optimum and
 // costs its witness by enumerating every lane's addresses. The GPU's
 // certificate for larger tensors (device_tests/swizzle_certificate.cu) runs
 // the same search with every leaf of its innermost level tried; here that
@@ -18,14 +18,14 @@
 #include "analysis/swizzle_optimum.h"
 #include "reference/catalog/blocked.h"
 #include "reference/catalog/tests/test_support.h"
-#include "testing/random_tensor_layouts.h"
-#include "testing/swizzle_search.h"
+#include "testkit/random_tensor_layouts.h"
+#include "testkit/swizzle_search.h"
 
 namespace f2lay::ref::analysis {
 namespace {
 
-using testing::SearchInstruction;
-using testing::SearchSide;
+using testkit::SearchInstruction;
+using testkit::SearchSide;
 
 constexpr uint64_t kBudget = 2'000'000;  // search nodes; none of the pairs below comes near
 
@@ -38,23 +38,23 @@ SearchInstruction searchInstruction(Instruction i) {
 // The search's innermost level with every leaf tried (swizzle_leaves.h), as
 // device_tests/swizzle_certificate.cu does on the GPU. It also costs up to 64
 // leaves of each problem anew, minimal or not, address by address
-// (testing::sideCost on the leaf's memory layout): the leaves' closed form
+// (testkit::sideCost on the leaf's memory layout): the leaves' closed form
 // must give each side's wavefronts exactly.
-testing::LeafSolver checkedLeaves(std::vector<const SearchSide*> sides, uint64_t w) {
-  return [sides, w](const testing::LeafProblem& p) {
-    const uint64_t count = testing::leafCount(p);
+testkit::LeafSolver checkedLeaves(std::vector<const SearchSide*> sides, uint64_t w) {
+  return [sides, w](const testkit::LeafProblem& p) {
+    const uint64_t count = testkit::leafCount(p);
     for (uint64_t i = 0, n = std::min<uint64_t>(count, 64); i < n; ++i) {
       uint64_t t = i * count / n;
-      std::vector<uint64_t> s = testing::leafMemoryLayout(p, t);
+      std::vector<uint64_t> s = testkit::leafMemoryLayout(p, t);
       int c[2] = {0, 0};
-      testing::leafTotal(p, t, c);
+      testkit::leafTotal(p, t, c);
       for (int x = 0; x < p.sides; ++x) {
-        auto cost = testing::sideCost(*sides[x], s, w, p.side[x].vectorBytes);
+        auto cost = testkit::sideCost(*sides[x], s, w, p.side[x].vectorBytes);
         EXPECT_TRUE(cost && cost->first == p.side[x].phases << c[x])
             << "leaf " << t << " of " << count << ", side " << x;
       }
     }
-    return testing::hostLeafSolver(uint64_t{1} << 22)(p);
+    return testkit::hostLeafSolver(uint64_t{1} << 22)(p);
   };
 }
 
@@ -71,14 +71,14 @@ bool expectCertified(const LinearLayout& a, const LinearLayout& b, uint64_t w,
   SearchSide sb{&b.value(), false, searchInstruction(options.read)};
   auto pairMinimum = [&] {
     return everyLeaf
-               ? testing::searchSwizzleMinimum(sa, sb, w, kBudget, checkedLeaves({&sa, &sb}, w))
-               : testing::searchSwizzleMinimum(sa, sb, w, kBudget);
+               ? testkit::searchSwizzleMinimum(sa, sb, w, kBudget, checkedLeaves({&sa, &sb}, w))
+               : testkit::searchSwizzleMinimum(sa, sb, w, kBudget);
   };
   auto sideMinimum = [&](const SearchSide& s) {
-    return everyLeaf ? testing::searchSideMinimum(s, w, kBudget, checkedLeaves({&s}, w))
-                     : testing::searchSideMinimum(s, w, kBudget);
+    return everyLeaf ? testkit::searchSideMinimum(s, w, kBudget, checkedLeaves({&s}, w))
+                     : testkit::searchSideMinimum(s, w, kBudget);
   };
-  std::optional<testing::SearchAnswer> best;
+  std::optional<testkit::SearchAnswer> best;
   try {
     best = pairMinimum();
   } catch (const std::invalid_argument&) {
@@ -98,7 +98,7 @@ bool expectCertified(const LinearLayout& a, const LinearLayout& b, uint64_t w,
 
 std::pair<LinearLayout, LinearLayout> randomPair(std::mt19937_64& rng, int minBits, int bitSpan,
                                                  int warpSpan) {
-  auto [a, b] = testing::randomDistributedPair(rng, minBits, bitSpan, warpSpan);
+  auto [a, b] = testkit::randomDistributedPair(rng, minBits, bitSpan, warpSpan);
   return {LinearLayout(a), LinearLayout(b)};
 }
 
@@ -128,9 +128,9 @@ TEST(SwizzleCertificate, EveryLeafTriedMeetsTheSameMinimum) {
   for (uint64_t w : {1, 2, 4, 8, 16}) {
     int compared = 0;
     for (int trial = 0; trial < 24; ++trial) {
-      auto [unitA, unitB] = testing::randomDistributedPair(rng, 6, 3, 2);
+      auto [unitA, unitB] = testkit::randomDistributedPair(rng, 6, 3, 2);
       auto [va, vb] =
-          trial % 2 ? testing::throughBasisChange(rng, unitA, unitB) : std::pair{unitA, unitB};
+          trial % 2 ? testkit::throughBasisChange(rng, unitA, unitB) : std::pair{unitA, unitB};
       LinearLayout a(va), b(vb);
       SCOPED_TRACE(::testing::Message()
                    << "w " << w << " trial " << trial << "\nA " << a << "\nB " << b);

@@ -17,15 +17,15 @@
 #include "reference/catalog/dot_operand.h"
 #include "reference/catalog/nvidia_mma.h"
 #include "reference/catalog/tests/test_support.h"
-#include "testing/random_tensor_layouts.h"
+#include "testkit/random_tensor_layouts.h"
 
 namespace f2lay::ref::analysis {
 namespace {
 
 using catalog::contains;
 using catalog::errorMessage;
-using testing::randomDistributed;
-using testing::TensorShape;
+using testkit::randomDistributed;
+using testkit::TensorShape;
 
 // The side as the simulator sees it, with the optimum's vector width.
 WavefrontReport simulated(const LinearLayout& dist, const LinearLayout& shared, uint64_t w,

@@ -4,8 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "definitions/layout_literals.h"
 #include "reference/catalog/shared.h"
-#include "reference/catalog/tests/layout_literals.h"
 #include "reference/catalog/tests/test_support.h"
 
 namespace f2lay::ref::analysis {
@@ -13,7 +13,7 @@ namespace {
 
 using catalog::contains;
 using catalog::errorMessage;
-using catalog::testing::distributed;
+using catalog::testkit::distributed;
 
 // device_tests/HARDWARE.md#triton-calibration: BlockedLayout([1,4],[4,8],[4,1],[1,0])
 // at 64x64 (bases [dim0, dim1]).

@@ -7,10 +7,10 @@
 
 #include <random>
 
+#include "definitions/amd_operand_fragments.h"
+#include "definitions/cga_tiling.h"
+#include "definitions/layout_literals.h"
 #include "reference/catalog/amd_scale.h"
-#include "reference/catalog/tests/amd_operand_fragments.h"
-#include "reference/catalog/tests/cga_tiling.h"
-#include "reference/catalog/tests/layout_literals.h"
 #include "reference/catalog/tests/test_support.h"
 
 namespace f2lay::ref::catalog {
@@ -34,17 +34,17 @@ TEST(AmdDotOperand, TritonMFMA32_warp1onK_lhs_kwidth8) {
   const std::vector<Basis> noWarps = {{0, 0}, {0, 0}, {0, 0}};
   EXPECT_EQ(
       amdMfmaDotOperand(p, {128, 128}),
-      testing::distributed({{0, 1}, {0, 2}, {0, 4}, {0, 16}, {0, 32}, {0, 64}, {32, 0}, {64, 0}},
+      testkit::distributed({{0, 1}, {0, 2}, {0, 4}, {0, 16}, {0, 32}, {0, 64}, {32, 0}, {64, 0}},
                            lanes, noWarps, {}, {128, 128}));
   EXPECT_EQ(amdMfmaDotOperand(p, {128, 256}),
-            testing::distributed(
+            testkit::distributed(
                 {{0, 1}, {0, 2}, {0, 4}, {0, 16}, {0, 32}, {0, 64}, {0, 128}, {32, 0}, {64, 0}},
                 lanes, noWarps, {}, {128, 256}));
   EXPECT_EQ(amdMfmaDotOperand(p, {32, 64}),
-            testing::distributed({{0, 1}, {0, 2}, {0, 4}, {0, 16}, {0, 32}}, lanes, noWarps, {},
+            testkit::distributed({{0, 1}, {0, 2}, {0, 4}, {0, 16}, {0, 32}}, lanes, noWarps, {},
                                  {32, 64}));
   EXPECT_EQ(amdMfmaDotOperand(p, {16, 16}),
-            testing::distributed({{0, 1}, {0, 2}, {0, 4}},
+            testkit::distributed({{0, 1}, {0, 2}, {0, 4}},
                                  {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {0, 0}, {0, 8}}, noWarps, {},
                                  {16, 16}));
 }
@@ -55,16 +55,16 @@ TEST(AmdDotOperand, TritonMFMA32_warp1onK_rhs_kwidth8) {
   AmdMfmaDotOperandParams p{1, mfmaParent({1, 8}, {32, 32, 8}), 8};
   const std::vector<Basis> lanes = {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {8, 0}};
   EXPECT_EQ(amdMfmaDotOperand(p, {128, 128}),
-            testing::distributed({{1, 0}, {2, 0}, {4, 0}, {16, 0}, {32, 0}, {64, 0}}, lanes,
+            testkit::distributed({{1, 0}, {2, 0}, {4, 0}, {16, 0}, {32, 0}, {64, 0}}, lanes,
                                  {{0, 32}, {0, 64}, {0, 0}}, {}, {128, 128}));
   EXPECT_EQ(amdMfmaDotOperand(p, {128, 256}),
-            testing::distributed({{1, 0}, {2, 0}, {4, 0}, {16, 0}, {32, 0}, {64, 0}}, lanes,
+            testkit::distributed({{1, 0}, {2, 0}, {4, 0}, {16, 0}, {32, 0}, {64, 0}}, lanes,
                                  {{0, 32}, {0, 64}, {0, 128}}, {}, {128, 256}));
   EXPECT_EQ(amdMfmaDotOperand(p, {32, 64}),
-            testing::distributed({{1, 0}, {2, 0}, {4, 0}, {16, 0}}, lanes,
+            testkit::distributed({{1, 0}, {2, 0}, {4, 0}, {16, 0}}, lanes,
                                  {{0, 32}, {0, 0}, {0, 0}}, {}, {32, 64}));
   EXPECT_EQ(amdMfmaDotOperand(p, {256, 256}),
-            testing::distributed({{1, 0}, {2, 0}, {4, 0}, {16, 0}, {32, 0}, {64, 0}, {128, 0}},
+            testkit::distributed({{1, 0}, {2, 0}, {4, 0}, {16, 0}, {32, 0}, {64, 0}, {128, 0}},
                                  lanes, {{0, 32}, {0, 64}, {0, 128}}, {}, {256, 256}));
 }
 
@@ -73,13 +73,13 @@ TEST(AmdDotOperand, TritonMFMA32_warp1onK_rhs_kwidth8) {
 TEST(AmdDotOperand, GluonMfmaTilesAndCga) {
   AmdMfmaDotOperandParams p{0, mfmaParent({2, 2}, {16, 16, 16}, true, {2, 2}), 8};
   EXPECT_EQ(amdMfmaDotOperand(p, {64, 128}),
-            testing::distributed({{0, 1}, {0, 2}, {0, 4}, {0, 32}, {0, 64}, {16, 0}},
+            testkit::distributed({{0, 1}, {0, 2}, {0, 4}, {0, 32}, {0, 64}, {16, 0}},
                                  {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {0, 8}, {0, 16}},
                                  {{0, 0}, {32, 0}}, {}, {64, 128}));
   AmdMfmaDotOperandParams c{0, mfmaParent({2, 2}, {32, 32, 8}, true), 4};
-  c.parent.cgaLayout = testing::cgaFromBases({{1, 0}, {0, 1}}, 2);
+  c.parent.cgaLayout = testkit::cgaFromBases({{1, 0}, {0, 1}}, 2);
   EXPECT_EQ(amdMfmaDotOperand(c, {128, 128}),
-            testing::distributed({{0, 1}, {0, 2}, {0, 8}, {0, 16}, {0, 32}, {0, 0}},
+            testkit::distributed({{0, 1}, {0, 2}, {0, 8}, {0, 16}, {0, 32}, {0, 0}},
                                  {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}, {0, 4}},
                                  {{0, 0}, {32, 0}}, {{64, 0}, {0, 64}}, {128, 128}));
 }
@@ -89,23 +89,23 @@ TEST(AmdDotOperand, GluonMfmaTilesAndCga) {
 TEST(AmdDotOperand, GluonWmma) {
   AmdWmmaDotOperandParams v2{0, wmmaParent(2, false, {{0, 1}, {1, 0}}, {}, {16, 16, 16}), 16};
   EXPECT_EQ(amdWmmaDotOperand(v2, {64, 64}),
-            testing::distributed({{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 32}, {32, 0}},
+            testkit::distributed({{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 32}, {32, 0}},
                                  {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {0, 16}}, {{0, 0}, {16, 0}}, {},
                                  {64, 64}));
   AmdWmmaDotOperandParams v1{0, wmmaParent(1, false, {{0, 1}, {1, 0}}, {}, {16, 16, 16}), 16};
   EXPECT_EQ(amdWmmaDotOperand(v1, {64, 64}),
-            testing::distributed({{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {0, 32}, {32, 0}},
+            testkit::distributed({{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {0, 32}, {32, 0}},
                                  {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {0, 0}}, {{0, 0}, {16, 0}}, {},
                                  {64, 64}));
   AmdWmmaDotOperandParams b{1, wmmaParent(3, true, {{1, 0}, {0, 1}}, {{0, 2}}, {32, 16, 128}), 8};
   EXPECT_EQ(amdWmmaDotOperand(b, {256, 64}),
-            testing::distributed(
+            testkit::distributed(
                 {{1, 0}, {2, 0}, {4, 0}, {16, 0}, {32, 0}, {64, 0}, {0, 16}, {0, 0}, {128, 0}},
                 {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {8, 0}}, {{0, 0}, {0, 32}}, {}, {256, 64}));
   AmdWmmaDotOperandParams c{0, wmmaParent(2, false, {{0, 1}, {1, 0}}, {}, {16, 16, 16}), 8};
-  c.parent.cgaLayout = testing::cgaFromBases({{1, 0}, {0, 1}}, 2);
+  c.parent.cgaLayout = testkit::cgaFromBases({{1, 0}, {0, 1}}, 2);
   EXPECT_EQ(amdWmmaDotOperand(c, {128, 128}),
-            testing::distributed({{0, 1}, {0, 2}, {0, 4}, {0, 16}, {0, 32}, {0, 64}, {32, 0}},
+            testkit::distributed({{0, 1}, {0, 2}, {0, 4}, {0, 16}, {0, 32}, {0, 64}, {32, 0}},
                                  {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {0, 8}}, {{0, 0}, {16, 0}},
                                  {{64, 0}, {0, 0}}, {128, 128}));
 }
@@ -188,22 +188,22 @@ TEST(AmdScale, GluonAnswers) {
   AmdMfmaDotOperandParams a{0, mfmaParent({2, 2}, {32, 32, 64}, true), 16};
   EXPECT_EQ(
       amdMfmaScale(a, {64, 8}),
-      testing::distributed({{0, 2}, {0, 4}}, {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}, {0, 1}},
+      testkit::distributed({{0, 2}, {0, 4}}, {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}, {0, 1}},
                            {{0, 0}, {32, 0}}, {}, {64, 8}));
   AmdMfmaDotOperandParams b{1, mfmaParent({2, 4}, {16, 16, 128}, true, {4, 2}), 16};
   EXPECT_EQ(amdMfmaScale(b, {128, 16}),
-            testing::distributed({{0, 4}, {0, 8}, {16, 0}},
+            testkit::distributed({{0, 4}, {0, 8}, {16, 0}},
                                  {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {0, 1}, {0, 2}},
                                  {{32, 0}, {64, 0}, {0, 0}}, {}, {128, 16}));
   // WMMA: lanes 16-31 take the next tile along non-K (here the register
   // tile of reg_bases [2, 0], 32 rows on).
   AmdWmmaDotOperandParams w{0, wmmaParent(3, false, {{0, 1}, {1, 0}}, {{2, 0}}, {16, 16, 128}), 16};
   EXPECT_EQ(amdWmmaScale(w, {128, 8}),
-            testing::distributed({{0, 1}, {0, 2}, {0, 4}, {64, 0}},
+            testkit::distributed({{0, 1}, {0, 2}, {0, 4}, {64, 0}},
                                  {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {32, 0}}, {{0, 0}, {16, 0}}, {},
                                  {128, 8}));
   EXPECT_EQ(amdWmmaScale(w, {16, 2}, 16),
-            testing::distributed({{0, 1}, {0, 0}, {0, 0}}, {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {0, 0}},
+            testkit::distributed({{0, 1}, {0, 0}, {0, 0}}, {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {0, 0}},
                                  {{0, 0}, {0, 0}}, {}, {16, 2}));
 }
 
@@ -337,7 +337,7 @@ TEST(AmdDotOperand, WmmaCgaParentIsTheOneCtaOperandTiledOverCtas) {
     Shape share = {uint64_t{64} << (rng() % 2), uint64_t{64} << (rng() % 2)};
     AmdWmmaDotOperandParams p{index, wmmaParent(2, false, {{0, 1}, {1, 0}}, {}, {16, 16, 16}), 8};
     LinearLayout tile = amdWmmaDotOperand(p, share);
-    p.parent.cgaLayout = testing::cgaFromBases(cga, 2);
+    p.parent.cgaLayout = testkit::cgaFromBases(cga, 2);
     EXPECT_EQ(cgaTilingMismatch(amdWmmaDotOperand(p, tiledShape(seen, share)), tile, seen, share),
               "")
         << "case " << i;
@@ -350,9 +350,9 @@ TEST(AmdDotOperand, WmmaCgaParentIsTheOneCtaOperandTiledOverCtas) {
 // to a broadcast zero in the 64 x 32 share), its CTAs split K too.
 TEST(AmdDotOperand, GluonMfmaCgaSplitsK) {
   AmdMfmaDotOperandParams p{1, mfmaParent({2, 2}, {16, 16, 16}), 8};
-  p.parent.cgaLayout = testing::cgaFromBases({{0, 1}, {1, 0}}, 2);
+  p.parent.cgaLayout = testkit::cgaFromBases({{0, 1}, {1, 0}}, 2);
   EXPECT_EQ(amdMfmaDotOperand(p, {128, 64}),
-            testing::distributed({{1, 0}, {2, 0}, {4, 0}, {32, 0}, {0, 0}},
+            testkit::distributed({{1, 0}, {2, 0}, {4, 0}, {32, 0}, {0, 0}},
                                  {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {8, 0}, {16, 0}},
                                  {{0, 16}, {0, 0}}, {{0, 32}, {64, 0}}, {128, 64}));
 }
@@ -369,7 +369,7 @@ TEST(AmdDotOperand, MfmaCgaParentMatchesTheWholeTensorRepeatRule) {
     size_t rank = shape.size();
     uint64_t index = rng() % 2, kWidth = uint64_t{1} << rng() % 5;
     AmdMfmaParams parent{3, instr, instr[0] == 64, warps, 32, tiles, std::nullopt};
-    parent.cgaLayout = testing::cgaFromBases(cga, rank);
+    parent.cgaLayout = testkit::cgaFromBases(cga, rank);
     SCOPED_TRACE(::testing::Message()
                  << "case " << i << " " << ::testing::PrintToString(instr) << " op " << index
                  << " k_width " << kWidth << " warps " << ::testing::PrintToString(warps)

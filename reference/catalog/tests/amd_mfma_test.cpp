@@ -7,15 +7,15 @@
 
 #include <random>
 
-#include "reference/catalog/tests/amd_fragments.h"
-#include "reference/catalog/tests/cga_tiling.h"
-#include "reference/catalog/tests/layout_literals.h"
+#include "definitions/amd_fragments.h"
+#include "definitions/cga_tiling.h"
+#include "definitions/layout_literals.h"
 #include "reference/catalog/tests/test_support.h"
 
 namespace f2lay::ref::catalog {
 namespace {
 
-using testing::distributed;
+using testkit::distributed;
 
 AmdMfmaParams mfma(std::vector<uint64_t> warps, std::vector<uint64_t> instr, bool transposed,
                    std::vector<uint64_t> tilesPerWarp = {}, uint64_t bits = 32) {
@@ -150,7 +150,7 @@ TEST(AmdMfma, Gluon4x64And64x4) {
 // shape, so one becomes a broadcast zero in each CTA's 64x64 share.
 TEST(AmdMfma, GluonCgaCountsNRepeatsFromTheGlobalShape) {
   AmdMfmaParams p = mfma({2, 2}, {32, 32, 8}, false);
-  p.cgaLayout = testing::cgaFromBases({{0, 1}, {1, 0}}, 2);
+  p.cgaLayout = testkit::cgaFromBases({{0, 1}, {1, 0}}, 2);
   EXPECT_EQ(amdMfma(p, {128, 128}),
             distributed({{1, 0}, {2, 0}, {8, 0}, {16, 0}, {0, 0}}, kLanes32, {{0, 32}, {32, 0}},
                         {{0, 64}, {64, 0}}, {128, 128}));
@@ -163,11 +163,11 @@ TEST(AmdMfma, GluonCgaCountsNRepeatsFromTheGlobalShape) {
 // N, the last ones cut to broadcast zeros in each CTA's share.
 TEST(AmdMfma, GluonCgaAnswers) {
   AmdMfmaParams a = mfma({2, 1}, {16, 16, 16}, false, {1, 2});
-  a.cgaLayout = testing::cgaFromBases({{1, 0}, {0, 1}}, 2);
+  a.cgaLayout = testkit::cgaFromBases({{1, 0}, {0, 1}}, 2);
   EXPECT_EQ(amdMfma(a, {64, 128}), distributed({{1, 0}, {2, 0}, {0, 16}, {0, 32}, {0, 0}}, kLanes16,
                                                {{16, 0}}, {{32, 0}, {0, 64}}, {64, 128}));
   AmdMfmaParams b = mfma({1, 2}, {32, 32, 8}, true);
-  b.cgaLayout = testing::cgaFromBases({{0, 1}, {0, 0}}, 2);
+  b.cgaLayout = testkit::cgaFromBases({{0, 1}, {0, 0}}, 2);
   EXPECT_EQ(amdMfma(b, {32, 256}),
             distributed({{0, 1}, {0, 2}, {0, 8}, {0, 16}, {0, 64}, {0, 0}}, kLanes32T, {{0, 32}},
                         {{0, 128}, {0, 0}}, {32, 256}));
@@ -203,7 +203,7 @@ TEST(AmdMfma, CgaMatchesTheWholeTensorRepeatRule) {
     auto [instr, warps, tiles, shape, cga] = drawMfmaCga(rng);
     size_t rank = shape.size();
     AmdMfmaParams p = mfma(warps, instr, instr[0] == 64 || rng() % 2, tiles, 32u << rng() % 2);
-    p.cgaLayout = testing::cgaFromBases(cga, rank);
+    p.cgaLayout = testkit::cgaFromBases(cga, rank);
     SCOPED_TRACE(::testing::Message()
                  << "case " << i << " " << ::testing::PrintToString(instr)
                  << (p.transposed ? " T " : " ") << p.elementBitwidth << " warps "

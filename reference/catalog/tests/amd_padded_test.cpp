@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "analysis/padding.h"
+#include "definitions/amd_padded_definition.h"
+#include "definitions/elementwise_compare.h"
 #include "reference/catalog/padded_shared.h"
-#include "reference/catalog/tests/amd_padded_definition.h"
-#include "reference/catalog/tests/elementwise_compare.h"
 #include "reference/catalog/tests/test_support.h"
 
 namespace f2lay::ref::catalog {

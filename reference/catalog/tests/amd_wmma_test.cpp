@@ -6,14 +6,14 @@
 
 #include <gtest/gtest.h>
 
-#include "reference/catalog/tests/amd_fragments.h"
-#include "reference/catalog/tests/layout_literals.h"
+#include "definitions/amd_fragments.h"
+#include "definitions/layout_literals.h"
 #include "reference/catalog/tests/test_support.h"
 
 namespace f2lay::ref::catalog {
 namespace {
 
-using testing::distributed;
+using testkit::distributed;
 
 // Gluon 3.6's AMDWMMALayout(version, transposed, warps_per_cta, instr_shape,
 // tiles_per_warp), built through gluon36WmmaBases at each shape.
@@ -210,7 +210,7 @@ TEST(AmdWmma, Gluon39Instr32x16) {
 // 64x64 share.
 TEST(AmdWmma, Gluon39Cga) {
   AmdWmmaParams p = wmma39(2, false, {{0, 1}}, {{1, 0}});
-  p.cgaLayout = testing::cgaFromBases({{0, 1}, {1, 0}}, 2);
+  p.cgaLayout = testkit::cgaFromBases({{0, 1}, {1, 0}}, 2);
   EXPECT_EQ(amdWmma(p, {128, 128}), distributed({{1, 0}, {2, 0}, {4, 0}, {16, 0}, {0, 32}, {32, 0}},
                                                 {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {8, 0}}, {{0, 16}},
                                                 {{0, 64}, {64, 0}}, {128, 128}));

@@ -6,15 +6,15 @@
 // in Gluon; the equivalent block bases were worked by hand and measured).
 #include <gtest/gtest.h>
 
+#include "definitions/layout_literals.h"
 #include "reference/catalog/blocked.h"
-#include "reference/catalog/tests/layout_literals.h"
 #include "reference/catalog/tests/test_support.h"
 
 namespace f2lay::ref::catalog {
 namespace {
 
-using testing::cgaFromBases;
-using testing::distributed;
+using testkit::cgaFromBases;
+using testkit::distributed;
 
 // Triton's test helper blocked(spt, tpw, wpb, cpg, cSplit, ord, cOrd).
 LinearLayout legacyBlocked(std::vector<uint64_t> spt, std::vector<uint64_t> tpw,

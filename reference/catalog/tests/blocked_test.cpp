@@ -4,12 +4,12 @@
 
 #include <gtest/gtest.h>
 
-#include "reference/catalog/tests/layout_literals.h"
+#include "definitions/layout_literals.h"
 
 namespace f2lay::ref::catalog {
 namespace {
 
-using testing::distributed;
+using testkit::distributed;
 
 // device_tests/HARDWARE.md#triton-calibration:
 // BlockedLayout([1,4],[4,8],[4,1],[1,0]) at 64x64, as Gluon's

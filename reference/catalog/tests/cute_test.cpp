@@ -11,11 +11,11 @@
 #include <functional>
 #include <random>
 
+#include "definitions/cute_formula.h"
 #include "reference/catalog/cutlass.h"
 #include "reference/catalog/shared.h"
-#include "reference/catalog/tests/cute_formula.h"
 #include "reference/catalog/tests/test_support.h"
-#include "testing/evaluate.h"
+#include "testkit/evaluate.h"
 
 namespace f2lay::ref::catalog {
 namespace {
@@ -70,16 +70,16 @@ TEST(CuteSwizzle, DefinitionAtEveryCoordinate) {
     SCOPED_TRACE(cuteToString({c.b, c.m, c.s}, flatCuteLayout(c.shape, c.stride)));
     LinearLayout l = toLinear(c);
     ASSERT_EQ(l.getOutDimNames(), std::vector<std::string>{"offset"});
-    // testing::apply's input is the flattened coordinate, dim0 in the low bits: for
+    // testkit::apply's input is the flattened coordinate, dim0 in the low bits: for
     // power-of-two shapes that is CuTe's colexicographic 1-D index.
     for (uint64_t x = 0; x < sizeOf(c.shape); ++x, ++checked)
-      ASSERT_EQ(f2lay::testing::apply(l.value(), x)[0], static_cast<uint64_t>(cuteOffset(c, x)))
+      ASSERT_EQ(f2lay::testkit::apply(l.value(), x)[0], static_cast<uint64_t>(cuteOffset(c, x)))
           << x;
     if (!l.isInvertible()) continue;
     LinearLayout m = memory(c);
     ASSERT_EQ(m.getInDimNames(), std::vector<std::string>{"offset"});
     for (uint64_t x = 0; x < sizeOf(c.shape); ++x, ++inverted)
-      ASSERT_EQ(f2lay::testing::apply(m.value(), static_cast<uint64_t>(cuteOffset(c, x))),
+      ASSERT_EQ(f2lay::testkit::apply(m.value(), static_cast<uint64_t>(cuteOffset(c, x))),
                 colex(c.shape, x));
   }
   EXPECT_EQ(checked, 10u * (512 * 4 + 1024 + 256 + 16 + 16 + 64));
@@ -294,9 +294,9 @@ TEST(CuteNested, Issue22ExampleAgainstPycute) {
       {{"offset", 8192}}};
   EXPECT_EQ(got.value(), want);
   // pycute: C((5,37)) = 325, C(((3,1),45)) = 4349, C(1023) = 4559.
-  EXPECT_EQ(f2lay::testing::apply(got.value(), 5 + 16 * 37)[0], 325u);
-  EXPECT_EQ(f2lay::testing::apply(got.value(), 3 + 8 * 1 + 16 * 45)[0], 4349u);
-  EXPECT_EQ(f2lay::testing::apply(got.value(), 1023)[0], 4559u);
+  EXPECT_EQ(f2lay::testkit::apply(got.value(), 5 + 16 * 37)[0], 325u);
+  EXPECT_EQ(f2lay::testkit::apply(got.value(), 3 + 8 * 1 + 16 * 45)[0], 4349u);
+  EXPECT_EQ(f2lay::testkit::apply(got.value(), 1023)[0], 4559u);
   // 1024 elements spread over 8192 offsets: no offset -> coordinate layout.
   EXPECT_PRED2(contains, errorMessage([&] {
                  cuteMemoryLayout({3, 4, 3}, l);
@@ -371,7 +371,7 @@ TEST(CuteNested, DefinitionAtEveryCoordinate) {
     LinearLayout got = cuteToLinear(sw, l);
     // The flattened input is CuTe's 1-D coordinate (power-of-two leaves).
     for (uint64_t x = 0; x < size; ++x)
-      ASSERT_EQ(f2lay::testing::apply(got.value(), x)[0],
+      ASSERT_EQ(f2lay::testkit::apply(got.value(), x)[0],
                 static_cast<uint64_t>(catalog::cuteOffset(sw, l, x)))
           << x;
     std::optional<CuteSwizzledLayout> back = linearToCute(got);
@@ -384,7 +384,7 @@ TEST(CuteNested, DefinitionAtEveryCoordinate) {
     std::vector<uint64_t> modeSizes;
     for (const CuteTuple& mode : l.shape) modeSizes.push_back(cuteSize(mode));
     for (uint64_t x = 0; x < size; ++x)
-      ASSERT_EQ(f2lay::testing::apply(memory.value(),
+      ASSERT_EQ(f2lay::testkit::apply(memory.value(),
                                       static_cast<uint64_t>(catalog::cuteOffset(sw, l, x))),
                 colex(modeSizes, x));
   }

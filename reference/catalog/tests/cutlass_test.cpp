@@ -13,9 +13,9 @@
 #include <functional>
 #include <sstream>
 
-#include "reference/catalog/tests/cutlass_formula.h"
+#include "definitions/cutlass_formula.h"
 #include "reference/catalog/tests/test_support.h"
-#include "testing/evaluate.h"
+#include "testkit/evaluate.h"
 
 namespace f2lay::ref::catalog {
 namespace {
@@ -42,7 +42,7 @@ uint64_t expectTable(const LinearLayout& memory, const std::string& table) {
       EXPECT_EQ(last, first + 7) << cell;
       for (uint64_t i = 0; i < 8; ++i, ++checked) {
         uint64_t offset = 64 * row + 8 * k + i;
-        EXPECT_EQ(f2lay::testing::apply(memory.value(), offset),
+        EXPECT_EQ(f2lay::testkit::apply(memory.value(), offset),
                   (std::vector<uint64_t>{first + i, strided}))
             << "offset " << offset << " (line " << row << ", cell " << cell << ")";
       }
@@ -176,10 +176,10 @@ TEST(CutlassTensorOp, AddressComputationAtEveryElement) {
                  std::to_string(p.crosswise) + " extent " + std::to_string(p.contiguous) + "x" +
                  std::to_string(p.strided) + " ldm " + std::to_string(p.ldm));
     LinearLayout toOffset = tensorOpMultiplicandToOffset(p);
-    // testing::apply's input: dim0 (contiguous) in the low bits.
+    // testkit::apply's input: dim0 (contiguous) in the low bits.
     for (uint64_t s = 0; s < p.strided; ++s)
       for (uint64_t c = 0; c < p.contiguous; ++c, ++checked)
-        ASSERT_EQ(f2lay::testing::apply(toOffset.value(), c + s * p.contiguous)[0],
+        ASSERT_EQ(f2lay::testkit::apply(toOffset.value(), c + s * p.contiguous)[0],
                   cutlassOffset(p, c, s))
             << "c " << c << " s " << s;
     // Invertible when the offsets are exactly 0 .. extent[0] * extent[1] - 1.
@@ -199,7 +199,7 @@ TEST(CutlassTensorOp, AddressComputationAtEveryElement) {
     LinearLayout memory = tensorOpMultiplicand(p);
     for (uint64_t s = 0; s < p.strided; ++s)
       for (uint64_t c = 0; c < p.contiguous; ++c, ++inverted)
-        ASSERT_EQ(f2lay::testing::apply(memory.value(), cutlassOffset(p, c, s)),
+        ASSERT_EQ(f2lay::testkit::apply(memory.value(), cutlassOffset(p, c, s)),
                   (std::vector<uint64_t>{c, s}));
   }
   // Sums of contiguous * strided by hand: per element size E = 128 / bits,
@@ -219,11 +219,11 @@ TEST(CutlassTensorOp, RowMajorViewSwapsTheDims) {
   LinearLayout toOffset = tensorOpMultiplicandToOffset(p);
   for (uint64_t s = 0; s < 16; ++s)
     for (uint64_t c = 0; c < 64; ++c)
-      ASSERT_EQ(f2lay::testing::apply(toOffset.value(), s + c * 16)[0], cutlassOffset(p, c, s));
+      ASSERT_EQ(f2lay::testkit::apply(toOffset.value(), s + c * 16)[0], cutlassOffset(p, c, s));
   LinearLayout memory = tensorOpMultiplicand(p);
   EXPECT_EQ(memory.getOutDimNames(), (std::vector<std::string>{"dim0", "dim1"}));
   EXPECT_EQ(memory.getOutDimSize("dim0"), 16u);
-  EXPECT_EQ(f2lay::testing::apply(memory.value(), 64),
+  EXPECT_EQ(f2lay::testkit::apply(memory.value(), 64),
             (std::vector<uint64_t>{1, 8}));  // (8..15, 1)
 }
 

@@ -6,9 +6,9 @@
 
 #include <random>
 
-#include "reference/catalog/tests/cga_tiling.h"
-#include "reference/catalog/tests/layout_literals.h"
-#include "reference/catalog/tests/mma_fragments.h"
+#include "definitions/cga_tiling.h"
+#include "definitions/layout_literals.h"
+#include "definitions/mma_fragments.h"
 #include "reference/catalog/tests/test_support.h"
 
 namespace f2lay::ref::catalog {
@@ -31,40 +31,40 @@ const std::vector<Basis> kLanesB8 = {{8, 0}, {16, 0}, {0, 1}, {0, 2}, {0, 4}};
 TEST(DotOperand, TritonDotMMAv2_tile_kwidth8) {
   EXPECT_EQ(
       dotOperand(dotV2(0, {1, 1}, 8), {16, 64}),
-      testing::distributed({{0, 1}, {0, 2}, {0, 4}, {8, 0}, {0, 32}}, kLanesA8, {}, {}, {16, 64}));
+      testkit::distributed({{0, 1}, {0, 2}, {0, 4}, {8, 0}, {0, 32}}, kLanesA8, {}, {}, {16, 64}));
   EXPECT_EQ(dotOperand(dotV2(1, {1, 1}, 8), {64, 8}),
-            testing::distributed({{1, 0}, {2, 0}, {4, 0}, {32, 0}}, kLanesB8, {}, {}, {64, 8}));
+            testkit::distributed({{1, 0}, {2, 0}, {4, 0}, {32, 0}}, kLanesB8, {}, {}, {64, 8}));
 }
 
 // Triton LinearLayoutConversionsTest DotMMAv2_large_warp4_kwidth8: B's warps
 // lie along M and are broadcast.
 TEST(DotOperand, TritonDotMMAv2_large_warp4_kwidth8) {
   EXPECT_EQ(dotOperand(dotV2(0, {4, 1}, 8), {128, 128}),
-            testing::distributed({{0, 1}, {0, 2}, {0, 4}, {8, 0}, {0, 32}, {0, 64}, {64, 0}},
+            testkit::distributed({{0, 1}, {0, 2}, {0, 4}, {8, 0}, {0, 32}, {0, 64}, {64, 0}},
                                  kLanesA8, {{16, 0}, {32, 0}}, {}, {128, 128}));
   EXPECT_EQ(
       dotOperand(dotV2(1, {4, 1}, 8), {128, 64}),
-      testing::distributed({{1, 0}, {2, 0}, {4, 0}, {32, 0}, {64, 0}, {0, 8}, {0, 16}, {0, 32}},
+      testkit::distributed({{1, 0}, {2, 0}, {4, 0}, {32, 0}, {64, 0}, {0, 8}, {0, 16}, {0, 32}},
                            kLanesB8, {{0, 0}, {0, 0}}, {}, {128, 64}));
   EXPECT_EQ(
       dotOperand(dotV2(1, {4, 1}, 8), {64, 128}),
-      testing::distributed({{1, 0}, {2, 0}, {4, 0}, {32, 0}, {0, 8}, {0, 16}, {0, 32}, {0, 64}},
+      testkit::distributed({{1, 0}, {2, 0}, {4, 0}, {32, 0}, {0, 8}, {0, 16}, {0, 32}, {0, 64}},
                            kLanesB8, {{0, 0}, {0, 0}}, {}, {64, 128}));
 }
 
 // Triton LinearLayoutConversionsTest DotMMAv2_split_warp_kwidth8.
 TEST(DotOperand, TritonDotMMAv2_split_warp_kwidth8) {
   EXPECT_EQ(dotOperand(dotV2(0, {2, 2}, 8), {32, 64}),
-            testing::distributed({{0, 1}, {0, 2}, {0, 4}, {8, 0}, {0, 32}}, kLanesA8,
+            testkit::distributed({{0, 1}, {0, 2}, {0, 4}, {8, 0}, {0, 32}}, kLanesA8,
                                  {{0, 0}, {16, 0}}, {}, {32, 64}));
   EXPECT_EQ(dotOperand(dotV2(1, {2, 2}, 8), {64, 16}),
-            testing::distributed({{1, 0}, {2, 0}, {4, 0}, {32, 0}}, kLanesB8, {{0, 8}, {0, 0}}, {},
+            testkit::distributed({{1, 0}, {2, 0}, {4, 0}, {32, 0}}, kLanesB8, {{0, 8}, {0, 0}}, {},
                                  {64, 16}));
   EXPECT_EQ(dotOperand(dotV2(0, {2, 2}, 8), {64, 128}),
-            testing::distributed({{0, 1}, {0, 2}, {0, 4}, {8, 0}, {0, 32}, {0, 64}, {32, 0}},
+            testkit::distributed({{0, 1}, {0, 2}, {0, 4}, {8, 0}, {0, 32}, {0, 64}, {32, 0}},
                                  kLanesA8, {{0, 0}, {16, 0}}, {}, {64, 128}));
   EXPECT_EQ(dotOperand(dotV2(1, {2, 2}, 8), {128, 32}),
-            testing::distributed({{1, 0}, {2, 0}, {4, 0}, {32, 0}, {64, 0}, {0, 16}}, kLanesB8,
+            testkit::distributed({{1, 0}, {2, 0}, {4, 0}, {32, 0}, {64, 0}, {0, 16}}, kLanesB8,
                                  {{0, 8}, {0, 0}}, {}, {128, 32}));
 }
 
@@ -73,7 +73,7 @@ TEST(DotOperand, TritonDotMMAv2_split_warp_kwidth8) {
 TEST(DotOperand, TritonDotMMAv2_3D) {
   EXPECT_EQ(
       dotOperand(dotV2(0, {2, 4, 2}, 8), {16, 128, 128}),
-      testing::distributed({{0, 0, 1},
+      testkit::distributed({{0, 0, 1},
                             {0, 0, 2},
                             {0, 0, 4},
                             {0, 8, 0},
@@ -86,7 +86,7 @@ TEST(DotOperand, TritonDotMMAv2_3D) {
                            {{0, 0, 8}, {0, 0, 16}, {0, 1, 0}, {0, 2, 0}, {0, 4, 0}},
                            {{0, 0, 0}, {0, 16, 0}, {0, 32, 0}, {1, 0, 0}}, {}, {16, 128, 128}));
   EXPECT_EQ(dotOperand(dotV2(1, {2, 4, 2}, 8), {8, 128, 64}),
-            testing::distributed({{0, 1, 0},
+            testkit::distributed({{0, 1, 0},
                                   {0, 2, 0},
                                   {0, 4, 0},
                                   {0, 32, 0},
@@ -105,18 +105,18 @@ TEST(DotOperand, TritonDotMMAv3_warp4_kwidth2) {
   const std::vector<Basis> lanes = {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}};
   const std::vector<Basis> warps = {{16, 0}, {32, 0}};
   EXPECT_EQ(dotOperand(dotV3({4, 1}, 2), {64, 16}),
-            testing::distributed({{0, 1}, {8, 0}, {0, 8}}, lanes, warps, {}, {64, 16}));
+            testkit::distributed({{0, 1}, {8, 0}, {0, 8}}, lanes, warps, {}, {64, 16}));
   EXPECT_EQ(dotOperand(dotV3({4, 1}, 2), {128, 16}),
-            testing::distributed({{0, 1}, {8, 0}, {0, 8}, {64, 0}}, lanes, warps, {}, {128, 16}));
+            testkit::distributed({{0, 1}, {8, 0}, {0, 8}, {64, 0}}, lanes, warps, {}, {128, 16}));
   EXPECT_EQ(dotOperand(dotV3({4, 1}, 2), {128, 32}),
-            testing::distributed({{0, 1}, {8, 0}, {0, 8}, {0, 16}, {64, 0}}, lanes, warps, {},
+            testkit::distributed({{0, 1}, {8, 0}, {0, 8}, {0, 16}, {64, 0}}, lanes, warps, {},
                                  {128, 32}));
 }
 
 // Triton LinearLayoutConversionsTest DotMMAv3_mixed_warp_kwidth4.
 TEST(DotOperand, TritonDotMMAv3_mixed_warp_kwidth4) {
   EXPECT_EQ(dotOperand(dotV3({4, 2}, 4), {128, 64}),
-            testing::distributed({{0, 1}, {0, 2}, {8, 0}, {0, 16}, {0, 32}, {64, 0}},
+            testkit::distributed({{0, 1}, {0, 2}, {8, 0}, {0, 16}, {0, 32}, {64, 0}},
                                  {{0, 4}, {0, 8}, {1, 0}, {2, 0}, {4, 0}},
                                  {{16, 0}, {32, 0}, {0, 0}}, {}, {128, 64}));
 }
@@ -153,7 +153,7 @@ TEST(DotOperand, ParameterErrors) {
   // A parent's CGA over other dims than the shape's (the catalog fuzzer's
   // crash: its K entry was zeroed out of bounds).
   DotOperandParams wrongCga = dotV2(1, {1, 1}, 2);
-  wrongCga.parent.cgaLayout = testing::cgaFromBases({{1}}, 1);
+  wrongCga.parent.cgaLayout = testkit::cgaFromBases({{1}}, 1);
   EXPECT_PRED2(contains, errorOf(wrongCga, {16, 16}),
                "cga_layout: the parent's CGA has 1 dims, the shape 2");
 }
@@ -163,9 +163,9 @@ TEST(DotOperand, ParameterErrors) {
 // parent's do; the parent's split of M, which is B's K, becomes a copy.
 TEST(DotOperand, GluonCgaParent) {
   DotOperandParams p = dotV2(1, {2, 2}, 2);
-  p.parent.cgaLayout = testing::cgaFromBases({{1, 0}, {0, 1}}, 2);
+  p.parent.cgaLayout = testkit::cgaFromBases({{1, 0}, {0, 1}}, 2);
   EXPECT_EQ(dotOperand(p, {128, 128}),
-            testing::distributed({{1, 0}, {8, 0}, {16, 0}, {32, 0}, {64, 0}, {0, 16}, {0, 32}},
+            testkit::distributed({{1, 0}, {8, 0}, {16, 0}, {32, 0}, {64, 0}, {0, 16}, {0, 32}},
                                  {{2, 0}, {4, 0}, {0, 1}, {0, 2}, {0, 4}}, {{0, 8}, {0, 0}},
                                  {{0, 0}, {0, 64}}, {128, 128}));
 }
@@ -173,9 +173,9 @@ TEST(DotOperand, GluonCgaParent) {
 // The CGA of a parent with split M and N, and the operand's CGA derived from
 // it (Gluon's DotOperandLayout.cga_layout): K entries 0, sizes re-inferred.
 TEST(DotOperand, OperandCga) {
-  LinearLayout parent = testing::cgaFromBases({{1, 0}, {0, 1}, {2, 0}}, 2);
-  EXPECT_EQ(dotOperandCga(parent, 1, 2), testing::cgaFromBases({{1, 0}, {0, 0}, {2, 0}}, 2));
-  EXPECT_EQ(dotOperandCga(parent, 0, 2), testing::cgaFromBases({{0, 0}, {0, 1}, {0, 0}}, 2));
+  LinearLayout parent = testkit::cgaFromBases({{1, 0}, {0, 1}, {2, 0}}, 2);
+  EXPECT_EQ(dotOperandCga(parent, 1, 2), testkit::cgaFromBases({{1, 0}, {0, 0}, {2, 0}}, 2));
+  EXPECT_EQ(dotOperandCga(parent, 0, 2), testkit::cgaFromBases({{0, 0}, {0, 1}, {0, 0}}, 2));
   EXPECT_EQ(dotOperandCga(std::nullopt, 0, 2), singleCtaLayout(2));
 }
 
@@ -190,7 +190,7 @@ TEST(DotOperand, CgaParentIsTheOneCtaOperandTiledOverCtas) {
     DotOperandParams p = dotV2(index, {uint64_t{1} << (rng() % 2), uint64_t{1} << (rng() % 2)},
                                uint64_t{1} << (rng() % 3));
     CgaBases cga = randomCga2D(rng);
-    p.parent.cgaLayout = testing::cgaFromBases(cga, 2);
+    p.parent.cgaLayout = testkit::cgaFromBases(cga, 2);
     CgaBases seen = withDimZero(cga, index == 0 ? 1 : 0);
     Shape share = {uint64_t{64} << (rng() % 2), uint64_t{64} << (rng() % 2)};
     DotOperandParams one = p;

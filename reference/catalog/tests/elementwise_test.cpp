@@ -2,16 +2,16 @@
 // (elementwise.h), at every input (elementwise_compare.h), for many parameter
 // sets: fixed ones from Triton's and Gluon's cases, and random ones from a
 // fixed seed.
-#include "reference/catalog/tests/elementwise.h"
+#include "definitions/elementwise.h"
 
 #include <gtest/gtest.h>
 
 #include <random>
 #include <sstream>
 
+#include "definitions/elementwise_compare.h"
 #include "reference/catalog/blocked.h"
 #include "reference/catalog/slice.h"
-#include "reference/catalog/tests/elementwise_compare.h"
 
 namespace f2lay::ref::catalog {
 namespace {

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "reference/catalog/tests/mma_fragments.h"
+#include "definitions/mma_fragments.h"
 #include "reference/catalog/tests/test_support.h"
 
 namespace f2lay::ref::catalog {

@@ -9,10 +9,10 @@
 #include <numeric>
 #include <random>
 
+#include "definitions/elementwise_compare.h"
+#include "definitions/linear_definition.h"
 #include "formats/error.h"
-#include "reference/catalog/tests/elementwise_compare.h"
-#include "reference/catalog/tests/linear_definition.h"
-#include "testing/evaluate.h"
+#include "testkit/evaluate.h"
 
 namespace f2lay::ref::catalog {
 namespace {
@@ -118,7 +118,7 @@ TEST(MakeCgaLayout, EveryBlockHoldsItsTileDigitModTheSplit) {
     LinearLayout l = makeCgaLayout(ctas, split, order);
     uint64_t blocks = 1;
     for (uint64_t c : ctas) blocks *= c;
-    f2lay::testing::Evaluator apply(l.value());
+    f2lay::testkit::Evaluator apply(l.value());
     for (uint64_t b = 0; b < blocks; ++b) {
       std::vector<uint64_t> want(rank);
       uint64_t rest = b;

@@ -5,8 +5,8 @@
 
 #include <gtest/gtest.h>
 
-#include "reference/catalog/tests/layout_literals.h"
-#include "reference/catalog/tests/mma_fragments.h"
+#include "definitions/layout_literals.h"
+#include "definitions/mma_fragments.h"
 #include "reference/catalog/tests/test_support.h"
 
 namespace f2lay::ref::catalog {
@@ -27,20 +27,20 @@ NvidiaMmaParams v3(std::vector<uint64_t> warps, std::vector<uint64_t> instr) {
 // along dim1 (register bit 2).
 TEST(NvidiaMma, TritonMMAv2_16x16) {
   EXPECT_EQ(nvidiaMma(v2({1, 1}), {16, 16}),
-            testing::distributed({{0, 1}, {8, 0}, {0, 8}}, kMmaLanes, {}, {}, {16, 16}));
+            testkit::distributed({{0, 1}, {8, 0}, {0, 8}}, kMmaLanes, {}, {}, {16, 16}));
 }
 
 // Triton LinearLayoutConversionsTest MMAv2_32x32: columns repeat first.
 TEST(NvidiaMma, TritonMMAv2_32x32) {
   EXPECT_EQ(nvidiaMma(v2({1, 1}), {32, 32}),
-            testing::distributed({{0, 1}, {8, 0}, {0, 8}, {0, 16}, {16, 0}}, kMmaLanes, {}, {},
+            testkit::distributed({{0, 1}, {8, 0}, {0, 8}, {0, 16}, {16, 0}}, kMmaLanes, {}, {},
                                  {32, 32}));
 }
 
 // Triton LinearLayoutConversionsTest MMAv2_ExtendDim2.
 TEST(NvidiaMma, TritonMMAv2_ExtendDim2) {
   EXPECT_EQ(nvidiaMma(v2({1, 1}), {16, 128}),
-            testing::distributed({{0, 1}, {8, 0}, {0, 8}, {0, 16}, {0, 32}, {0, 64}}, kMmaLanes, {},
+            testkit::distributed({{0, 1}, {8, 0}, {0, 8}, {0, 16}, {0, 32}, {0, 64}}, kMmaLanes, {},
                                  {}, {16, 128}));
 }
 
@@ -53,10 +53,10 @@ TEST(NvidiaMma, TritonMMAv2_CgaAndSmall3D) {
                             {0, 0, 32}, {0, 0, 64}, {0, 16, 0}, {0, 32, 0}};
   std::vector<Basis> lane = {{0, 0, 2}, {0, 0, 4}, {0, 1, 0}, {0, 2, 0}, {0, 4, 0}};
   EXPECT_EQ(nvidiaMma(p, {64, 128, 128}),
-            testing::distributed(reg, lane, {{1, 0, 0}, {2, 0, 0}, {4, 0, 0}, {8, 0, 0}},
+            testkit::distributed(reg, lane, {{1, 0, 0}, {2, 0, 0}, {4, 0, 0}, {8, 0, 0}},
                                  {{0, 0, 0}, {0, 64, 0}, {16, 0, 0}, {32, 0, 0}}, {64, 128, 128}));
   EXPECT_EQ(nvidiaMma(p, {1, 128, 128}),
-            testing::distributed(reg, lane, {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}},
+            testkit::distributed(reg, lane, {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}},
                                  {{0, 0, 0}, {0, 64, 0}, {0, 0, 0}, {0, 0, 0}}, {1, 128, 128}));
 }
 
@@ -65,7 +65,7 @@ TEST(NvidiaMma, TritonMMAv2_CgaAndSmall3D) {
 TEST(NvidiaMma, TritonMMAv3_64x16) {
   for (std::vector<uint64_t> instr : {std::vector<uint64_t>{16, 16, 8}, {16, 8, 8}})
     EXPECT_EQ(nvidiaMma(v3({4, 1}, instr), {64, 16}),
-              testing::distributed({{0, 1}, {8, 0}, {0, 8}}, kMmaLanes, {{16, 0}, {32, 0}}, {},
+              testkit::distributed({{0, 1}, {8, 0}, {0, 8}}, kMmaLanes, {{16, 0}, {32, 0}}, {},
                                    {64, 16}));
 }
 
@@ -73,7 +73,7 @@ TEST(NvidiaMma, TritonMMAv3_64x16) {
 // warpgroup's 64.
 TEST(NvidiaMma, TritonMMAv3_128x16) {
   EXPECT_EQ(nvidiaMma(v3({4, 1}, {16, 16, 8}), {128, 16}),
-            testing::distributed({{0, 1}, {8, 0}, {0, 8}, {64, 0}}, kMmaLanes, {{16, 0}, {32, 0}},
+            testkit::distributed({{0, 1}, {8, 0}, {0, 8}, {64, 0}}, kMmaLanes, {{16, 0}, {32, 0}},
                                  {}, {128, 16}));
 }
 
@@ -83,15 +83,15 @@ TEST(NvidiaMma, TritonMMAv3_4x2Warps) {
   NvidiaMmaParams p = v3({4, 2}, {16, 32, 16});
   std::vector<Basis> reg = {{0, 1}, {8, 0}, {0, 8}, {0, 16}};
   EXPECT_EQ(nvidiaMma(p, {64, 32}),
-            testing::distributed(reg, kMmaLanes, {{16, 0}, {32, 0}, {0, 0}}, {}, {64, 32}));
+            testkit::distributed(reg, kMmaLanes, {{16, 0}, {32, 0}, {0, 0}}, {}, {64, 32}));
   EXPECT_EQ(nvidiaMma(p, {64, 64}),
-            testing::distributed(reg, kMmaLanes, {{16, 0}, {32, 0}, {0, 32}}, {}, {64, 64}));
+            testkit::distributed(reg, kMmaLanes, {{16, 0}, {32, 0}, {0, 32}}, {}, {64, 64}));
   reg.push_back({64, 0});
   EXPECT_EQ(nvidiaMma(p, {128, 64}),
-            testing::distributed(reg, kMmaLanes, {{16, 0}, {32, 0}, {0, 32}}, {}, {128, 64}));
+            testkit::distributed(reg, kMmaLanes, {{16, 0}, {32, 0}, {0, 32}}, {}, {128, 64}));
   reg.push_back({128, 0});
   EXPECT_EQ(nvidiaMma(p, {256, 64}),
-            testing::distributed(reg, kMmaLanes, {{16, 0}, {32, 0}, {0, 32}}, {}, {256, 64}));
+            testkit::distributed(reg, kMmaLanes, {{16, 0}, {32, 0}, {0, 32}}, {}, {256, 64}));
 }
 
 // Triton LinearLayoutConversionsTest MMAv3_4x4Warps: shapes smaller than the
@@ -100,12 +100,12 @@ TEST(NvidiaMma, TritonMMAv3_4x4Warps) {
   NvidiaMmaParams p = v3({4, 4}, {16, 16, 8});
   std::vector<Basis> reg = {{0, 1}, {8, 0}, {0, 8}};
   EXPECT_EQ(nvidiaMma(p, {16, 16}),
-            testing::distributed(reg, kMmaLanes, {{0, 0}, {0, 0}, {0, 0}, {0, 0}}, {}, {16, 16}));
+            testkit::distributed(reg, kMmaLanes, {{0, 0}, {0, 0}, {0, 0}, {0, 0}}, {}, {16, 16}));
   EXPECT_EQ(nvidiaMma(p, {32, 16}),
-            testing::distributed(reg, kMmaLanes, {{16, 0}, {0, 0}, {0, 0}, {0, 0}}, {}, {32, 16}));
+            testkit::distributed(reg, kMmaLanes, {{16, 0}, {0, 0}, {0, 0}, {0, 0}}, {}, {32, 16}));
   EXPECT_EQ(
       nvidiaMma(p, {64, 32}),
-      testing::distributed(reg, kMmaLanes, {{16, 0}, {32, 0}, {0, 16}, {0, 0}}, {}, {64, 32}));
+      testkit::distributed(reg, kMmaLanes, {{16, 0}, {32, 0}, {0, 16}, {0, 0}}, {}, {64, 32}));
 }
 
 // device_tests/HARDWARE.md#triton-calibration:
@@ -114,7 +114,7 @@ TEST(NvidiaMma, TritonMMAv3_4x4Warps) {
 // prints it.
 TEST(NvidiaMma, HardwareMdWgmmaValue) {
   EXPECT_EQ(nvidiaMma(v3({4, 1}, {16, 64, 16}), {64, 64}),
-            testing::distributed({{0, 1}, {8, 0}, {0, 8}, {0, 16}, {0, 32}}, kMmaLanes,
+            testkit::distributed({{0, 1}, {8, 0}, {0, 8}, {0, 16}, {0, 32}}, kMmaLanes,
                                  {{16, 0}, {32, 0}}, {}, {64, 64}));
 }
 

@@ -16,8 +16,8 @@
 #include <random>
 
 #include "analysis/padding.h"
-#include "reference/catalog/tests/padded_definition.h"
-#include "reference/catalog/tests/padded_walk.h"
+#include "definitions/padded_definition.h"
+#include "definitions/padded_walk.h"
 #include "reference/catalog/tests/test_support.h"
 
 namespace f2lay::ref::catalog {

@@ -4,14 +4,14 @@
 
 #include <gtest/gtest.h>
 
+#include "definitions/layout_literals.h"
 #include "reference/catalog/blocked.h"
 #include "reference/catalog/slice.h"
-#include "reference/catalog/tests/layout_literals.h"
 
 namespace f2lay::ref::catalog {
 namespace {
 
-using testing::distributed;
+using testkit::distributed;
 
 LinearLayout oneDim(const std::string& in, std::vector<Basis> bases, uint64_t size) {
   return LinearLayout(LayoutValue{{{in, bases}}, {{"dim0", size}}});

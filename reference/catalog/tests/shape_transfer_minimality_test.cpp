@@ -23,7 +23,7 @@
 #include "reference/catalog/predicates.h"
 #include "reference/catalog/shape_transfer.h"
 #include "reference/catalog/slice.h"
-#include "testing/outcome.h"
+#include "testkit/outcome.h"
 
 namespace f2lay::ref::catalog {
 namespace {
@@ -99,7 +99,7 @@ std::vector<LinearLayout> successors(const LinearLayout& l, bool insertZeros) {
   for (const auto& op : ops) {
     // No answer: the op does not apply to this layout (e.g. split without a
     // size-2 last dim on a register).
-    std::optional<LinearLayout> n = f2lay::testing::attempt(op).answer;
+    std::optional<LinearLayout> n = f2lay::testkit::attempt(op).answer;
     if (n && withinBounds(*n)) next.push_back(*n);
   }
   return next;

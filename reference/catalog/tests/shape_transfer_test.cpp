@@ -11,15 +11,15 @@
 #include <numeric>
 #include <random>
 
+#include "definitions/layout_literals.h"
 #include "reference/catalog/blocked.h"
 #include "reference/catalog/predicates.h"
-#include "reference/catalog/tests/layout_literals.h"
 #include "reference/catalog/tests/test_support.h"
 
 namespace f2lay::ref::catalog {
 namespace {
 
-using testing::distributed;
+using testkit::distributed;
 using Coord = std::vector<uint64_t>;
 constexpr Direction kFwd = Direction::kForward;
 constexpr Direction kBwd = Direction::kBackward;

@@ -10,9 +10,9 @@
 
 #include <functional>
 
+#include "definitions/elementwise_compare.h"
+#include "definitions/shared_formulas.h"
 #include "reference/catalog/nvmma_shared.h"
-#include "reference/catalog/tests/elementwise_compare.h"
-#include "reference/catalog/tests/shared_formulas.h"
 #include "reference/catalog/tests/test_support.h"
 
 namespace f2lay::ref::catalog {

@@ -6,14 +6,14 @@
 
 #include <gtest/gtest.h>
 
+#include "definitions/layout_literals.h"
 #include "reference/catalog/blocked.h"
-#include "reference/catalog/tests/layout_literals.h"
 #include "reference/catalog/tests/test_support.h"
 
 namespace f2lay::ref::catalog {
 namespace {
 
-using testing::distributed;
+using testkit::distributed;
 
 // slice(parent, dim) at `shape`, the parent laid out at the parent shape.
 LinearLayout sliceOfBlocked(const BlockedParams& parent, unsigned dim, const Shape& shape) {

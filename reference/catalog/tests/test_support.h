@@ -6,17 +6,17 @@
 
 #include <string>
 
-#include "reference/catalog/tests/elementwise_compare.h"
+#include "definitions/elementwise_compare.h"
 #include "reference/linear_layout.h"
-#include "testing/outcome.h"
+#include "testkit/outcome.h"
 
 namespace f2lay::ref::catalog {
 
 // The message of the f2lay::Error that `f` throws, or "(no error)"; and
 // contains, for EXPECT_PRED2(contains, error, part), which prints both when it
-// fails (testing/outcome.h, for every test).
-using f2lay::testing::contains;
-using f2lay::testing::errorMessage;
+// fails (testkit/outcome.h, for every test).
+using f2lay::testkit::contains;
+using f2lay::testkit::errorMessage;
 
 // The same number of registers, lanes, warps and blocks, and the same tensor
 // coordinate for each (register, lane, warp, block); `model` as for

@@ -8,14 +8,14 @@
 #include <iostream>
 #include <optional>
 
+#include "definitions/layout_literals.h"
+#include "definitions/tmem_fragments.h"
+#include "definitions/tmem_scales.h"
 #include "reference/catalog/tensor_memory.h"
-#include "reference/catalog/tests/layout_literals.h"
 #include "reference/catalog/tests/test_support.h"
-#include "reference/catalog/tests/tmem_fragments.h"
-#include "reference/catalog/tests/tmem_scales.h"
 #include "reference/catalog/tmem_reg_layout.h"
-#include "testing/evaluate.h"
-#include "testing/outcome.h"
+#include "testkit/evaluate.h"
+#include "testkit/outcome.h"
 
 namespace f2lay::ref::catalog {
 namespace {
@@ -55,7 +55,7 @@ TensorMemoryParams params(const tmem::Layout& d) {
   if (!d.cga.bases.empty()) {
     std::vector<Basis> bases;
     for (const auto& b : d.cga.bases) bases.push_back({b[0], b[1]});
-    p.cgaLayout = testing::cgaFromBases(bases, 2);
+    p.cgaLayout = testkit::cgaFromBases(bases, 2);
   }
   return p;
 }
@@ -80,7 +80,7 @@ std::string cellMismatch(const LinearLayout& l, const Def& def) {
     return "in dims of other sizes than 128 lanes, " + std::to_string(def.columns()) +
            " columns, " + std::to_string(def.blocks()) + " blocks";
   int colBits = static_cast<int>(dims[1].bases.size());
-  f2lay::testing::Evaluator apply(l.value());
+  f2lay::testkit::Evaluator apply(l.value());
   for (uint64_t b = 0; b < def.blocks(); ++b)
     for (uint64_t col = 0; col < def.columns(); ++col)
       for (uint64_t row = 0; row < 128; ++row)
@@ -110,7 +110,7 @@ TEST(TensorMemory, MatchesElementwise) {
                   SCOPED_TRACE(text(def));
                   bool legal =
                       def.cm() >= def.tileRows() && !(def.halves() && def.width() * def.pad() < 2);
-                  auto built = f2lay::testing::attempt([&] {
+                  auto built = f2lay::testkit::attempt([&] {
                     return tensorMemory(params(def), {m, n});
                   });
                   ASSERT_EQ(built.answer.has_value(), legal) << built.error;
@@ -167,7 +167,7 @@ void checkReg(tmem::RegLayout def, uint64_t bits, Sweep& s) {
   TmemRegParams p = reg(params(def.tmem), {def.m(), def.n()}, def.numWarps, def.shape);
   p.allocShape = {def.tmem.m, def.tmem.n};
   p.elementBitwidth = bits;
-  auto built = f2lay::testing::attempt([&] { return tmemRegLayout(p); });
+  auto built = f2lay::testkit::attempt([&] { return tmemRegLayout(p); });
   bool cover = known && tmem::covers(def);
   if (cover) {
     ASSERT_TRUE(built.answer) << built.error;
@@ -240,24 +240,24 @@ TEST(TmemRegLayout, ViewsMatchElementwise) {
 // bases (asked in this session; oracle/cases/catalog_tmem.jsonl has them too).
 TEST(TmemRegLayout, GluonDefaults) {
   EXPECT_EQ(tmemRegLayout(reg(block(128, 64), {128, 64}, 4, "32x32b")),
-            testing::distributed({{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {0, 32}},
+            testkit::distributed({{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {0, 32}},
                                  {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}}, {{32, 0}, {64, 0}}, {},
                                  {128, 64}));
   EXPECT_EQ(tmemRegLayout(reg(block(128, 64), {128, 64}, 4, "16x64b")),
-            testing::distributed({{0, 2}, {0, 4}, {0, 8}, {0, 16}, {0, 32}, {16, 0}},
+            testkit::distributed({{0, 2}, {0, 4}, {0, 8}, {0, 16}, {0, 32}, {16, 0}},
                                  {{8, 0}, {0, 1}, {1, 0}, {2, 0}, {4, 0}}, {{32, 0}, {64, 0}}, {},
                                  {128, 64}));
   EXPECT_EQ(tmemRegLayout(reg(block(128, 64), {128, 64}, 8, "16x128b")),
-            testing::distributed({{8, 0}, {0, 4}, {0, 8}, {0, 16}, {0, 32}},
+            testkit::distributed({{8, 0}, {0, 4}, {0, 8}, {0, 16}, {0, 32}},
                                  {{0, 1}, {0, 2}, {1, 0}, {2, 0}, {4, 0}},
                                  {{32, 0}, {64, 0}, {16, 0}}, {}, {128, 64}));
   EXPECT_EQ(tmemRegLayout(reg(block(128, 64), {128, 64}, 4, "16x256b")),
-            testing::distributed({{0, 1}, {8, 0}, {0, 8}, {0, 16}, {0, 32}, {16, 0}},
+            testkit::distributed({{0, 1}, {8, 0}, {0, 8}, {0, 16}, {0, 32}, {16, 0}},
                                  {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}}, {{32, 0}, {64, 0}}, {},
                                  {128, 64}));
   // A 64-row block: lanes 16-31 read the upper 32 columns (16x32bx2).
   EXPECT_EQ(tmemRegLayout(reg(block(64, 64), {64, 64}, 4, "32x32b")),
-            testing::distributed({{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}},
+            testkit::distributed({{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}},
                                  {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {0, 32}}, {{16, 0}, {32, 0}}, {},
                                  {64, 64}));
 }
@@ -269,13 +269,13 @@ TEST(TmemRegLayout, GluonPackingAndCtas) {
   p.elementBitwidth = 16;
   p.layout.colStride = 2;
   EXPECT_EQ(tmemRegLayout(p),
-            testing::distributed({{0, 1}, {8, 0}, {0, 8}, {0, 16}, {0, 32}, {16, 0}},
+            testkit::distributed({{0, 1}, {8, 0}, {0, 8}, {0, 16}, {0, 32}, {16, 0}},
                                  {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}}, {{32, 0}, {64, 0}}, {},
                                  {128, 64}));
   TmemRegParams two = reg(block(64, 64), {256, 64}, 4, "32x32b");
   two.layout.twoCtas = true;
-  two.layout.cgaLayout = testing::cgaFromBases({{1, 0}}, 2);
-  LinearLayout want = testing::distributed({{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {64, 0}},
+  two.layout.cgaLayout = testkit::cgaFromBases({{1, 0}}, 2);
+  LinearLayout want = testkit::distributed({{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {64, 0}},
                                            {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}},
                                            {{32, 0}, {0, 32}}, {{128, 0}}, {256, 64});
   EXPECT_EQ(tmemRegLayout(two), want);
@@ -290,16 +290,16 @@ TEST(TmemRegLayout, GluonNarrowAndCga) {
   TmemRegParams p8 = reg(block(128, 64), {128, 64}, 4, "16x128b");
   p8.elementBitwidth = 8;
   EXPECT_EQ(tmemRegLayout(p8),
-            testing::distributed({{0, 1}, {0, 2}, {8, 0}, {0, 16}, {0, 32}, {16, 0}},
+            testkit::distributed({{0, 1}, {0, 2}, {8, 0}, {0, 16}, {0, 32}, {16, 0}},
                                  {{0, 4}, {0, 8}, {1, 0}, {2, 0}, {4, 0}}, {{32, 0}, {64, 0}}, {},
                                  {128, 64}));
   // compute_tmem_reg_layout(float16, [256, 64], [256, 64],
   // TensorMemoryLayout((128, 32), 1, [[1, 0], [0, 1]]), 4, '16x256b')
   TmemRegParams p16 = reg(block(128, 32), {256, 64}, 4, "16x256b");
   p16.elementBitwidth = 16;
-  p16.layout.cgaLayout = testing::cgaFromBases({{1, 0}, {0, 1}}, 2);
+  p16.layout.cgaLayout = testkit::cgaFromBases({{1, 0}, {0, 1}}, 2);
   EXPECT_EQ(tmemRegLayout(p16),
-            testing::distributed({{0, 1}, {0, 2}, {8, 0}, {0, 16}, {16, 0}},
+            testkit::distributed({{0, 1}, {0, 2}, {8, 0}, {0, 16}, {16, 0}},
                                  {{0, 4}, {0, 8}, {1, 0}, {2, 0}, {4, 0}}, {{32, 0}, {64, 0}},
                                  {{128, 0}, {0, 32}}, {256, 64}));
   // compute_tmem_reg_layout(int8, [128, 64], [128, 64],
@@ -317,27 +317,27 @@ TEST(TmemRegLayout, GluonSplitnViewsPartlyPacked) {
   // compute_tmem_reg_layout(float32, [128, 64], [128, 64],
   // TensorMemoryLayout((128, 64), 1), 8, '32x32b_splitn')
   EXPECT_EQ(tmemRegLayout(reg(block(128, 64), {128, 64}, 8, "32x32b_splitn")),
-            testing::distributed({{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 32}},
+            testkit::distributed({{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 32}},
                                  {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}},
                                  {{32, 0}, {64, 0}, {0, 16}}, {}, {128, 64}));
   // compute_tmem_reg_layout(float32, [64, 2], [64, 2],
   // TensorMemoryLayout((64, 2), 1), 4, '32x32b_splitn'): one register
   EXPECT_EQ(tmemRegLayout(reg(block(64, 2), {64, 2}, 4, "32x32b_splitn")),
-            testing::distributed({{0, 1}}, {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {0, 0}},
+            testkit::distributed({{0, 1}}, {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {0, 0}},
                                  {{16, 0}, {32, 0}}, {}, {64, 2}));
   // compute_tmem_reg_layout(float32, [128, 64], [2, 128, 128],
   // TensorMemoryLayout((128, 64), 1), 4, '16x64b')
   TmemRegParams view = reg(block(128, 64), {128, 64}, 4, "16x64b");
   view.allocShape = {2, 128, 128};
   EXPECT_EQ(tmemRegLayout(view),
-            testing::distributed({{0, 2}, {0, 4}, {0, 8}, {0, 16}, {0, 32}, {16, 0}},
+            testkit::distributed({{0, 2}, {0, 4}, {0, 8}, {0, 16}, {0, 32}, {16, 0}},
                                  {{8, 0}, {0, 1}, {1, 0}, {2, 0}, {4, 0}}, {{32, 0}, {64, 0}}, {},
                                  {128, 64}));
   // compute_tmem_reg_layout(float32, [64, 64], [128, 64],
   // TensorMemoryLayout((64, 64), 1), 4, '16x64b'): lanes 16-31 unused
   TmemRegParams rows = reg(block(64, 64), {64, 64}, 4, "16x64b");
   rows.allocShape = {128, 64};
-  EXPECT_EQ(tmemRegLayout(rows), testing::distributed({{0, 2}, {0, 4}, {0, 8}, {0, 16}, {0, 32}},
+  EXPECT_EQ(tmemRegLayout(rows), testkit::distributed({{0, 2}, {0, 4}, {0, 8}, {0, 16}, {0, 32}},
                                                       {{8, 0}, {0, 1}, {1, 0}, {2, 0}, {4, 0}},
                                                       {{16, 0}, {32, 0}}, {}, {64, 64}));
   // compute_tmem_reg_layout(int8, [128, 8], [128, 8], TensorMemoryLayout((64,
@@ -345,18 +345,18 @@ TEST(TmemRegLayout, GluonSplitnViewsPartlyPacked) {
   TmemRegParams p8 = reg(block(64, 4), {128, 8}, 4, "32x32b");
   p8.elementBitwidth = 8;
   p8.layout.twoCtas = true;
-  p8.layout.cgaLayout = testing::cgaFromBases({{1, 0}, {0, 1}}, 2);
+  p8.layout.cgaLayout = testkit::cgaFromBases({{1, 0}, {0, 1}}, 2);
   EXPECT_EQ(tmemRegLayout(p8),
-            testing::distributed({{0, 1}}, {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}},
+            testkit::distributed({{0, 1}}, {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}},
                                  {{32, 0}, {0, 2}}, {{64, 0}, {0, 4}}, {128, 8}));
   // compute_tmem_reg_layout(float16, [128, 4], [128, 4], TensorMemoryLayout((64,
   // 2), 1, [[1, 0], [0, 1]], two_ctas=True), 4, '32x32b'): one slot a CTA
   TmemRegParams p16 = reg(block(64, 2), {128, 4}, 4, "32x32b");
   p16.elementBitwidth = 16;
   p16.layout.twoCtas = true;
-  p16.layout.cgaLayout = testing::cgaFromBases({{1, 0}, {0, 1}}, 2);
+  p16.layout.cgaLayout = testkit::cgaFromBases({{1, 0}, {0, 1}}, 2);
   EXPECT_EQ(tmemRegLayout(p16),
-            testing::distributed({}, {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}}, {{32, 0}, {0, 1}},
+            testkit::distributed({}, {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}}, {{32, 0}, {0, 1}},
                                  {{64, 0}, {0, 2}}, {128, 4}));
 }
 
@@ -365,7 +365,7 @@ TEST(TmemRegLayout, GluonSplitnViewsPartlyPacked) {
 TEST(TensorMemory, GluonCgaAndScales) {
   // TensorMemoryScalesLayout([[1, 0]]) at [256, 8]
   EXPECT_EQ(
-      tensorMemoryScales(testing::cgaFromBases({{1, 0}}, 2), {256, 8}),
+      tensorMemoryScales(testkit::cgaFromBases({{1, 0}}, 2), {256, 8}),
       LinearLayout(LayoutValue{{{"row", {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}, {0, 0}, {0, 0}}},
                                 {"col", {{0, 1}, {0, 2}, {32, 0}, {64, 0}, {0, 4}}},
                                 {"block", {{128, 0}}}},
@@ -373,7 +373,7 @@ TEST(TensorMemory, GluonCgaAndScales) {
   // TensorMemoryLayout((64, 16), 2, [[0, 1]]) at [64, 32]
   TensorMemoryParams p = block(64, 16);
   p.colStride = 2;
-  p.cgaLayout = testing::cgaFromBases({{0, 1}}, 2);
+  p.cgaLayout = testkit::cgaFromBases({{0, 1}}, 2);
   EXPECT_EQ(
       tensorMemory(p, {64, 32}),
       LinearLayout(LayoutValue{{{"row", {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {0, 0}, {16, 0}, {32, 0}}},

@@ -1,12 +1,12 @@
-#include "testing/random_tensor_layouts.h"
+#include "testkit/random_tensor_layouts.h"
 
 #include <algorithm>
 #include <vector>
 
-#include "testing/columns.h"
-#include "testing/dims.h"
+#include "testkit/columns.h"
+#include "testkit/dims.h"
 
-namespace f2lay::testing {
+namespace f2lay::testkit {
 
 std::vector<OutDim> TensorShape::outDims() const {
   return {{"dim0", uint64_t{1} << rowBits}, {"dim1", uint64_t{1} << colBits}};
@@ -94,4 +94,4 @@ std::pair<LayoutValue, LayoutValue> throughBasisChange(std::mt19937_64& rng, con
   return {through(a), through(b)};
 }
 
-}  // namespace f2lay::testing
+}  // namespace f2lay::testkit

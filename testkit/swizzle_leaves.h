@@ -16,7 +16,7 @@
 #define F2LAY_LEAF_FN
 #endif
 
-namespace f2lay::testing {
+namespace f2lay::testkit {
 
 constexpr int kLeafBits = 24;                           // swizzle_search.h's tensor bits
 constexpr int kLeafPhaseVectors = 16;                   // generators of one phase's Q
@@ -175,4 +175,4 @@ F2LAY_LEAF_FN inline uint64_t leafTotal(const LeafProblem& p, uint64_t t, int* c
   return total;
 }
 
-}  // namespace f2lay::testing
+}  // namespace f2lay::testkit

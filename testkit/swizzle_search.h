@@ -24,9 +24,9 @@
 #include <vector>
 
 #include "formats/layout_value.h"
-#include "testing/swizzle_leaves.h"
+#include "testkit/swizzle_leaves.h"
 
-namespace f2lay::testing {
+namespace f2lay::testkit {
 
 // ld/st.shared of a vector per lane; ldmatrix/stmatrix (b16 only); their .trans.
 enum class SearchInstruction { kVector, kMatrix, kMatrixTrans };
@@ -105,4 +105,4 @@ std::optional<std::pair<uint64_t, uint64_t>> sideCostByRank(const SearchSide& s,
                                                             uint64_t elementBytes,
                                                             uint64_t vectorBytes);
 
-}  // namespace f2lay::testing
+}  // namespace f2lay::testkit

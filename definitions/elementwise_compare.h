@@ -3,7 +3,7 @@
 // shared_test) and the catalog fuzzer (fuzz/catalog_fuzzer.cpp) share it. Each
 // function returns the first difference as text ("" when there is none): the
 // in dims and their sizes first, then the first input whose output differs.
-// Layouts are evaluated by testing/evaluate.h (the bases XORed, no reference
+// Layouts are evaluated by testkit/evaluate.h (the bases XORed, no reference
 // code).
 #pragma once
 
@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "reference/linear_layout.h"
-#include "testing/evaluate.h"
+#include "testkit/evaluate.h"
 
 namespace f2lay::ref::catalog {
 
@@ -82,7 +82,7 @@ std::string distributedMismatch(const LinearLayout& layout, const Model& model,
   if (std::string m = compare_detail::inDimMismatch(layout, inDims, bits); !m.empty()) return m;
   const int regBits = bits[0], laneBits = bits[1];
   const int warpBits = bits.size() > 2 ? bits[2] : 0;
-  const f2lay::testing::Evaluator apply(layout.value());
+  const f2lay::testkit::Evaluator apply(layout.value());
   for (uint64_t b = 0; b < sizes[3]; ++b)
     for (uint64_t w = 0; w < sizes[2]; ++w)
       for (uint64_t l = 0; l < sizes[1]; ++l) {
@@ -134,7 +134,7 @@ std::string memoryMismatch(const LinearLayout& layout, const std::vector<uint64_
   if (layout.value().out_dims.size() != shape.size())
     return std::to_string(layout.value().out_dims.size()) + " out dims for a shape of rank " +
            std::to_string(shape.size());
-  const f2lay::testing::Evaluator apply(layout.value());
+  const f2lay::testkit::Evaluator apply(layout.value());
   std::vector<uint64_t> x(shape.size(), 0);
   for (uint64_t n = 0; n < (uint64_t{1} << bits); ++n) {
     // x runs over every element, the last dim fastest.
@@ -161,7 +161,7 @@ std::string memoryMismatch(const LinearLayout& layout, const std::vector<uint64_
 template <typename Want>
 std::string flatMismatch(const LinearLayout& layout, const Want& want) {
   int bits = totalInBits(layout.value());
-  const f2lay::testing::Evaluator apply(layout.value());
+  const f2lay::testkit::Evaluator apply(layout.value());
   for (uint64_t x = 0; x < (uint64_t{1} << bits); ++x) {
     std::vector<uint64_t> got = apply(x), expected = want(x);
     if (got != expected)

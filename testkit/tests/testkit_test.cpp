@@ -1,4 +1,4 @@
-// The test side's own tools, checked on their own: f2lay_testing with the
+// The test side's own tools, checked on their own: f2lay_testkit with the
 // formats and nothing else, so that this executable fails to link if the
 // evaluator (or anything else in the library) calls f2lay::ref or f2lay::opt.
 // It uses every source file of the library, so that the linker takes each.
@@ -9,17 +9,17 @@
 #include <vector>
 
 #include "formats/error.h"
-#include "testing/columns.h"
-#include "testing/evaluate.h"
-#include "testing/inputs.h"
-#include "testing/outcome.h"
-#include "testing/random_layout.h"
-#include "testing/random_tensor_layouts.h"
-#include "testing/rank.h"
-#include "testing/subspaces.h"
-#include "testing/swizzle_leaves.h"
+#include "testkit/columns.h"
+#include "testkit/evaluate.h"
+#include "testkit/inputs.h"
+#include "testkit/outcome.h"
+#include "testkit/random_layout.h"
+#include "testkit/random_tensor_layouts.h"
+#include "testkit/rank.h"
+#include "testkit/subspaces.h"
+#include "testkit/swizzle_leaves.h"
 
-namespace f2lay::testing {
+namespace f2lay::testkit {
 namespace {
 
 TEST(Testing, ColumnsAndBack) {
@@ -111,4 +111,4 @@ TEST(Testing, EveryIndexIsADistinctSubspace) {
 }
 
 }  // namespace
-}  // namespace f2lay::testing
+}  // namespace f2lay::testkit

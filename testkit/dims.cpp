@@ -1,6 +1,6 @@
-#include "testing/dims.h"
+#include "testkit/dims.h"
 
-namespace f2lay::testing {
+namespace f2lay::testkit {
 
 int totalBits(const DimBits& dims) {
   int n = 0;
@@ -32,4 +32,4 @@ std::vector<std::string> outDimNames(const LayoutValue& l) {
   return names;
 }
 
-}  // namespace f2lay::testing
+}  // namespace f2lay::testkit

@@ -8,7 +8,7 @@
 #include "reference/catalog/shape_fit.h"
 #include "reference/linear_layout.h"
 
-namespace f2lay::ref::catalog::testing {
+namespace f2lay::ref::catalog::testkit {
 
 // register, lane, warp, block -> dim0.. with out-dim sizes `shape`.
 inline LinearLayout distributed(std::vector<Basis> reg, std::vector<Basis> lane,
@@ -33,4 +33,4 @@ inline LinearLayout cgaFromBases(std::vector<Basis> bases, size_t rank) {
   return LinearLayout(v);
 }
 
-}  // namespace f2lay::ref::catalog::testing
+}  // namespace f2lay::ref::catalog::testkit

@@ -10,7 +10,7 @@
 
 #include "formats/layout_value.h"
 
-namespace f2lay::testing {
+namespace f2lay::testkit {
 
 struct TensorShape {
   int rowBits, colBits;  // out dims dim0 (2^rowBits), dim1 (2^colBits)
@@ -51,4 +51,4 @@ std::pair<LayoutValue, LayoutValue> randomDistributedPair(std::mt19937_64& rng, 
 std::pair<LayoutValue, LayoutValue> throughBasisChange(std::mt19937_64& rng, const LayoutValue& a,
                                                        const LayoutValue& b);
 
-}  // namespace f2lay::testing
+}  // namespace f2lay::testkit

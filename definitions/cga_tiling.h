@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "reference/linear_layout.h"
-#include "testing/evaluate.h"
+#include "testkit/evaluate.h"
 
 namespace f2lay::ref::catalog {
 
@@ -82,7 +82,7 @@ inline std::string cgaTilingMismatch(const LinearLayout& whole, const LinearLayo
     return "the layout's last in dim is not a block dim of " + std::to_string(blockBases.size()) +
            " bits";
   int tileBits = totalInBits(tile.value());
-  f2lay::testing::Evaluator atWhole(whole.value()), atTile(tile.value());
+  f2lay::testkit::Evaluator atWhole(whole.value()), atTile(tile.value());
   for (uint64_t b = 0; b < (uint64_t{1} << blockBases.size()); ++b) {
     std::vector<uint64_t> origin = tileOrigin(blockBases, b, share);
     for (uint64_t x = 0; x < (uint64_t{1} << tileBits); ++x) {

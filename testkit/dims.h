@@ -10,7 +10,7 @@
 
 #include "formats/layout_value.h"
 
-namespace f2lay::testing {
+namespace f2lay::testkit {
 
 // One side of a layout, in order.
 using DimBits = std::vector<std::pair<std::string, int>>;
@@ -41,4 +41,4 @@ DimBits spreadBits(int total, const std::vector<std::string>& names, Draw&& draw
   return dims;
 }
 
-}  // namespace f2lay::testing
+}  // namespace f2lay::testkit

@@ -10,9 +10,9 @@
 
 #include "formats/dim_names.h"
 #include "formats/layout_value.h"
-#include "testing/dims.h"
+#include "testkit/dims.h"
 
-namespace f2lay::testing {
+namespace f2lay::testkit {
 
 // The low `bits` bits set (all 64 for 64).
 inline uint64_t lowBits(int bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
@@ -32,4 +32,4 @@ std::vector<uint64_t> columnsOf(const LayoutValue& l);
 // input bit j maps to cols[j].
 LayoutValue layoutOf(const DimBits& ins, const DimBits& outs, const std::vector<uint64_t>& cols);
 
-}  // namespace f2lay::testing
+}  // namespace f2lay::testkit

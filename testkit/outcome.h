@@ -13,7 +13,7 @@
 
 #include "formats/error.h"
 
-namespace f2lay::testing {
+namespace f2lay::testkit {
 
 // The message of the f2lay::Error that f() throws; nullopt when it returns.
 // (Calls within testing/ are qualified, so that argument-dependent lookup
@@ -32,7 +32,7 @@ std::optional<std::string> errorOf(const F& f) {
 // EXPECT_PRED2(contains, errorMessage(f), part), which prints both sides.
 template <class F>
 std::string errorMessage(const F& f) {
-  return testing::errorOf(f).value_or("(no error)");
+  return testkit::errorOf(f).value_or("(no error)");
 }
 
 inline bool contains(const std::string& text, const std::string& part) {
@@ -68,8 +68,8 @@ std::ostream& operator<<(std::ostream& os, const Outcome<T>& o) {
 // message, so that outcomes compare and print as plain strings.
 template <class F>
 std::string outcome(const F& f) {
-  auto o = testing::attempt(f);
+  auto o = testkit::attempt(f);
   return o.answer ? *o.answer : "error: " + o.error;
 }
 
-}  // namespace f2lay::testing
+}  // namespace f2lay::testkit

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace f2lay::testing {
+namespace f2lay::testkit {
 
 // The inputs of `bits` bits to check at: every one up to 2^12; above, 0,
 // every unit vector (the columns themselves: two linear maps that agree
@@ -14,4 +14,4 @@ namespace f2lay::testing {
 // drawn from `seed` (so that a failing case replays).
 std::vector<uint64_t> inputsToCheck(int bits, uint64_t seed = 0);
 
-}  // namespace f2lay::testing
+}  // namespace f2lay::testkit

@@ -1,6 +1,6 @@
-#include "testing/columns.h"
+#include "testkit/columns.h"
 
-namespace f2lay::testing {
+namespace f2lay::testkit {
 
 uint64_t flatOut(const LayoutValue& l, const std::vector<uint64_t>& y) {
   uint64_t flat = 0;
@@ -53,4 +53,4 @@ LayoutValue layoutOf(const DimBits& ins, const DimBits& outs, const std::vector<
   return v;
 }
 
-}  // namespace f2lay::testing
+}  // namespace f2lay::testkit

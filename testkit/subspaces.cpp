@@ -1,10 +1,10 @@
-#include "testing/subspaces.h"
+#include "testkit/subspaces.h"
 
 #include <algorithm>
 
-#include "testing/columns.h"
+#include "testkit/columns.h"
 
-namespace f2lay::testing {
+namespace f2lay::testkit {
 
 void forEachSubspace(const std::vector<uint64_t>& basis, int dim,
                      const std::function<void(const std::vector<uint64_t>&)>& visit) {
@@ -48,4 +48,4 @@ LayoutValue memoryFrom(const LayoutValue& like, const std::vector<uint64_t>& off
   return layoutOf({{"offset", static_cast<int>(offsetBits.size())}}, outDimBits(like), offsetBits);
 }
 
-}  // namespace f2lay::testing
+}  // namespace f2lay::testkit

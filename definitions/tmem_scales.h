@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "reference/catalog/tests/tmem_fragments.h"
+#include "definitions/tmem_fragments.h"
 
 namespace f2lay::ref::catalog::tmem {
 

@@ -9,7 +9,7 @@
 
 #include "formats/layout_value.h"
 
-namespace f2lay::testing {
+namespace f2lay::testkit {
 
 // Every subspace of dimension `dim` of span(basis), as bases (reduced row
 // echelon form over the given basis).
@@ -20,4 +20,4 @@ void forEachSubspace(const std::vector<uint64_t>& basis, int dim,
 // offsetBits[i] (columns.h).
 LayoutValue memoryFrom(const LayoutValue& like, const std::vector<uint64_t>& offsetBits);
 
-}  // namespace f2lay::testing
+}  // namespace f2lay::testkit

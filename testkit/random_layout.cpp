@@ -1,6 +1,6 @@
-#include "testing/random_layout.h"
+#include "testkit/random_layout.h"
 
-namespace f2lay::testing {
+namespace f2lay::testkit {
 
 LayoutValue randomLayout(std::mt19937_64& rng, const std::vector<std::string>& inNames,
                          const std::vector<std::string>& outNames, int maxBits) {
@@ -16,4 +16,4 @@ LayoutValue randomLayout(std::mt19937_64& rng, const std::vector<std::string>& i
   return l;
 }
 
-}  // namespace f2lay::testing
+}  // namespace f2lay::testkit

@@ -1,10 +1,10 @@
-#include "testing/inputs.h"
+#include "testkit/inputs.h"
 
 #include <random>
 
-#include "testing/columns.h"
+#include "testkit/columns.h"
 
-namespace f2lay::testing {
+namespace f2lay::testkit {
 
 std::vector<uint64_t> inputsToCheck(int bits, uint64_t seed) {
   std::vector<uint64_t> xs;
@@ -21,4 +21,4 @@ std::vector<uint64_t> inputsToCheck(int bits, uint64_t seed) {
   return xs;
 }
 
-}  // namespace f2lay::testing
+}  // namespace f2lay::testkit

@@ -13,7 +13,7 @@
 
 #include "formats/layout_value.h"
 
-namespace f2lay::testing {
+namespace f2lay::testkit {
 
 // `count` bases onto `outs`: value k of each drawn as draw(outs[k].size),
 // a value below that size, basis after basis.
@@ -31,4 +31,4 @@ std::vector<Basis> drawBases(int count, const std::vector<OutDim>& outs, Draw&& 
 LayoutValue randomLayout(std::mt19937_64& rng, const std::vector<std::string>& inNames,
                          const std::vector<std::string>& outNames, int maxBits);
 
-}  // namespace f2lay::testing
+}  // namespace f2lay::testkit

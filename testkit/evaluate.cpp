@@ -1,10 +1,10 @@
-#include "testing/evaluate.h"
+#include "testkit/evaluate.h"
 
 #include <set>
 
-#include "testing/columns.h"
+#include "testkit/columns.h"
 
-namespace f2lay::testing {
+namespace f2lay::testkit {
 
 std::vector<uint64_t> apply(const LayoutValue& l, uint64_t x) {
   return outValues(l, applyColumns(columnsOf(l), x));
@@ -17,4 +17,4 @@ uint64_t imageSize(const LayoutValue& l) {
   return image.size();
 }
 
-}  // namespace f2lay::testing
+}  // namespace f2lay::testkit

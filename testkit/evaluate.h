@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "formats/layout_value.h"
-#include "testing/columns.h"
+#include "testkit/columns.h"
 
-namespace f2lay::testing {
+namespace f2lay::testkit {
 
 // L(x) on flat columns (columns.h): the XOR of the columns of x's set bits.
 inline uint64_t applyColumns(const std::vector<uint64_t>& cols, uint64_t x) {
@@ -40,4 +40,4 @@ class Evaluator {
 // The number of distinct outputs, every input enumerated.
 uint64_t imageSize(const LayoutValue& l);
 
-}  // namespace f2lay::testing
+}  // namespace f2lay::testkit

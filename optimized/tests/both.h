@@ -2,7 +2,7 @@
 // a template over the layout type, and run it on each implementation; the
 // two outcomes (outcome.h: the answer, or the error's words) must be equal.
 // The one header of testing/ that names the implementations: header-only, so
-// that f2lay_testing itself links neither (its evaluators must not use
+// that f2lay_testkit itself links neither (its evaluators must not use
 // them); the targets that include it link both.
 #pragma once
 
@@ -10,9 +10,9 @@
 
 #include "optimized/opt_linear_layout.h"
 #include "reference/linear_layout.h"
-#include "testing/outcome.h"
+#include "testkit/outcome.h"
 
-namespace f2lay::testing {
+namespace f2lay::testkit {
 
 // opt's layout of the same value.
 inline opt::LinearLayout toOpt(const ref::LinearLayout& l) { return opt::LinearLayout(l.value()); }
@@ -29,8 +29,8 @@ struct Both {
 template <class Op>
 auto onBoth(const Op& op) {
   using T = std::decay_t<decltype(op.template operator()<ref::LinearLayout>())>;
-  return Both<T>{testing::attempt([&] { return op.template operator()<ref::LinearLayout>(); }),
-                 testing::attempt([&] { return op.template operator()<opt::LinearLayout>(); })};
+  return Both<T>{testkit::attempt([&] { return op.template operator()<ref::LinearLayout>(); }),
+                 testkit::attempt([&] { return op.template operator()<opt::LinearLayout>(); })};
 }
 
-}  // namespace f2lay::testing
+}  // namespace f2lay::testkit

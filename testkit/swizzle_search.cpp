@@ -83,7 +83,7 @@
 // both and recurse. So the search finds a leaf at the bound on its first descent (children whose
 // bound equals their parent's go first) and then cuts everything else. It relies on this for
 // time only: every child is still examined or cut by a valid bound.
-#include "testing/swizzle_search.h"
+#include "testkit/swizzle_search.h"
 
 #include <algorithm>
 #include <bit>
@@ -91,9 +91,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "testing/columns.h"
+#include "testkit/columns.h"
 
-namespace f2lay::testing {
+namespace f2lay::testkit {
 namespace {
 
 constexpr int kMaxTensorBits = 24;
@@ -1089,4 +1089,4 @@ std::optional<std::pair<uint64_t, uint64_t>> sideCostByRank(const SearchSide& s,
   return costAt(0);
 }
 
-}  // namespace f2lay::testing
+}  // namespace f2lay::testkit

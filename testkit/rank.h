@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace f2lay::testing {
+namespace f2lay::testkit {
 
 // A span of vectors, kept as one basis vector per highest set bit (the
 // textbook "XOR basis"; opt's elimination pivots on the lowest bit instead).
@@ -35,4 +35,4 @@ inline int rankOf(const std::vector<uint64_t>& cols) {
   return s.rank;
 }
 
-}  // namespace f2lay::testing
+}  // namespace f2lay::testkit
