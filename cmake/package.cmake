@@ -5,6 +5,11 @@
 # installing another component (the Python wheel's "python") leaves them out.
 include(CMakePackageConfigHelpers)
 
+# The same names for a project that adds f2lay with add_subdirectory.
+foreach(name formats model simulators ref opt oracle)
+  add_library(f2lay::${name} ALIAS f2lay_${name})
+endforeach()
+
 set(F2LAY_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/f2lay)
 
 install(TARGETS f2lay_formats f2lay_model f2lay_simulators f2lay_ref f2lay_opt EXPORT f2layTargets

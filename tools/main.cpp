@@ -16,7 +16,9 @@
 #include "reference/linear_layout.h"
 #include "tools/pictures/picture.h"
 #include "tools/show.h"
+#ifdef F2LAY_WITH_VECTORS  // the vectors' generator draws by the properties (F2LAY_BUILD_TESTS)
 #include "tools/vectors/vectors.h"
+#endif
 
 namespace {
 
@@ -215,6 +217,7 @@ int main(int argc, char** argv) {
   convert->add_option("--from", convertFrom, "Input format (default: detected)")
       ->check(CLI::IsMember({"json", "triton", "mlir", "cute", "pycute"}));
 
+#ifdef F2LAY_WITH_VECTORS
   auto* vectors = app.add_subcommand(
       "vectors", "Generate the golden vectors (vectors/*.json), or check stored ones");
   std::string vectorsOut, vectorsCheck;
@@ -224,6 +227,7 @@ int main(int argc, char** argv) {
                    "Regenerate and compare with the files in DIR: exit 1 naming each "
                    "difference")
       ->excludes(vectorsOutOpt);
+#endif
 
   try {
     app.parse(argc, argv);
@@ -263,6 +267,7 @@ int main(int argc, char** argv) {
                  ? kOk
                  : kCheckFailed;
     }
+#ifdef F2LAY_WITH_VECTORS
     if (vectors->parsed()) {
       if (vectorsOut.empty() && vectorsCheck.empty())
         throw f2lay::Error("vectors: give --out DIR or --check DIR");
@@ -284,6 +289,7 @@ int main(int argc, char** argv) {
                 << " files regenerate identically\n";
       return differ ? kCheckFailed : kOk;
     }
+#endif
     if (show->parsed() && showSvg) {
       std::string text = readShowArgument(showPath);
       f2lay::Json input;
