@@ -286,8 +286,8 @@ LinearLayout LinearLayout::flattenOuts() const {
   return reshapeOuts({{nameOf(outs_.id[0]), uint64_t{1} << outBits_}});
 }
 
-LinearLayout LinearLayout::sublayout(const std::vector<std::string>& inDims,
-                                     const std::vector<std::string>& outDims) const {
+std::pair<uint32_t, uint32_t> LinearLayout::keptDims(
+    const std::vector<std::string>& inDims, const std::vector<std::string>& outDims) const {
   uint32_t keepIn = 0, keepOut = 0;
   for (const std::string& n : inDims) {
     int d = ins_.find(intern(n));
@@ -299,6 +299,25 @@ LinearLayout LinearLayout::sublayout(const std::vector<std::string>& inDims,
     if (k < 0) throw Error(op_errors::sublayoutUnknownDim(false, n, getOutDimNames()));
     keepOut |= uint32_t{1} << k;
   }
+  return {keepIn, keepOut};
+}
+
+bool LinearLayout::sublayoutIsZero(const std::vector<std::string>& inDims,
+                                   const std::vector<std::string>& outDims) const {
+  auto [keepIn, keepOut] = keptDims(inDims, outDims);
+  uint64_t rowMask = 0;
+  for (int k = 0; k < outs_.count; ++k)
+    if (keepOut >> k & 1) rowMask |= core::shiftUp(core::lowMask(outs_.bits[k]), outs_.offset(k));
+  // No kept column reaches a kept output bit.
+  for (int d = 0; d < ins_.count; ++d)
+    for (int i = 0; (keepIn >> d & 1) && i < ins_.bits[d]; ++i)
+      if (cols_[ins_.offset(d) + i] & rowMask) return false;
+  return true;
+}
+
+LinearLayout LinearLayout::sublayout(const std::vector<std::string>& inDims,
+                                     const std::vector<std::string>& outDims) const {
+  auto [keepIn, keepOut] = keptDims(inDims, outDims);
   LinearLayout l;
   uint64_t rowMask = 0;  // the kept output bits
   for (int k = 0; k < outs_.count; ++k)

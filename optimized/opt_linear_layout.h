@@ -90,6 +90,8 @@ class LinearLayout {
   LinearLayout flattenOuts() const;
   LinearLayout sublayout(const std::vector<std::string>& inDims,
                          const std::vector<std::string>& outDims) const;
+  [[nodiscard]] bool sublayoutIsZero(const std::vector<std::string>& inDims,
+                                     const std::vector<std::string>& outDims) const;
   LinearLayout concatIns(const LinearLayout& other) const;
   LinearLayout concatOuts(const LinearLayout& other) const;
 
@@ -132,6 +134,10 @@ class LinearLayout {
   // The identity on this layout's out dims (in dims named as the out dims).
   LinearLayout outIdentity() const;
   int inDimIndex(const std::string& name) const;
+  // sublayout's dims as masks (bit d: in dim d kept; bit k: out dim k), each
+  // name checked.
+  std::pair<uint32_t, uint32_t> keptDims(const std::vector<std::string>& inDims,
+                                         const std::vector<std::string>& outDims) const;
   int outDimIndex(const std::string& name) const;
   // This layout's columns with their output bits moved to the positions
   // they have in `to` (a side naming every out dim of this layout, each at

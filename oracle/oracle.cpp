@@ -140,6 +140,14 @@ std::vector<Op> algebraOps() {
          return layoutJson(
              a.layoutAs<L>("layout").sublayout(a.names("in_dim_names"), a.names("out_dim_names")));
        }},
+      {{"sublayout_is_zero",
+        {kLayout, {"in_dim_names", "in dims to keep"}, {"out_dim_names", "out dims to keep"}},
+        "bool",
+        "whether that restriction maps every input to 0 (Triton's sublayoutIsZero)"},
+       [](const Args& a) {
+         return Json(a.layoutAs<L>("layout").sublayoutIsZero(a.names("in_dim_names"),
+                                                             a.names("out_dim_names")));
+       }},
       {{"concat_ins",
         {kSelf, kOther},
         "layout",

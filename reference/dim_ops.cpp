@@ -101,6 +101,16 @@ LinearLayout LinearLayout::sublayout(const std::vector<std::string>& inDims,
   return LinearLayout(std::move(v));
 }
 
+bool LinearLayout::sublayoutIsZero(const std::vector<std::string>& inDims,
+                                   const std::vector<std::string>& outDims) const {
+  const LayoutValue sub = sublayout(inDims, outDims).value();
+  for (const InDim& d : sub.in_dims)
+    for (const Basis& b : d.bases)
+      for (uint64_t v : b)
+        if (v != 0) return false;
+  return true;
+}
+
 LinearLayout LinearLayout::concatIns(const LinearLayout& other) const {
   if (value_.out_dims != other.value_.out_dims) throw Error(op_errors::concatSidesDiffer(true));
   LayoutValue v = value_;

@@ -180,6 +180,12 @@ class LinearLayout {
   LinearLayout flattenOuts() const;
   LinearLayout sublayout(const std::vector<std::string>& inDims,
                          const std::vector<std::string>& outDims) const;
+  // Whether sublayout(inDims, outDims) maps every input to 0: no basis of
+  // those in dims has a set bit in those out dims (Triton's
+  // sublayoutIsZero; true when either list is empty). Throws as sublayout
+  // does on a name this layout does not have.
+  [[nodiscard]] bool sublayoutIsZero(const std::vector<std::string>& inDims,
+                                     const std::vector<std::string>& outDims) const;
   LinearLayout concatIns(const LinearLayout& other) const;
   LinearLayout concatOuts(const LinearLayout& other) const;
 

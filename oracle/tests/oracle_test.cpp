@@ -128,6 +128,9 @@ std::map<std::string, OpCase> validRequests() {
                                           {"name": "lane",
                                            "bases": [[2], [4], [8], [0], [0]]}],
                               "out_dims": [{"name": "dim1", "size": 16}]})")};
+  // Register bit 0 reaches dim1 (the sublayout above): not zero.
+  c["sublayout_is_zero"] = {
+      {{"layout", a}, {"in_dim_names", {"register"}}, {"out_dim_names", {"dim1"}}}, false};
   c["concat_ins"] = {{{"self", layout1D("register", {{1}}, "dim0", 4)},
                       {"other", layout1D("lane", {{2}}, "dim0", 4)}},
                      parse(R"({"in_dims": [{"name": "register", "bases": [[1]]},

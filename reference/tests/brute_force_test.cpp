@@ -4,9 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <random>
+#include <string>
+#include <vector>
 
 #include "reference/linear_layout.h"
 #include "testkit/columns.h"
+#include "testkit/dims.h"
 #include "testkit/evaluate.h"
 #include "testkit/outcome.h"
 #include "testkit/random_layout.h"
@@ -53,6 +57,41 @@ TEST(BruteForce, RankInjectivityAndSurjectivityMatchTheImageSize) {
     EXPECT_EQ(l.isSurjective(), image == (uint64_t{1} << totalOutBits(v)));
     EXPECT_EQ(l.isInvertible(), l.isInjective() && l.isSurjective());
   }
+}
+
+// Triton's sublayoutIsZero: zero exactly when every input over the kept in
+// dims (the others 0) gives 0 in every kept out dim.
+TEST(BruteForce, SublayoutIsZeroWhenNoKeptInputReachesAKeptOutput) {
+  std::mt19937_64 rng(31);
+  int zero = 0;
+  for (int t = 0; t < kCases; ++t) {
+    LayoutValue v = testkit::randomLayout(rng, {"a", "b", "c"}, {"x", "y"}, 3);
+    std::vector<std::string> ins, outs;
+    uint64_t keptInputBits = 0;
+    int at = 0;
+    for (const auto& [name, bits] : testkit::inDimBits(v)) {
+      if (rng() % 2) {
+        ins.push_back(name);
+        keptInputBits |= testkit::lowBits(bits) << at;
+      }
+      at += bits;
+    }
+    std::vector<bool> keptOut;
+    for (const auto& [name, bits] : testkit::outDimBits(v)) {
+      keptOut.push_back(rng() % 3 == 0);
+      if (keptOut.back()) outs.push_back(name);
+    }
+    bool expected = true;
+    for (uint64_t x = 0; x < (uint64_t{1} << totalInBits(v)); ++x) {
+      if ((x & ~keptInputBits) != 0) continue;
+      std::vector<uint64_t> y = testkit::apply(v, x);
+      for (size_t k = 0; k < y.size(); ++k) expected = expected && !(keptOut[k] && y[k] != 0);
+    }
+    zero += expected;
+    EXPECT_EQ(LinearLayout(v).sublayoutIsZero(ins, outs), expected) << "case " << t;
+  }
+  EXPECT_GT(zero, kCases / 10);  // both answers occur
+  EXPECT_LT(zero, kCases - kCases / 10);
 }
 
 TEST(BruteForce, MatrixViewEntryIsOutputBitOfInputBitsBasis) {

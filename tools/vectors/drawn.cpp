@@ -48,6 +48,10 @@ std::vector<DrawnRequest> algebra() {
             {"layout", lj(l)},
             {"in_dim_names", Json::array({l.in_dims[0].name})},
             {"out_dim_names", reversed}});
+    add(i, {{"op", "sublayout_is_zero"},
+            {"layout", lj(l)},
+            {"in_dim_names", Json::array({l.in_dims[0].name})},
+            {"out_dim_names", Json::array({l.out_dims.back().name})}});
 
     LayoutValue m = draw(properties::genLayoutFrom(outDimBits(l)), 9200, i);
     add(i, {{"op", "compose"}, {"self", lj(l)}, {"other", lj(m)}});

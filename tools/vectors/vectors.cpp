@@ -45,6 +45,7 @@ const std::map<std::string, std::string>& familyOfOp() {
                     "reshape_ins",
                     "reshape_outs",
                     "sublayout",
+                    "sublayout_is_zero",
                     "is_injective",
                     "is_surjective",
                     "is_invertible",
