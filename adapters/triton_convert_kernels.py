@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Triton 3.9.0's own convert_layout kernels, against f2lay's swizzle optimum (issue 32).
+"""Triton 3.9.0's own convert_layout kernels, against f2lay's swizzle optimum.
 
 For random pairs of blocked layouts (Gluon's BlockedLayout: 2-D tiles of at most 2^10
 elements, 1 to 4 warps) and element types int8, fp16 and fp32, this compiles on the CPU, with

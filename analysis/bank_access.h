@@ -51,6 +51,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/layout_api.h"
 #include "analysis/padding.h"
 #include "analysis/space.h"
 #include "formats/error.h"
@@ -93,8 +94,11 @@ struct WavefrontReport {
 
 // The report of `instructions` warp instructions that each form `phases`
 // phases and take `wavefronts` wavefronts (the closed forms' uniform case).
-inline WavefrontReport uniformReport(uint64_t instructions, uint64_t phases, uint64_t wavefronts,
-                                     uint64_t vectorBytes) {
+//   Requires: wavefronts >= phases.
+//   Ensures: totals are per-instruction values times instructions;
+//     conflicts == wavefronts - idealWavefronts.
+[[nodiscard]] inline WavefrontReport uniformReport(uint64_t instructions, uint64_t phases,
+                                                   uint64_t wavefronts, uint64_t vectorBytes) {
   return {instructions, instructions * wavefronts, instructions * phases,
           instructions * (wavefronts - phases), vectorBytes};
 }
@@ -106,14 +110,14 @@ namespace bank_access_detail {
 
 inline const std::string kWhat = "bank conflicts: ";
 
-template <class L>
-int bitsOf(const L& l, const char* dim) {
+template <LayoutApi L>
+[[nodiscard]] int bitsOf(const L& l, const char* dim) {
   return l.hasInDim(dim) ? l.getInDimSizeLog2(dim) : 0;
 }
 
 // Every in dim of `l` is one of `allowed`, or a block of size 1 (one CTA:
 // shared memory is per CTA).
-template <class L>
+template <LayoutApi L>
 void checkInDims(const L& l, const char* which, const std::vector<std::string>& allowed) {
   for (const std::string& d : l.getInDimNames()) {
     bool ok = false;
@@ -132,8 +136,8 @@ void checkInDims(const L& l, const char* which, const std::vector<std::string>& 
   }
 }
 
-template <class L>
-std::string dimList(const L& l) {
+template <LayoutApi L>
+[[nodiscard]] std::string dimList(const L& l) {
   std::string s;
   for (const std::string& d : l.getOutDimNames())
     s += (s.empty() ? "" : ", ") + d + " (" + std::to_string(l.getOutDimSize(d)) + ")";
@@ -142,13 +146,23 @@ std::string dimList(const L& l) {
 
 }  // namespace bank_access_detail
 
-// Throws f2lay::Error naming the problem unless: dist's in dims are register,
-// lane (exactly 32), warp and a block of size 1; shared's are offset and a
-// block of size 1; both map to the same out dims (names and sizes, any
-// order); shared is invertible; elementBytes is 1, 2, 4, 8 or 16 (2 for
-// ldmatrix/stmatrix, which take no vectorBytes); and the enumeration stays
-// within 2^kMaxBankSimulationBits.
-template <class L>
+// Checks an access against the rules above, for every model alike.
+//   Requires: dist's in dims are register, lane (exactly 32), warp and
+//     optionally a block of size 1; shared's are offset and optionally a
+//     block of size 1; both map to the same out dims (names and sizes, any
+//     order); shared is invertible; elementBytes is 1, 2, 4, 8 or 16 (2 for
+//     ldmatrix/stmatrix, which take no vectorBytes); a padding passes
+//     checkPadding and leaves ldmatrix/stmatrix rows of 8 elements; the
+//     enumeration stays within 2^kMaxBankSimulationBits offsets and element
+//     accesses.
+//   Throws f2lay::Error "bank conflicts: ..." naming the first rule broken
+//     (e.g. "the distributed layout has 64 lanes; the wavefront rule
+//     (device_tests/HARDWARE.md) is for warps of 32", "the memory layout is
+//     not invertible (Def 4.14): ..."); returns otherwise.
+//   Ensures, on return: the access follows the rules above, but for a
+//     requested vectorBytes, which chosenVectorBytes checks against the
+//     widest the layouts allow.
+template <LayoutApi L>
 void checkBankAccess(const L& dist, const L& shared, const AccessSpec& access) {
   using namespace bank_access_detail;
   checkInDims(dist, "distributed", {"register", "lane", "warp"});
@@ -201,23 +215,32 @@ void checkBankAccess(const L& dist, const L& shared, const AccessSpec& access) {
 }
 
 // The widest vector the padding allows, in elements (analysis/padding.h):
-// the maximum uint64_t when the memory layout is not padded inside.
-template <class L>
-uint64_t paddedVectorElements(const L& shared, const AccessSpec& access) {
+// the maximum uint64_t when the memory layout is not padded inside. Requires
+// a padding that passes checkPadding; never throws.
+template <LayoutApi L>
+[[nodiscard]] uint64_t paddedVectorElements(const L& shared, const AccessSpec& access) {
   return paddedVectorLimit(access.padding,
                            uint64_t{1} << bank_access_detail::bitsOf(shared, "offset"));
 }
 
 // Whether the access's padding pads inside `shared` (so addresses are not
-// linear in the offset).
-template <class L>
-bool paddedInside(const L& shared, const AccessSpec& access) {
+// linear in the offset). Never throws.
+template <LayoutApi L>
+[[nodiscard]] bool paddedInside(const L& shared, const AccessSpec& access) {
   return padsInside(access.padding, uint64_t{1} << bank_access_detail::bitsOf(shared, "offset"));
 }
 
-// The vector width to use: access.vectorBytes checked (a power of two, a
-// multiple of elementBytes, at most 16, at most `widest`), or `widest`.
-inline uint64_t chosenVectorBytes(const AccessSpec& access, uint64_t widest) {
+// The vector width to use: access.vectorBytes checked, or `widest` when it
+// is not given.
+//   Requires: access.vectorBytes, when given, is a power of two, a multiple
+//     of elementBytes, at most 16, and at most `widest` (the widest the
+//     layouts allow, in bytes).
+//   Throws f2lay::Error "bank conflicts: vector_bytes = v is not a power of
+//     two" / "... is not a multiple of element_bytes = w" / "... is more than
+//     16, the widest ld/st.shared" / "... is wider than this layout allows on
+//     this memory layout (n bytes: ...)" otherwise.
+//   Ensures: the result is *access.vectorBytes, or widest.
+[[nodiscard]] inline uint64_t chosenVectorBytes(const AccessSpec& access, uint64_t widest) {
   using bank_access_detail::kWhat;
   if (!access.vectorBytes) return widest;
   uint64_t v = *access.vectorBytes, w = access.elementBytes;

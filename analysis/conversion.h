@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/layout_api.h"
 #include "analysis/space.h"
 #include "formats/error.h"
 
@@ -31,8 +32,9 @@ enum class ConversionKind {
   kWarpShuffle,          // every location reads from its own warp
   kSharedMemory,         // data crosses warps (or CTAs)
 };
-// "no_op", "register_permutation", "warp_shuffle", "shared_memory".
-inline std::string toString(ConversionKind kind) {
+// "no_op", "register_permutation", "warp_shuffle", "shared_memory" (the
+// oracle's spelling). Never throws.
+[[nodiscard]] inline std::string toString(ConversionKind kind) {
   switch (kind) {
     case ConversionKind::kNoOp:
       return "no_op";
@@ -46,7 +48,7 @@ inline std::string toString(ConversionKind kind) {
   return "unknown";
 }
 
-template <class L>
+template <LayoutApi L>
 struct Classification {
   ConversionKind kind;  // read from pull, as Triton's minimalCvtLayout does
   L bInvA;
@@ -62,10 +64,21 @@ struct Classification {
   ConversionKind minimalKind;
 };
 
-// Throws f2lay::Error when the layouts are not over the same tensor, have
-// other in dims, other lane/warp/block counts, or are not surjective.
-template <class L>
-Classification<L> classifyConversion(const L& a, const L& b);
+// Classifies the conversion from A to B (§5.4; Triton's minimalCvtLayout).
+//   Requires: a's and b's in dims are among register, lane, warp and block;
+//     they have the same out dims (names, sizes, order) and the same numbers
+//     of lanes, warps and blocks; both are surjective.
+//   Throws f2lay::Error otherwise, naming the side and the rule:
+//     "conversion: A has in dim 'x'; a distributed layout maps register,
+//     lane, warp and block only", "conversion: A's out dims [...] differ from
+//     B's [...]; ...", "conversion: A has n lanes and B m; a conversion keeps
+//     the threads, warps and CTAs", "conversion: A is not surjective: ...".
+//   Ensures: bInvA == a.invertAndCompose(b), pull == b.invertAndCompose(a)
+//     (so a(pull(y)) == b(y) for every location y of B); kind is the
+//     farthest level any bit of pull crosses and reason names the first bit
+//     that crosses it; minimalKind <= kind.
+template <LayoutApi L>
+[[nodiscard]] Classification<L> classifyConversion(const L& a, const L& b);
 
 // The warp-shuffle plan of §5.4 ("Intra-warp Data Exchange"), for element
 // width elementBytes (1, 2, 4 or 8). Sets are flattened tensor vectors
@@ -105,12 +118,6 @@ struct ShufflePlan {
   std::vector<RegisterCopy> copies;
 };
 
-// The plan for a conversion whose kind is no-op, register permutation or
-// warp shuffle: for the first two, the same construction gives rounds in
-// which every lane reads from itself (a backend emits register moves, or
-// nothing), so one simulator checks all three. Throws f2lay::Error with the
-// reason when data crosses warps, or when the construction does not apply
-// (broadcasting it cannot pair up, non-zero dependent bases, limits).
 // shufflePlan's refusal of a lane bit that one side broadcasts (a zero
 // basis) and the other uses for distinct data: then |E| != |F| and the §5.4
 // construction cannot pair them. Typed, so that a caller tells it from the
@@ -120,11 +127,37 @@ struct UnpairedBroadcast : Error {
   UnpairedBroadcast(int bit, const std::string& message) : Error(message), laneBit(bit) {}
 };
 
-template <class L>
-ShufflePlan shufflePlan(const L& a, const L& b, uint64_t elementBytes);
+// The plan for a conversion whose kind is no-op, register permutation or
+// warp shuffle: for the first two, the same construction gives rounds in
+// which every lane reads from itself (a backend emits register moves, or
+// nothing), so one simulator checks all three.
+//   Requires: classifyConversion's preconditions; elementBytes 1, 2, 4 or 8;
+//     a kind other than shared memory; equal warp and block bases in A and
+//     B; no nonzero basis that is a combination of others (only zero bases
+//     broadcast); A and B broadcasting the same number of lane bits; at most
+//     2^22 (register, lane) locations per warp and 2^16 rounds.
+//   Throws f2lay::Error with the reason otherwise: classifyConversion's
+//     errors; "shuffle plan: element_bytes n must be 1, 2, 4 or 8 ...";
+//     "shuffle plan: the conversion needs shared memory, not shuffles:
+//     <reason>"; "shuffle plan: warp bit i holds other data in A than in
+//     B; ..."; "shuffle plan: <dim> bit i of A is a combination of other
+//     bases without being zero; ..."; UnpairedBroadcast (above) for a lane
+//     bit one side broadcasts; the limits' "... at most 2^22" / "... at most
+//     2^16 are planned"; and a broken invariant of the construction, named.
+//   Ensures: plan.kind is the classification's; vectorElements ==
+//     2^|V| and each of sendOffsets, recvOffsets has that many entries;
+//     2^|R| rounds of one step per lane (rounds[i][t].lane == t). Running the
+//     rounds, then the copies, leaves every B register of every lane holding
+//     the element B puts there (reference/analysis/warp_simulator.h checks
+//     it).
+template <LayoutApi L>
+[[nodiscard]] ShufflePlan shufflePlan(const L& a, const L& b, uint64_t elementBytes);
 // The same for c = classifyConversion(a, b), made already: a caller that
 // has the classification (the properties' laws) does not classify twice.
-template <class L>
-ShufflePlan shufflePlan(const L& a, const L& b, const Classification<L>& c, uint64_t elementBytes);
+//   Requires: c is classifyConversion(a, b) (not checked: another c gives a
+//     wrong plan or a refusal); otherwise as above.
+template <LayoutApi L>
+[[nodiscard]] ShufflePlan shufflePlan(const L& a, const L& b, const Classification<L>& c,
+                                      uint64_t elementBytes);
 
 }  // namespace f2lay::analysis

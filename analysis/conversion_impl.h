@@ -33,14 +33,14 @@ namespace conversion_detail {
 // Outer to inner: the first level at which a bit moves data says how far.
 inline const char* const kLevels[] = {"block", "warp", "lane", "register"};
 
-inline bool isHardwareDim(const std::string& name) {
+[[nodiscard]] inline bool isHardwareDim(const std::string& name) {
   for (const char* level : kLevels)
     if (name == level) return true;
   return false;
 }
 
 template <class L>
-std::string outDimsText(const L& l) {
+[[nodiscard]] std::string outDimsText(const L& l) {
   std::string s;
   for (const std::string& d : l.getOutDimNames())
     s += (s.empty() ? "" : ", ") + d + "=" + std::to_string(l.getOutDimSize(d));
@@ -79,7 +79,8 @@ struct BitVerdict {
   std::string reason;
 };
 
-inline BitVerdict judgeBit(const Field (&levels)[4], const std::string& dim, int bit, Vec image) {
+[[nodiscard]] inline BitVerdict judgeBit(const Field (&levels)[4], const std::string& dim, int bit,
+                                         Vec image) {
   uint64_t own = uint64_t{1} << bit;
   std::string what = dim + " bit " + std::to_string(bit) + " of B";
   for (int k = 0; k < 4; ++k) {
@@ -104,7 +105,7 @@ inline BitVerdict judgeBit(const Field (&levels)[4], const std::string& dim, int
 // (block, warp, lane in that order) are B's own, i.e. B(e) ^ A(e's kept
 // part) lies in the span of A's inner levels.
 template <class L>
-ConversionKind minimalKindOf(const L& a, const L& b) {
+[[nodiscard]] ConversionKind minimalKindOf(const L& a, const L& b) {
   using S = Space<L>;
   Vecs inner[5];  // inner[k]: the bases of A's levels k and beyond
   for (int k = 3; k >= 0; --k) inner[k] = concat({S::flatBases(a, kLevels[k]), inner[k + 1]});
@@ -132,7 +133,7 @@ ConversionKind minimalKindOf(const L& a, const L& b) {
 
 }  // namespace conversion_detail
 
-template <class L>
+template <LayoutApi L>
 Classification<L> classifyConversion(const L& a, const L& b) {
   using namespace conversion_detail;
   checkOperands(a, b);

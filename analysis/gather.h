@@ -28,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/layout_api.h"
 #include "analysis/space.h"
 
 namespace f2lay::analysis {
@@ -37,10 +38,19 @@ struct GatherLocality {
   std::string reason;  // why not (empty when warp-local)
 };
 
-// Throws f2lay::Error when L is not a surjective distributed layout
-// (register, lane, warp, block) or axis is not one of its out dims.
-template <class L>
-GatherLocality gatherLocality(const L& l, size_t axis);
+// Whether the gather along out dim number `axis` of l is warp-local.
+//   Requires: l's in dims are among register, lane, warp and block; axis <
+//     the number of out dims; l is surjective.
+//   Throws f2lay::Error otherwise: "gather: the layout has in dim 'x'; a
+//     distributed layout maps register, lane, warp and block only", "gather:
+//     axis n is not an out dim of the layout (k out dims)", "gather: the
+//     layout is not surjective: ...".
+//   Ensures: warpLocal exactly when no warp or block basis moves along the
+//     axis and every unit vector of the axis lies in span(L_Reg ∪ L_Thr);
+//     reason is empty exactly when warpLocal, else one sentence naming the
+//     bit.
+template <LayoutApi L>
+[[nodiscard]] GatherLocality gatherLocality(const L& l, size_t axis);
 
 struct AxisSource {
   uint64_t registerMask;  // L(r ^ registerMask, t ^ laneMask) =
@@ -58,9 +68,18 @@ struct GatherPlan {
   std::vector<std::vector<uint64_t>> sendRegisters;
 };
 
-// Throws f2lay::Error (with gatherLocality's reason) when the gather is not
-// warp-local, or when the table would exceed 2^20 entries.
-template <class L>
-GatherPlan gatherPlan(const L& l, size_t axis);
+// The plan of the warp-local gather along out dim number `axis` of l.
+//   Requires: gatherLocality's preconditions, and a warp-local gather;
+//     2^(register bits) * rounds <= 2^20 table entries.
+//   Throws f2lay::Error otherwise: gatherLocality's errors; "gather plan: not
+//     warp-local: <gatherLocality's reason>"; "gather plan: 2^r index
+//     registers times 2^k rounds; at most 2^20 entries are planned".
+//   Ensures: one axisSources entry per bit of the axis, satisfying
+//     L(r ^ registerMask, t ^ laneMask) == L(r, t) ^ (1 << j along the axis);
+//     rounds is a power of two; sendRegisters has one row per index register
+//     r, of `rounds` entries, starting with r itself; paperRounds ==
+//     2^laneBitsAlongAxis.
+template <LayoutApi L>
+[[nodiscard]] GatherPlan gatherPlan(const L& l, size_t axis);
 
 }  // namespace f2lay::analysis

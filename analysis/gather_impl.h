@@ -14,7 +14,7 @@ constexpr int kMaxTableBits = 20;
 
 // The out-dim values of a flattened vector, as "[a, b]".
 template <class L>
-std::string basisText(const L& l, Vec x) {
+[[nodiscard]] std::string basisText(const L& l, Vec x) {
   std::string s;
   for (const std::string& d : l.getOutDimNames())
     s += (s.empty() ? "" : ", ") + std::to_string(outField(l, d).of(x));
@@ -35,14 +35,14 @@ void checkLayout(const L& l, size_t axis) {
 }
 
 // The flattened unit vectors of the axis' bits.
-inline Vecs axisUnits(const Field& axis) {
+[[nodiscard]] inline Vecs axisUnits(const Field& axis) {
   Vecs units;
   for (int i = 0; i < axis.bits; ++i) units.push_back(axis.at(uint64_t{1} << i));
   return units;
 }
 
 template <class L>
-int basesAlongAxis(const L& l, const std::string& dim, const Field& axis) {
+[[nodiscard]] int basesAlongAxis(const L& l, const std::string& dim, const Field& axis) {
   int n = 0;
   for (Vec x : Space<L>::flatBases(l, dim)) n += axis.of(x) != 0;
   return n;
@@ -50,7 +50,7 @@ int basesAlongAxis(const L& l, const std::string& dim, const Field& axis) {
 
 }  // namespace gather_detail
 
-template <class L>
+template <LayoutApi L>
 GatherLocality gatherLocality(const L& l, size_t axis) {
   using namespace gather_detail;
   checkLayout(l, axis);
@@ -75,7 +75,7 @@ GatherLocality gatherLocality(const L& l, size_t axis) {
   return {true, ""};
 }
 
-template <class L>
+template <LayoutApi L>
 GatherPlan gatherPlan(const L& l, size_t axis) {
   using namespace gather_detail;
   using S = Space<L>;

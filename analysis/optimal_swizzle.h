@@ -12,7 +12,8 @@
 //   A_Bank  the lane vectors that share one phase of A's stores: all 32
 //           lanes up to 4 bytes; a wider vector is served in half- or
 //           quarter-warp phases, so lanes of different phases never conflict
-//           (seed "Transaction split": drop the last log2(2^v w / 4) lanes).
+//           (the "Transaction split" step of the "One Bit Off" swizzle
+//           walk-through: drop the last log2(2^v w / 4) lanes).
 //           B_Bank likewise for B's loads, where a lane reading the address
 //           of lane l^1 or l^2 of its quad is served with it (a zero lane bit
 //           0 or 1; device_tests/HARDWARE.md#quad-merge), so the phase
@@ -45,6 +46,7 @@
 #include <cstdint>
 
 #include "analysis/bank_access.h"
+#include "analysis/layout_api.h"
 #include "analysis/space.h"
 
 namespace f2lay::analysis {
@@ -58,7 +60,7 @@ struct SwizzleSets {
   Vecs V, ABank, BBank, I, E, F, G, C, Idx, Bank;
 };
 
-template <class L>
+template <LayoutApi L>
 struct OptimalSwizzle {
   L shared;  // offset -> A's out dims
   SwizzleSets sets;
@@ -69,12 +71,31 @@ struct OptimalSwizzle {
   int writeConflictBits = 0, readConflictBits = 0;
 };
 
-// Throws f2lay::Error when A and B are not distributed layouts (register,
-// lane of 32, warp; block of size 1) over the same tensor holding all of it,
-// when w is not 1, 2, 4, 8 or 16, or when a requested ldmatrix/stmatrix tile
-// does not apply (naming the lane or register that breaks it).
-template <class L>
-OptimalSwizzle<L> optimalSwizzle(const L& a, const L& b, uint64_t elementBytes,
-                                 const SwizzleOptions& options = {});
+// The memory layout of the construction above, for A storing and B loading
+// elements of elementBytes (w) bytes with the instructions of `options`.
+//   Requires: A and B are distributed layouts (in dims register, lane of
+//     exactly 32, warp, and optionally a block of size 1) with the same out
+//     dims (names, order, sizes), each surjective; w is 1, 2, 4, 8 or 16; an
+//     ldmatrix/stmatrix side needs w = 2 and a row of 8 distinct elements,
+//     and two matrix sides the same rows.
+//   Throws f2lay::Error otherwise, naming the side and the rule:
+//     "optimal_swizzle: element_bytes must be 1, 2, 4, 8 or 16 (got w)",
+//     "optimal_swizzle: self (A, the writer) has in dim 'x'; expected
+//     register, lane, warp (and a block of size 1)", "... must have a lane dim
+//     of 32 ...", "... does not hold every element of the tensor (not
+//     surjective)", "optimal_swizzle: A and B map to different out dims
+//     (names, order or sizes)", "optimal_swizzle: ldmatrix/stmatrix tiles are
+//     for 2-byte elements (b16), got w", and the ldmatrix/stmatrix row's
+//     ("... has no register to fill a 32-bit ldmatrix/stmatrix register",
+//     "...'s ldmatrix/stmatrix row is not 8 distinct elements (a broadcast
+//     lane)", "... the stmatrix and ldmatrix tiles of A and B are different
+//     rows").
+//   Ensures: shared has one in dim, offset, of d bits (d = A's output bits),
+//     and A's out dims, and is invertible: its offset bits, lowest first, are
+//     sets.V, then sets.Bank, then sets.Idx; |V| + bankBits + idxBits == d;
+//     vectorBytes == 2^|V| * w; writeConflictBits, readConflictBits >= 0.
+template <LayoutApi L>
+[[nodiscard]] OptimalSwizzle<L> optimalSwizzle(const L& a, const L& b, uint64_t elementBytes,
+                                               const SwizzleOptions& options = {});
 
 }  // namespace f2lay::analysis

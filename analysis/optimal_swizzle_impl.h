@@ -47,7 +47,9 @@ void checkPair(const L& a, const L& b, uint64_t w) {
     throw Error("optimal_swizzle: A and B map to different out dims (names, order or sizes)");
 }
 
-inline bool contains(const Vecs& v, Vec x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+[[nodiscard]] inline bool contains(const Vecs& v, Vec x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
 
 // One side of the transfer: the vectors of its contiguous tile, in offset
 // order, and the vectors that separate the addresses of one phase.
@@ -60,7 +62,7 @@ struct Side {
 };
 
 template <class L>
-Side sideOf(const L& l, Instruction instruction, AccessKind kind, const char* name) {
+[[nodiscard]] Side sideOf(const L& l, Instruction instruction, AccessKind kind, const char* name) {
   return {nonzero(Space<L>::flatBases(l, "register")), Space<L>::flatBases(l, "lane"), instruction,
           kind, name};
 }
@@ -68,7 +70,7 @@ Side sideOf(const L& l, Instruction instruction, AccessKind kind, const char* na
 // ldmatrix/stmatrix tiles (device_tests/HARDWARE.md#matrix-ownership): the
 // lane vectors of the 16-byte row, and those that pick one of the 8 rows of a
 // matrix.
-inline Vecs matrixRowLanes(const Side& s) {
+[[nodiscard]] inline Vecs matrixRowLanes(const Side& s) {
   return s.instruction == Instruction::kMatrix ? Vecs{s.lanes[0], s.lanes[1]}
                                                : Vecs{s.lanes[2], s.lanes[3], s.lanes[4]};
 }
@@ -77,7 +79,7 @@ inline Vecs matrixRowLanes(const Side& s) {
 // matrix side, the row tile: a register bit (non-transposed only; one both
 // sides hold in registers when there is one) then the row's lanes.
 template <class S>
-Vecs chooseVec(const Side& a, const Side& b, uint64_t w) {
+[[nodiscard]] Vecs chooseVec(const Side& a, const Side& b, uint64_t w) {
   Vecs common = S::intersectSpans(a.registers, b.registers);
   const Side* matrix = a.instruction != Instruction::kVector   ? &a
                        : b.instruction != Instruction::kVector ? &b
@@ -122,14 +124,14 @@ Vecs chooseVec(const Side& a, const Side& b, uint64_t w) {
 // (device_tests/HARDWARE.md), as lane positions 0..4 -> vectors:
 //   up to 4 bytes: the whole warp is one phase (#whole-warp-phase);
 //   stores of 8 / 16 bytes: fixed phases of 16 / 8 consecutive lanes, so the
-//     low 4 / 3 lane bits (the paper's transaction split, seed §04;
-//     #store-phases);
+//     low 4 / 3 lane bits (the paper's transaction split, as the "One Bit
+//     Off" swizzle walk-through applies it; #store-phases);
 //   loads of 8 / 16 bytes: a lane reading the address of lane l^1 or l^2 of
 //     its quad (a zero lane bit 0 or 1) is served with it and the rest fill
 //     phases of 16 / 8 (16 bytes: per half-warp), so the phase takes the next
 //     lane bits (#load-phases, #quad-merge; equal non-zero lane bits 0 and 1
 //     pair l with l^3, which is not merged).
-inline Vecs phaseLanes(const Vecs& lanes, uint64_t bytes, AccessKind kind) {
+[[nodiscard]] inline Vecs phaseLanes(const Vecs& lanes, uint64_t bytes, AccessKind kind) {
   if (bytes <= 4) return nonzero(lanes);
   int phaseBits = bytes == 8 ? 4 : 3;
   size_t usable = bytes == 8 ? 5 : 4;  // 16-byte loads: each half-warp alone
@@ -143,7 +145,7 @@ inline Vecs phaseLanes(const Vecs& lanes, uint64_t bytes, AccessKind kind) {
 
 // The vectors that separate the accesses of one phase (§9.2's A_Thr after the
 // transaction split; for a matrix instruction, its row addresses).
-inline Vecs bankThreads(const Side& s, const Vecs& vec, uint64_t w) {
+[[nodiscard]] inline Vecs bankThreads(const Side& s, const Vecs& vec, uint64_t w) {
   if (s.instruction == Instruction::kMatrix) return nonzero({s.lanes[2], s.lanes[3], s.lanes[4]});
   if (s.instruction == Instruction::kMatrixTrans) {
     // .trans rows: the register half (the lowest register bit that is not a
@@ -163,7 +165,7 @@ inline Vecs bankThreads(const Side& s, const Vecs& vec, uint64_t w) {
 // The memory layout offset -> A's out dims whose offset bits, lowest first,
 // are the given vectors.
 template <class L>
-L memoryLayout(const L& a, const Vecs& offsetBits) {
+[[nodiscard]] L memoryLayout(const L& a, const Vecs& offsetBits) {
   LayoutValue v;
   InDim offset{"offset", {}};
   for (Vec x : offsetBits) {
@@ -178,7 +180,7 @@ L memoryLayout(const L& a, const Vecs& offsetBits) {
 
 }  // namespace swizzle_detail
 
-template <class L>
+template <LayoutApi L>
 OptimalSwizzle<L> optimalSwizzle(const L& a, const L& b, uint64_t w,
                                  const SwizzleOptions& options) {
   using namespace swizzle_detail;

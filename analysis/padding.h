@@ -43,17 +43,24 @@ using Padding = std::vector<PaddingPair>;
 inline constexpr uint64_t kMaxPaddingValue = uint64_t{1} << 31;
 
 // P(o) above: the padded address of linear offset `offset`, in elements.
-inline uint64_t paddedOffset(const Padding& padding, uint64_t offset) {
+//   Requires: a padding that passes checkPadding (powers of two), and an
+//     address below 2^64.
+//   Ensures: P(o) >= o, and P is strictly increasing. Never throws.
+[[nodiscard]] inline uint64_t paddedOffset(const Padding& padding, uint64_t offset) {
   uint64_t address = offset;
   for (const PaddingPair& p : padding)
     address += (offset >> std::countr_zero(p.interval)) << std::countr_zero(p.padding);
   return address;
 }
 
-// Throws f2lay::Error("<where>...") unless the pairs are what
-// PaddedSharedEncodingAttr::verify and Gluon's PaddedSharedLayout.verify
-// accept: at least one pair, every interval and padding a power of two (at
-// most 2^31), no interval twice.
+// Checks the pairs of a padded memory layout.
+//   Requires: what PaddedSharedEncodingAttr::verify and Gluon's
+//     PaddedSharedLayout.verify accept: at least one pair, every interval and
+//     padding a power of two (at most 2^31), no interval twice.
+//   Throws f2lay::Error("<where>...") naming the pair and the rule
+//     otherwise ("<where>: must have at least one [interval, padding] pair
+//     (Gluon 3.9)", "<where>[i]: interval n is not a power of two ...",
+//     "<where>[i]: interval n appears twice ..."); returns otherwise.
 inline void checkPadding(const Padding& padding, const std::string& where) {
   if (padding.empty())
     throw Error(where + ": must have at least one [interval, padding] pair (Gluon 3.9)");
@@ -79,8 +86,8 @@ inline void checkPadding(const Padding& padding, const std::string& where) {
 // padding over the pairs that insert padding inside the layout (interval <
 // offsets). A vector wider than an interval would straddle a padding; one
 // wider than a padding would start misaligned after it. The maximum uint64_t
-// when no pair pads inside the layout.
-inline uint64_t paddedVectorLimit(const Padding& padding, uint64_t offsets) {
+// when no pair pads inside the layout. Never throws.
+[[nodiscard]] inline uint64_t paddedVectorLimit(const Padding& padding, uint64_t offsets) {
   uint64_t limit = std::numeric_limits<uint64_t>::max();
   for (const PaddingPair& p : padding)
     if (p.interval < offsets) limit = std::min({limit, p.interval, p.padding});
@@ -88,8 +95,8 @@ inline uint64_t paddedVectorLimit(const Padding& padding, uint64_t offsets) {
 }
 
 // Whether any pair pads inside a layout of `offsets` offsets (otherwise
-// P(o) = o there and the layout is linear after all).
-inline bool padsInside(const Padding& padding, uint64_t offsets) {
+// P(o) = o there and the layout is linear after all). Never throws.
+[[nodiscard]] inline bool padsInside(const Padding& padding, uint64_t offsets) {
   return paddedVectorLimit(padding, offsets) != std::numeric_limits<uint64_t>::max();
 }
 

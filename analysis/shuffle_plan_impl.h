@@ -100,7 +100,7 @@ struct Exchange {
   Vecs V;
   std::vector<int> aBits, bBits;
 };
-inline Exchange chooseV(const Vecs& aReg, const Vecs& bReg, uint64_t elementBytes) {
+[[nodiscard]] inline Exchange chooseV(const Vecs& aReg, const Vecs& bReg, uint64_t elementBytes) {
   Exchange x;
   for (size_t i = 0; i < aReg.size(); ++i) {
     if (aReg[i] == 0) continue;
@@ -117,7 +117,7 @@ inline Exchange chooseV(const Vecs& aReg, const Vecs& bReg, uint64_t elementByte
 
 // Register offsets of the 2^|V| elements of a vector: element k sits at
 // first ^ (XOR of 1 << bits[j] over the set bits j of k).
-inline std::vector<uint64_t> vectorOffsets(const std::vector<int>& bits) {
+[[nodiscard]] inline std::vector<uint64_t> vectorOffsets(const std::vector<int>& bits) {
   std::vector<uint64_t> offsets(uint64_t{1} << bits.size(), 0);
   for (size_t k = 0; k < offsets.size(); ++k)
     for (size_t j = 0; j < bits.size(); ++j)
@@ -127,7 +127,7 @@ inline std::vector<uint64_t> vectorOffsets(const std::vector<int>& bits) {
 
 // The register bits that are not the first of a vector's or a duplicate's:
 // zero register bases and the bits of V.
-inline uint64_t skippedRegisterBits(const Vecs& reg, const std::vector<int>& vBits) {
+[[nodiscard]] inline uint64_t skippedRegisterBits(const Vecs& reg, const std::vector<int>& vBits) {
   uint64_t mask = 0;
   for (size_t i = 0; i < reg.size(); ++i)
     if (reg[i] == 0) mask |= uint64_t{1} << i;
@@ -142,17 +142,20 @@ struct WarpElements {
   template <class L>
   explicit WarpElements(const L& l)
       : reg(Space<L>::flatBases(l, "register")), lane(Space<L>::flatBases(l, "lane")) {}
-  uint64_t registers() const { return uint64_t{1} << reg.size(); }
-  uint64_t lanes() const { return uint64_t{1} << lane.size(); }
-  Vec at(uint64_t r, uint64_t t) const { return xorOfBits(reg, r) ^ xorOfBits(lane, t); }
+  [[nodiscard]] uint64_t registers() const { return uint64_t{1} << reg.size(); }
+  [[nodiscard]] uint64_t lanes() const { return uint64_t{1} << lane.size(); }
+  [[nodiscard]] Vec at(uint64_t r, uint64_t t) const {
+    return xorOfBits(reg, r) ^ xorOfBits(lane, t);
+  }
 };
 
 // For each lane and round, the one first register of l whose element lies in
 // the round's coset. Throws when a lane holds none or two.
 template <class Coordinates>
-std::vector<std::vector<uint64_t>> vectorPerCoset(const WarpElements& l, const char* name,
-                                                  uint64_t skipped, const Coordinates& coords,
-                                                  int cosetShift, uint64_t rounds) {
+[[nodiscard]] std::vector<std::vector<uint64_t>> vectorPerCoset(const WarpElements& l,
+                                                                const char* name, uint64_t skipped,
+                                                                const Coordinates& coords,
+                                                                int cosetShift, uint64_t rounds) {
   const uint64_t kNone = ~uint64_t{0};
   std::vector<std::vector<uint64_t>> at(l.lanes(), std::vector<uint64_t>(rounds, kNone));
   for (uint64_t t = 0; t < l.lanes(); ++t) {
@@ -187,13 +190,13 @@ inline void checkElementBytes(uint64_t elementBytes) {
 
 }  // namespace shuffle_detail
 
-template <class L>
+template <LayoutApi L>
 ShufflePlan shufflePlan(const L& a, const L& b, uint64_t elementBytes) {
   shuffle_detail::checkElementBytes(elementBytes);
   return shufflePlan(a, b, classifyConversion(a, b), elementBytes);
 }
 
-template <class L>
+template <LayoutApi L>
 ShufflePlan shufflePlan(const L& a, const L& b, const Classification<L>& c, uint64_t elementBytes) {
   using namespace shuffle_detail;
   using S = Space<L>;

@@ -13,10 +13,12 @@
 // Time mostly follows (device_tests/RESULTS.md, 2026-11-27: 6,000 sides
 // measured, the conversion kernel timed on 480 random pairs at equal
 // occupancy, at most 2 of about 100 a width measurably slower than §5.4's
-// construction), but not always: on the seed's 64x64 fp32 transpose the
-// optimum's 8-byte stores take 15 % longer than the classic XOR swizzle's
-// 4-byte ones, with as many wavefronts; ncu puts the difference in the
-// benchmark kernel's other instructions, not in shared memory.
+// construction), but not always: on the 64x64 fp32 rows-to-columns
+// transpose (the "One Bit Off" swizzle walk-through's 16x32 transpose, scaled
+// up; oracle/analysis_ops/catalog_pairs.cpp) the optimum's 8-byte stores take
+// 15 % longer than the classic XOR swizzle's 4-byte ones, with as many
+// wavefronts; ncu puts the difference in the benchmark kernel's other
+// instructions, not in shared memory.
 //
 // Over: every invertible memory layout S (offset -> tensor), and for each
 // side every vector width the layout allows on S (analysis/bank_access.h:
@@ -71,6 +73,7 @@
 #include <cstdint>
 
 #include "analysis/bank_access.h"
+#include "analysis/layout_api.h"
 #include "analysis/optimal_swizzle.h"
 
 namespace f2lay::analysis {
@@ -81,19 +84,22 @@ struct SideCost {
   uint64_t instructions = 0;  // warp instructions, all warps
   uint64_t phases = 0;        // per instruction (the ideal wavefronts)
   int conflictBits = 0;       // log2 of the wavefronts of one phase
-  uint64_t wavefronts() const { return instructions * phases << conflictBits; }
+  // instructions * phases * 2^conflictBits.
+  [[nodiscard]] uint64_t wavefronts() const { return instructions * phases << conflictBits; }
   friend bool operator==(const SideCost&, const SideCost&) = default;
 };
 
-template <class L>
+template <LayoutApi L>
 struct SwizzleOptimum {
   L shared;              // offset -> A's out dims
   SideCost store, load;  // A's stores and B's loads on `shared`, as predicted
   // Each side's least cost on any memory layout, alone (a lower bound).
   SideCost storeBound, loadBound;
-  uint64_t wavefronts() const { return store.wavefronts() + load.wavefronts(); }
-  uint64_t instructions() const { return store.instructions + load.instructions; }
-  bool meetsBounds() const {
+  // The objective: both sides' wavefronts, then both sides' instructions.
+  [[nodiscard]] uint64_t wavefronts() const { return store.wavefronts() + load.wavefronts(); }
+  [[nodiscard]] uint64_t instructions() const { return store.instructions + load.instructions; }
+  // Whether each side costs its bound: then no memory layout does better.
+  [[nodiscard]] bool meetsBounds() const {
     return store.wavefronts() == storeBound.wavefronts() &&
            load.wavefronts() == loadBound.wavefronts();
   }
@@ -101,15 +107,31 @@ struct SwizzleOptimum {
 
 // A without its zero warp bases: the warps that store, one of each group
 // that holds the same data.
-template <class L>
-L storingWarps(const L& a);
+//   Ensures: a's dims in a's order; the warp dim (when a has one) keeps its
+//     nonzero bases in order, so it has fewer bits where a broadcasts across
+//     warps; every other dim is unchanged. Never throws.
+template <LayoutApi L>
+[[nodiscard]] L storingWarps(const L& a);
 
-// Throws f2lay::Error as optimalSwizzle does: A and B not distributed layouts
-// (register, lane of 32, warp; a block of size 1) over the same tensor holding
-// all of it, w not 1, 2, 4, 8 or 16, or a requested ldmatrix/stmatrix that no
-// memory layout can serve (naming why).
-template <class L>
-SwizzleOptimum<L> swizzleOptimum(const L& a, const L& b, uint64_t elementBytes,
-                                 const SwizzleOptions& options = {});
+// The swizzle optimum for A storing and B loading elements of elementBytes
+// (w) bytes with the instructions of `options` (see above).
+//   Requires: optimalSwizzle's preconditions (distributed layouts with 32
+//     lanes and a block of size 1 at most, over one tensor, each holding all
+//     of it; w 1, 2, 4, 8 or 16; w = 2 for ldmatrix/stmatrix), and a memory
+//     layout that can serve the requested ldmatrix/stmatrix rows.
+//   Throws f2lay::Error otherwise: optimalSwizzle's messages for the layouts
+//     and w, "optimal_swizzle: ldmatrix/stmatrix tiles are for 2-byte
+//     elements (b16), got w", "swizzle optimum: <A or B> has no register to fill a
+//     32-bit ldmatrix/stmatrix register", "swizzle optimum: no memory layout
+//     serves A and B with the requested instructions (...)"; an "internal:"
+//     message would be a broken invariant.
+//   Ensures: shared maps offset (d bits) to A's out dims and is invertible;
+//     store and load are A's stores (storingWarps(a)) and B's loads on it;
+//     no memory layout the search covers costs fewer wavefronts, or as many
+//     with fewer instructions; store.wavefronts() >= storeBound.wavefronts()
+//     and load.wavefronts() >= loadBound.wavefronts().
+template <LayoutApi L>
+[[nodiscard]] SwizzleOptimum<L> swizzleOptimum(const L& a, const L& b, uint64_t elementBytes,
+                                               const SwizzleOptions& options = {});
 
 }  // namespace f2lay::analysis

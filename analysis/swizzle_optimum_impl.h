@@ -26,7 +26,7 @@ struct Geometry {
   int d = 0, wordEnd = 0, bankEnd = 0, rowBits = 0;
 };
 
-inline Geometry geometryOf(int d, uint64_t w) {
+[[nodiscard]] inline Geometry geometryOf(int d, uint64_t w) {
   int omega = std::countr_zero(w);
   Geometry g;
   g.d = d;
@@ -48,7 +48,8 @@ struct SideBases {
 };
 
 template <class L>
-SideBases sideBasesOf(const L& l, Instruction instruction, AccessKind kind, const char* name) {
+[[nodiscard]] SideBases sideBasesOf(const L& l, Instruction instruction, AccessKind kind,
+                                    const char* name) {
   using S = Space<L>;
   return {nonzero(S::flatBases(l, "register")),
           S::flatBases(l, "lane"),
@@ -69,7 +70,7 @@ struct Choice {
 };
 
 // Removes one occurrence of each of `taken` from `from`.
-inline Vecs without(Vecs from, const Vecs& taken) {
+[[nodiscard]] inline Vecs without(Vecs from, const Vecs& taken) {
   for (Vec x : taken) {
     auto it = std::find(from.begin(), from.end(), x);
     if (it != from.end()) from.erase(it);
@@ -80,7 +81,7 @@ inline Vecs without(Vecs from, const Vecs& taken) {
 // Phases of one instruction (device_tests/HARDWARE.md#whole-warp-phase,
 // #store-phases, #load-phases): a load merges lane l into l^1 or l^2 where
 // lane bit 0 or 1 is a broadcast, so fewer accesses fill its phases.
-inline uint64_t vectorPhases(const SideBases& s, uint64_t bytes) {
+[[nodiscard]] inline uint64_t vectorPhases(const SideBases& s, uint64_t bytes) {
   if (bytes <= 4) return 1;
   uint64_t fixed = bytes == 8 ? 2 : 4;
   if (s.kind == AccessKind::kStore) return fixed;
@@ -92,7 +93,8 @@ inline uint64_t vectorPhases(const SideBases& s, uint64_t bytes) {
 // can put the run at offsets 1, 2, 4, ... with every other basis aligned past
 // it (bank_access.h): span(others) must meet span(run) only in 0.
 template <class S>
-std::optional<Choice> choiceOf(const SideBases& s, const Vecs& run, int d, uint64_t w) {
+[[nodiscard]] std::optional<Choice> choiceOf(const SideBases& s, const Vecs& run, int d,
+                                             uint64_t w) {
   Choice c;
   c.run = run;
   int k = static_cast<int>(run.size());
@@ -133,7 +135,7 @@ std::optional<Choice> choiceOf(const SideBases& s, const Vecs& run, int d, uint6
 // The matrix runs of a side (device_tests/HARDWARE.md#matrix-ownership):
 // non-transposed, any register h at offset +1 then lane bits 0, 1; .trans,
 // lane bits 2, 3, 4.
-inline std::vector<Vecs> matrixRuns(const SideBases& s) {
+[[nodiscard]] inline std::vector<Vecs> matrixRuns(const SideBases& s) {
   if (s.registers.empty())
     throw Error(std::string("swizzle optimum: ") + s.name +
                 " has no register to fill a 32-bit ldmatrix/stmatrix register");
@@ -168,7 +170,7 @@ inline void forEachRun(const std::vector<const Vecs*>& pools, const std::vector<
   place(0);
 }
 
-inline Vecs distinct(const Vecs& v) {
+[[nodiscard]] inline Vecs distinct(const Vecs& v) {
   Vecs out;
   for (Vec x : v)
     if (!contains(out, x)) out.push_back(x);
@@ -182,7 +184,7 @@ struct Plan {
   std::vector<Choice> sides;
   std::vector<Vecs> p;
   uint64_t wavefronts = ~uint64_t{0}, instructions = ~uint64_t{0};
-  bool betterThan(const Plan& o) const {
+  [[nodiscard]] bool betterThan(const Plan& o) const {
     return std::tie(wavefronts, instructions) < std::tie(o.wavefronts, o.instructions);
   }
 };
@@ -191,7 +193,8 @@ struct Plan {
 // R (swizzle_optimum.h): R meets every side's bound at once, so only W'
 // trades one side against the other.
 template <class S>
-Plan costPlan(const Geometry& g, const Vecs& run, const std::vector<Choice>& sides, const Vecs& h) {
+[[nodiscard]] Plan costPlan(const Geometry& g, const Vecs& run, const std::vector<Choice>& sides,
+                            const Vecs& h) {
   const int k = static_cast<int>(run.size());
   const int inWord = std::min(k, g.wordEnd), free = g.wordEnd - inWord;
   const int n = static_cast<int>(h.size());
@@ -248,7 +251,7 @@ Plan costPlan(const Geometry& g, const Vecs& run, const std::vector<Choice>& sid
 // The memory layout's offset bits for a plan of two sides: the run, W', the
 // bank bits, then R built to meet both sides' bounds (swizzle_optimum.h).
 template <class S>
-Vecs offsetBitsOf(const Geometry& g, const Plan& plan, const Vecs& h) {
+[[nodiscard]] Vecs offsetBitsOf(const Geometry& g, const Plan& plan, const Vecs& h) {
   const Vecs& wf = plan.wordFill;
   const Vecs& pa = plan.p[0];
   const Vecs& pb = plan.p[1];
@@ -359,7 +362,7 @@ struct Search {
     }
   }
 
-  static Vecs filterIn(const Vecs& v, const Vecs& in) {
+  [[nodiscard]] static Vecs filterIn(const Vecs& v, const Vecs& in) {
     Vecs out;
     for (Vec x : v)
       if (contains(in, x)) out.push_back(x);
@@ -377,7 +380,8 @@ struct Search {
 };
 
 template <class S>
-Search<S> searchOf(const Geometry& g, uint64_t w, std::vector<const SideBases*> sides) {
+[[nodiscard]] Search<S> searchOf(const Geometry& g, uint64_t w,
+                                 std::vector<const SideBases*> sides) {
   Search<S> search{g, w, std::move(sides), {}, {}};
   search.run();
   if (search.best.sides.empty()) {
@@ -393,7 +397,7 @@ Search<S> searchOf(const Geometry& g, uint64_t w, std::vector<const SideBases*> 
 
 }  // namespace optimum_detail
 
-template <class L>
+template <LayoutApi L>
 L storingWarps(const L& a) {
   LayoutValue v = a.value();
   for (InDim& d : v.in_dims) {
@@ -405,7 +409,7 @@ L storingWarps(const L& a) {
   return L(v);
 }
 
-template <class L>
+template <LayoutApi L>
 SwizzleOptimum<L> swizzleOptimum(const L& a, const L& b, uint64_t w,
                                  const SwizzleOptions& options) {
   using namespace optimum_detail;

@@ -16,7 +16,7 @@ namespace vectorization_detail {
 // The offset that register bit `bit` of `offsets` lands on, or nullopt when it
 // also moves another out dim (a block).
 template <class L>
-std::optional<uint64_t> registerOffset(const L& offsets, int bit) {
+[[nodiscard]] std::optional<uint64_t> registerOffset(const L& offsets, int bit) {
   Field offset = outField(offsets, "offset");
   Vec x = Space<L>::flatBases(offsets, "register")[bit];
   if (x != offset.at(offset.of(x))) return std::nullopt;
@@ -25,7 +25,7 @@ std::optional<uint64_t> registerOffset(const L& offsets, int bit) {
 
 }  // namespace vectorization_detail
 
-template <class L>
+template <LayoutApi L>
 L offsetsOf(const L& dist, const L& shared) {
   if (dist.getOutDimNames() != shared.getOutDimNames())
     throw Error("offsets: the distributed and the memory layout map to different out dims");
@@ -40,14 +40,14 @@ L offsetsOf(const L& dist, const L& shared) {
   return dist.invertAndCompose(shared);
 }
 
-template <class L>
+template <LayoutApi L>
 int contiguousRegisterBits(const L& offsets) {
   int bits = inBits(offsets, "register"), k = 0;
   while (k < bits && vectorization_detail::registerOffset(offsets, k) == uint64_t{1} << k) ++k;
   return k;
 }
 
-template <class L>
+template <LayoutApi L>
 std::vector<int> vectorRegisterBits(const L& offsets) {
   // The register bit landing on offset 2^k, for k = 0, 1, ...: the lowest
   // such bit each time, as long as one exists.
@@ -64,12 +64,12 @@ std::vector<int> vectorRegisterBits(const L& offsets) {
   return order;
 }
 
-template <class L>
+template <LayoutApi L>
 L vectorTile(uint64_t elements) {
   return L::identity1D(elements, "register", "offset");
 }
 
-template <class L>
+template <LayoutApi L>
 L matrixTile(uint64_t elementBytes) {
   if (elementBytes == 0 || elementBytes > 4 || !isPowerOfTwo(elementBytes))
     throw Error("matrix tile: element_bytes must be 1, 2 or 4 (got " +
@@ -77,7 +77,7 @@ L matrixTile(uint64_t elementBytes) {
   return L::identity1D(4 / elementBytes, "register", "offset") * L::identity1D(4, "lane", "offset");
 }
 
-template <class L>
+template <LayoutApi L>
 std::optional<TileDivision<L>> divideByTile(const L& offsets, const L& tile) {
   int tileRegisters = inBits(tile, "register");
   std::vector<int> vector = vectorRegisterBits(offsets);
@@ -99,7 +99,7 @@ std::optional<TileDivision<L>> divideByTile(const L& offsets, const L& tile) {
   return TileDivision<L>{order, permutedLayout, *quotient};
 }
 
-template <class L>
+template <LayoutApi L>
 Duplication duplication(const L& dist) {
   Duplication out;
   for (const std::string& dim : dist.getInDimNames()) {
@@ -116,7 +116,7 @@ Duplication duplication(const L& dist) {
   return out;
 }
 
-template <class L>
+template <LayoutApi L>
 ReductionStores reductionStores(const L& dist, const std::string& axis) {
   if (!dist.hasOutDim(axis)) throw Error("reduction: the layout has no out dim '" + axis + "'");
   // What a partial result is: its output element (the other dims) and, for

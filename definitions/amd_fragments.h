@@ -1,7 +1,7 @@
 // Element-wise definitions of AMD's matrix-core accumulators, written from
 // AMD's own descriptions of where D[row][col] lives, not from the basis
-// constructions (issue 3, §5). The tests compare them with amdMfma / amdWmma
-// at every (register, lane, warp).
+// constructions: a second, independent definition of each constructor. The
+// tests compare them with amdMfma / amdWmma at every (register, lane, warp).
 #pragma once
 
 #include <algorithm>

@@ -18,7 +18,7 @@ struct KNonK {
   uint64_t k, nonK;
 };
 
-// MFMA operands on a 64-lane wavefront (CDNA3 ISA §7.1, the AMD matrix
+// MFMA operands on a 64-lane wavefront (CDNA3 ISA section 7.1, the AMD matrix
 // instruction calculator): for v_mfma_f32_32x32x8f16 A[i][k] is lane i + 32
 // (k / 4), item k % 4; for 16x16x16f16 lane i + 16 (k / 4). With kWidth K
 // elements per lane and nonK lanes per K group (the instruction's M for A, N
@@ -30,7 +30,7 @@ inline KNonK mfmaOperand(uint64_t nonK, uint64_t kWidth, uint64_t lane, uint64_t
   return {item + kWidth * (lane / nonK) + kWidth * (64 / nonK) * block, lane % nonK};
 }
 
-// WMMA operands on a 32-lane wavefront (RDNA3 ISA §7.9 and RDNA4 ISA WMMA
+// WMMA operands on a 32-lane wavefront (RDNA3 ISA section 7.9 and RDNA4 ISA WMMA
 // operand tables): lane l holds row (column) l % 16 of the 16-wide tile;
 // kWidth consecutive K elements per lane; RDNA3 (version 1) wants lanes
 // 16-31 to hold the same elements as lanes 0-15, RDNA4 and gfx1250 give them

@@ -1,8 +1,8 @@
 // CUTLASS's TensorOpMultiplicand address computation (operator() of
 // TensorOpMultiplicand in include/cutlass/layout/tensor_op_multiplicand_sm75.h,
-// the steps ../shared/seeds/cutlass-swizzle-notes-zh.md explains: kFactor,
-// TileShape, PartitionShape), evaluated on integers step by step and not from
-// the constructor (cutlass.h). Shared by cutlass_test.cpp and
+// in its steps: kFactor, TileShape, PartitionShape, as cutlass.h's header
+// explains them), evaluated on integers step by step and not from the
+// constructor (cutlass.h). Shared by cutlass_test.cpp and
 // fuzz/catalog_fuzzer.cpp.
 #pragma once
 

@@ -1,6 +1,6 @@
 // Element-wise definitions of catalog layouts, written from the families'
-// descriptions and not from their basis constructions (issue 3, §5: every
-// constructor has a second, independent definition). Each gives the tensor
+// descriptions and not from their basis constructions (every constructor
+// has a second, independent definition). Each gives the tensor
 // coordinate held by one (register, lane, warp, block) with plain index
 // arithmetic; the tests compare it with the constructor's apply at every input.
 #pragma once

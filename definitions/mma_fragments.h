@@ -1,8 +1,9 @@
 // Element-wise definitions of the NVIDIA tensor-core layouts, written from
 // NVIDIA's PTX ISA fragment tables and device_tests/HARDWARE.md, not from the
-// basis constructions (issue 3, §5). Each gives the (row, col) of a fragment
-// element with the documents' own index arithmetic; the tests compare them with
-// the constructors' apply at every input.
+// basis constructions (a second, independent definition of each
+// constructor). Each gives the (row, col) of a fragment element with the
+// documents' own index arithmetic; the tests compare them with the
+// constructors' apply at every input.
 #pragma once
 
 #include <algorithm>

@@ -1,7 +1,7 @@
-// Apply on the GPU (issue 8, §1): a kernel evaluates many layouts at every
-// input with f2lay::opt's core (f2_core.h compiled as device code); the host
-// compares every output with f2lay::opt on the CPU and a sample with the
-// test side's independent evaluator (testkit/evaluate.h).
+// Apply on the GPU (a part of device_tests/README.md): a kernel evaluates
+// many layouts at every input with f2lay::opt's core (f2_core.h compiled as
+// device code); the host compares every output with f2lay::opt on the CPU and
+// a sample with the test side's independent evaluator (testkit/evaluate.h).
 #include <gtest/gtest.h>
 
 #include <random>

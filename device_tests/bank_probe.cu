@@ -1,9 +1,10 @@
-// Bank conflicts on hardware (issue 8, §3): for each case, one kernel that
-// does only the shared-memory stores of a distributed layout on a memory
-// layout, or only its loads, exactly the warp instructions the simulator
-// enumerates (conversion_batch.h's SharedSide), one CTA. ncu measures each
-// launch (device_tests/run); this program writes what f2lay predicts for
-// each launch, in launch order, as CSV to the file named by its argument:
+// Bank conflicts on hardware (a part of device_tests/README.md): for each
+// case, one kernel that does only the shared-memory stores of a distributed
+// layout on a memory layout, or only its loads, exactly the warp instructions
+// the simulator enumerates (conversion_batch.h's SharedSide), one CTA. ncu
+// measures each launch (device_tests/run); this program writes what f2lay
+// predicts for each launch, in launch order, as CSV to the file named by its
+// argument:
 //
 //   launch,repeat,turns,probe,case,access,instruction,element_bytes,vector_bytes,warps,
 //   instructions,wavefronts,ideal,lemma94,golden

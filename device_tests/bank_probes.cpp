@@ -75,7 +75,7 @@ void addSides(std::vector<Probe>& probes, const std::string& name, const ref::Li
   }
 }
 
-// Random padded cases (Gluon 3.9's PaddedSharedLayout, issue 22): a
+// Random padded cases (Gluon 3.9's PaddedSharedLayout): a
 // padded_shared layout on a 2-D or 3-D box (the offset bases 1, 2, 4, ... of
 // each dim in random order; 1 or 2 (interval, padding) pairs), accessed by a
 // random distributed layout (the tensor's bits dealt to 5 lanes, 0 to 2

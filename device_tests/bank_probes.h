@@ -1,14 +1,15 @@
-// The cases of the bank-conflict probe (bank_probe.cu, issue 8, §3): each a
-// distributed layout's stores or loads on a memory layout, as the warp
-// instructions the simulator enumerates, with f2lay's prediction. Cases: the
-// seed transpose on its three maps, random conversion pairs from the
-// properties' generator on their optimal swizzle and on a random memory
-// layout (Def 4.14, properties' genMemory), and the catalog pairs on the
-// optimal, the classic XOR and the unswizzled layout; and every
+// The cases of the bank-conflict probe (bank_probe.cu; bank conflicts on
+// hardware in device_tests/README.md): each a distributed layout's stores or
+// loads on a memory layout, as the warp instructions the simulator
+// enumerates, with f2lay's prediction. Cases: the 16x32 fp32 one-warp
+// transpose (HARDWARE.md#seed-transpose) on its three maps, random conversion
+// pairs from the properties' generator on their optimal swizzle and on a
+// random memory layout (Def 4.14, properties' genMemory), and the catalog
+// pairs on the optimal, the classic XOR and the unswizzled layout; and every
 // `bank_conflicts` golden case of oracle/cases (the measured cases of
 // device_tests/HARDWARE.md), with the wavefronts the file states; and random
-// padded memory layouts (Gluon 3.9's PaddedSharedLayout) at their padded
-// byte addresses.
+// padded memory layouts (Gluon 3.9's PaddedSharedLayout) at their padded byte
+// addresses.
 #pragma once
 
 #include <optional>
@@ -30,7 +31,7 @@ struct Probe {
 };
 
 // Cases a construction refuses are left out, named on stderr. paddedCases
-// random padded layouts (padded_shared, issue 22), each stored and loaded.
+// random padded layouts (padded_shared), each stored and loaded.
 std::vector<Probe> bankProbes(int randomPairs, int paddedCases = 120);
 
 // A catalog pair's conversion through shared memory on one memory layout:
@@ -78,7 +79,7 @@ std::vector<WidthPair> randomWidthPairs(uint64_t elementBytes, int count, uint64
 std::vector<CatalogConversion> randomWidthConversions(uint64_t elementBytes, int count,
                                                       uint64_t seed);
 
-// The optimum's certificate on the GPU (issue 32): `pairsPerWidth` random
+// The optimum's certificate on the GPU: `pairsPerWidth` random
 // pairs of each element width (1, 2, 4, 8, 16 bytes), each stored and loaded
 // on the optimum (each side at its width) and on §5.4's construction; with
 // onlyWidth, that element width alone (the same pairs).

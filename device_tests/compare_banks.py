@@ -1,19 +1,19 @@
 #!/usr/bin/env python3
-"""Joins f2lay's bank-conflict predictions with ncu's measurements (issue 8, §3).
+"""Joins f2lay's bank-conflict predictions with ncu's measurements (bank conflicts on hardware).
 
 usage: compare_banks.py [--unsettled FILE] [--rerun] PREDICTIONS.csv NCU.csv
 
 PREDICTIONS.csv is what f2lay_device_banks writes, one row per probe launch in
 launch order; NCU.csv is `ncu --csv --page raw` over the same run, filtered to
 the probe kernels (device_tests/run). Row n of one is launch n of the other.
-Prints a Markdown report: the seed transpose against the values of
-device_tests/HARDWARE.md#seed-transpose (stores 16, 16, 16; reads 256, 32, 16), the golden
-bank_conflicts cases of oracle/cases against the values they state, agreement of the
-predicted wavefronts and instruction counts with ncu by group, and every
-disagreement. Instruction counts: op_shared_ld/st for ld/st.shared, LDSM and
-STSM for ldmatrix/stmatrix. Disagreements of the kind of finding F1 (device_tests/README.md:
-a launch of several warps reading more in some repeats, exactly the
-prediction in others) are listed apart.
+Prints a Markdown report: the 16x32 fp32 one-warp transpose (its cases are named "seed
+transpose") against the values of device_tests/HARDWARE.md#seed-transpose (stores 16,
+16, 16; reads 256, 32, 16), the golden bank_conflicts cases of oracle/cases against the
+values they state, agreement of the predicted wavefronts and instruction counts with ncu
+by group, and every disagreement. Instruction counts: op_shared_ld/st for ld/st.shared,
+LDSM and STSM for ldmatrix/stmatrix. Disagreements of the kind of finding F1
+(device_tests/README.md: a launch of several warps reading more in some repeats, exactly
+the prediction in others) are listed apart.
 
 A case of several warps whose instruction counts are exact but which reads
 more than the prediction in every repeat is "unsettled": F1 or a model error.
@@ -26,7 +26,7 @@ cost what the rule says), and together never less; else it disagrees.
 
 Exit status: 0 when everything agrees or is F1; 3 when the only failures are
 unsettled cases; 1 when any other launch disagrees, a golden
-case reads other than its stated value, or the seed's values are not read; 2 on
+case reads other than its stated value, or the transpose's values are not read; 2 on
 unreadable input.
 """
 import argparse
@@ -40,7 +40,8 @@ INSTRUCTIONS = {("load", "vector"): "smsp__sass_inst_executed_op_shared_ld.sum",
                 ("store", "vector"): "smsp__sass_inst_executed_op_shared_st.sum",
                 ("load", "matrix"): "sm__sass_inst_executed_op_ldsm.sum",
                 ("store", "matrix"): "sm__sass_inst_executed_op_shared_stsm.sum"}
-# device_tests/HARDWARE.md#seed-transpose (the seed one-bit-off-swizzle.txt's transpose).
+# The 16x32 fp32 one-warp transpose's wavefronts by (map, access), as
+# device_tests/HARDWARE.md#seed-transpose states them.
 SEED = {("32m + n", "store"): 16, ("32m + n", "load"): 256,
         ("32m + (n xor m)", "store"): 16, ("32m + (n xor m)", "load"): 32,
         ("32m + (n xor 2m)", "store"): 16, ("32m + (n xor 2m)", "load"): 16}
@@ -228,7 +229,7 @@ def main(argv):
           f"wavefronts in every repeat, {sum(c[2] for c in random)} in the fewest of their repeats.")
     padded = [c for (name, _), c in groups.items() if name.startswith("random padded")]
     if padded:
-        print(f"Padded cases (issue 22): {sum(c[1] for c in padded)} of {sum(c[0] for c in padded)} "
+        print(f"Padded cases (padded_shared): {sum(c[1] for c in padded)} of {sum(c[0] for c in padded)} "
               f"agree on wavefronts in every repeat, {sum(c[3] for c in padded)} on instructions.")
     if timing:
         print(f"\n### Finding F1: launches of several warps reading more wavefronts in some repeats, "

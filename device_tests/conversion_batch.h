@@ -1,6 +1,7 @@
-// Layout conversions as the GPU runs them (issue 8, §2): for a pair (A, B)
-// of distributed layouts and an element width, each warp holds a random
-// tensor in registers per A and must end up holding it per B, two ways:
+// Layout conversions as the GPU runs them (conversions on the GPU in
+// device_tests/README.md): for a pair (A, B) of distributed layouts and an
+// element width, each warp holds a random tensor in registers per A and must
+// end up holding it per B, two ways:
 //   shared  store per A into shared memory laid out by f2lay's swizzle
 //           optimum (swizzle_optimum.h: the fewest wavefronts by the H100's
 //           rule, each side at its own vector width), then load per B; the

@@ -1,7 +1,7 @@
-// Speed of the catalog conversions (issue 8, §4), not a test. Each catalog
-// pair (oracle/analysis_ops/catalog_pairs.h) is converted five ways, each kernel
-// repeating the conversion of a 64x64 tile `kIterations` times in every CTA
-// of a full grid:
+// Speed of the catalog conversions (device_tests/README.md, "Speed"), not a
+// test. Each catalog pair (oracle/analysis_ops/catalog_pairs.h) is converted
+// five ways, each kernel repeating the conversion of a 64x64 tile
+// `kIterations` times in every CTA of a full grid:
 //   optimum, paper construction, classic XOR swizzle, unswizzled: the
 //     shared-memory path
 //     (store per A, barrier, load per B, barrier), with exactly the warp
@@ -397,7 +397,7 @@ class Bench {
   uint32_t *storeAddresses_ = nullptr, *loadAddresses_ = nullptr, *sink_ = nullptr;
 };
 
-// Issue 32's timing: kRandomPairs random pairs of each element width
+// The random pairs' timing: kRandomPairs random pairs of each element width
 // (bank_probes.h's randomWidthConversions, the pairs the --optimum probe
 // measures first), each converted through the optimum, the paper's
 // construction and the classic XOR swizzle where the shape takes one, the

@@ -1,8 +1,9 @@
-// Conversions on the GPU (issue 8, §2): 1,000 random pairs from the
-// properties' generator and the catalog's pairs, each through shared memory
-// on f2lay's optimal swizzle and, where the classification allows it and the
-// construction applies, by the warp-shuffle plan. Random data, poisoned
-// outputs, every B register of every lane checked against B.apply.
+// Conversions on the GPU (a part of device_tests/README.md): 1,000 random
+// pairs from the properties' generator and the catalog's pairs, each through
+// shared memory on f2lay's optimal swizzle and, where the classification
+// allows it and the construction applies, by the warp-shuffle plan. Random
+// data, poisoned outputs, every B register of every lane checked against
+// B.apply.
 #include <gtest/gtest.h>
 
 #include <algorithm>

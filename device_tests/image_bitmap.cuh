@@ -1,11 +1,12 @@
-// The exhaustive check of injectivity and surjectivity (issue 8, §1): every
-// input of a layout of at most 32 input and 32 output bits is applied on the
-// GPU and its image marked in a bitmap of 2^outBits bits. An input whose
-// image is already marked is a repeat: the layout is injective when there is
-// none, and surjective when the distinct images, 2^inBits - repeats, are
-// 2^outBits. The walk's basis is found with f2lay::opt's elimination, but
-// each basis vector's image is recomputed by apply and checked, and the
-// answer is counted over the images, not taken from a rank.
+// The exhaustive check of injectivity and surjectivity (apply on the GPU,
+// device_tests/README.md): every input of a layout of at most 32 input and 32
+// output bits is applied on the GPU and its image marked in a bitmap of
+// 2^outBits bits. An input whose image is already marked is a repeat: the
+// layout is injective when there is none, and surjective when the distinct
+// images, 2^inBits - repeats, are 2^outBits. The walk's basis is found with
+// f2lay::opt's elimination, but each basis vector's image is recomputed by
+// apply and checked, and the answer is counted over the images, not taken
+// from a rank.
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,6 @@
-// Speed of the exhaustive bitmap check (issue 8, §1), against a
-// device-to-device copy of the bitmap's size measured in the same run. Rows:
+// Speed of the exhaustive bitmap check (device_tests/README.md, "The bitmap
+// check's speed"), against a device-to-device copy of the bitmap's size
+// measured in the same run. Rows:
 //   whole words  a random invertible layout of 2^b inputs (b = 28, 30, 32):
 //                each thread fills a whole 64-bit word by a plain store, and a
 //                second pass counts the marked bits;

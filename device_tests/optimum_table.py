@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The swizzle optimum measured by ncu (issue 32): its certificate on the GPU.
+"""The swizzle optimum measured by ncu: its certificate on the GPU.
 
 usage: optimum_table.py PREDICTIONS.csv NCU.csv [PREDICTIONS.csv NCU.csv ...]
 

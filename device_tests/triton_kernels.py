@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Runs Triton 3.9.0's convert_layout kernels on the GPU (issue 32; the kernels and the manifest
+"""Runs Triton 3.9.0's convert_layout kernels on the GPU (the kernels and the manifest
 come from adapters/triton_convert_kernels.py, built on a CPU).
 
 usage: triton_kernels.py run DIR          launch every kernel once (cupy), check every element

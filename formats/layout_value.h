@@ -4,7 +4,7 @@
 // input dims, each with one basis per input bit (a basis holds one integer per
 // output dim, in out_dims order), and ordered, named output dims with
 // power-of-two sizes. It carries no behaviour beyond validation; the
-// implementations (f2lay::ref, later f2lay::opt) are built from it and turn
+// implementations (f2lay::ref and f2lay::opt) are built from it and turn
 // back into it.
 //
 // Limits, checked by validate(): at most kMaxDims dims on each side; at most

@@ -8,8 +8,13 @@
 // request that must fail,
 //   {..., "expect": {"ok": false, "error_contains": "..."}}.
 // The expected values are stated literally and say where they come from
-// ("source"): Triton's published tests, the paper, the seeds. The files in
-// oracle/cases are built into `f2lay verify` and run by ctest.
+// ("source"): Triton's published tests, the paper, CuTe and CUTLASS,
+// measurements on the GPU (device_tests/HARDWARE.md). A source that names a
+// "seed" file means one of the two worked examples f2lay started from, whose
+// facts the repository keeps: the 16x32 fp32 one-warp transpose
+// (device_tests/HARDWARE.md#seed-transpose) and CUTLASS's visualize_layout
+// tables of TensorOpMultiplicand (reference/catalog/tests/cutlass_test.cpp).
+// The files in oracle/cases are built into `f2lay verify` and run by ctest.
 #pragma once
 
 #include <iosfwd>

@@ -1,6 +1,7 @@
 // The oracle's op table: each op's documentation (what --help prints) and its
 // handler, which reads the request's keys through Args. The algebra ops are
-// in oracle.cpp; each catalog family adds its ops in oracle/catalog_ops/.
+// in oracle.cpp; each catalog family adds its ops in oracle/catalog_ops/, and
+// each analysis in oracle/analysis_ops/ (docs/ARCHITECTURE.md: add an op).
 #pragma once
 
 #include <functional>
@@ -115,26 +116,23 @@ const std::vector<Op>& opTable();
 // args, never throwing (oracle.cpp).
 Json attempt(const std::function<Json(const Args&)>& run, const Args& args);
 
-// The ops of each part, concatenated in this order by oracle.cpp.
-std::vector<Op> algebraOps();
-std::vector<Op> blockedOps();  // oracle/catalog_ops/blocked_ops.cpp
-std::vector<Op> mmaOps();      // oracle/catalog_ops/mma_ops.cpp (nvidia_mma, dot_operand, ldmatrix)
-std::vector<Op> sharedOps();   // oracle/catalog_ops/shared_ops.cpp
-std::vector<Op> sliceOps();    // oracle/catalog_ops/slice_ops.cpp (and is_distributed, is_memory)
-std::vector<Op>
-shapeTransferOps();        // oracle/catalog_ops/shape_transfer_ops.cpp (trans, reshape, ...)
-std::vector<Op> amdOps();  // oracle/catalog_ops/amd_ops.cpp (amd_mfma, amd_wmma)
-std::vector<Op>
-amdScaleOps();              // oracle/catalog_ops/amd_scale_ops.cpp (amd_mfma_scale, amd_wmma_scale)
-std::vector<Op> cuteOps();  // oracle/catalog_ops/cute_ops.cpp (cute_swizzle, cutlass_tensorop)
-// oracle/catalog_ops/linear_ops.cpp (distributed_linear, shared_linear, make_cga_layout)
-std::vector<Op> linearOps();
-std::vector<Op> tmemOps();  // oracle/catalog_ops/tmem_ops.cpp (tensor_memory, tmem_reg_layout, ...)
-std::vector<Op> bankOps();  // oracle/analysis_ops/bank_ops.cpp (bank_conflicts)
-std::vector<Op>
-swizzleOps();  // oracle/analysis_ops/swizzle_ops.cpp (optimal_swizzle, vectorization, ...)
-std::vector<Op> conversionOps();  // oracle/analysis_ops/conversion_ops.cpp (classify_conversion,
-                                  // shuffle_plan, gather_plan)
+// The ops of each part after the algebra's (oracle.cpp, one template for both
+// implementations), concatenated by opTable() in this order, which --help
+// follows.
+std::vector<Op> blockedOps();        // catalog_ops/blocked_ops.cpp
+std::vector<Op> sliceOps();          // catalog_ops/slice_ops.cpp (and is_distributed, is_memory)
+std::vector<Op> sharedOps();         // catalog_ops/shared_ops.cpp
+std::vector<Op> mmaOps();            // catalog_ops/mma_ops.cpp (nvidia_mma, dot_operand, ldmatrix)
+std::vector<Op> shapeTransferOps();  // catalog_ops/shape_transfer_ops.cpp (trans, reshape, ...)
+std::vector<Op> amdOps();            // catalog_ops/amd_ops.cpp (amd_mfma, amd_wmma)
+std::vector<Op> amdScaleOps();       // catalog_ops/amd_scale_ops.cpp (amd_mfma_scale, ...)
+std::vector<Op> cuteOps();           // catalog_ops/cute_ops.cpp (cute_swizzle, cutlass_tensorop)
+std::vector<Op> linearOps();         // catalog_ops/linear_ops.cpp (distributed_linear, ...)
+std::vector<Op> tmemOps();           // catalog_ops/tmem_ops.cpp (tensor_memory, tmem_reg_layout)
+std::vector<Op> bankOps();           // analysis_ops/bank_ops.cpp (bank_conflicts)
+std::vector<Op> swizzleOps();        // analysis_ops/swizzle_ops.cpp (optimal_swizzle, ...)
+std::vector<Op> conversionOps();     // analysis_ops/conversion_ops.cpp (classify_conversion, ...)
+
 // The access keys of a bank_conflicts request (element_bytes, access,
 // vector_bytes), read once for the op and for `f2lay show --banks`.
 analysis::AccessSpec bankAccessSpec(const Args& a);

@@ -35,8 +35,9 @@ class ConversionCase {
     return *classification_;
   }
   // The shuffle plan, or nothing where it refuses a broadcast that only one
-  // side has (issue 4: refused with the lane bit named, never assumed
-  // away). Other refusals throw, each time they are asked for.
+  // side has (analysis/conversion.h's UnpairedBroadcast: refused with the
+  // lane bit named, never assumed away). Other refusals throw, each time they
+  // are asked for.
   const std::optional<analysis::ShufflePlan>& plan() const {
     if (!plan_) {
       try {

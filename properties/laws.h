@@ -26,9 +26,10 @@ std::string conversionTag(const Case& c);
 // raises it, the kind the data needs, e.g. "warp_shuffle (data:
 // register_permutation)".
 std::string classificationTag(const Case& c);
-// Whether the shuffle laws have a plan to check: the data stays in a warp
-// and the plan does not refuse a broadcast of one side (issue 4); and the
-// plan's shape for RC_TAG, e.g. "warp_shuffle, 2 rounds of 4-byte vectors".
+// Whether the shuffle laws have a plan to check: the data stays in a warp and
+// the plan does not refuse a broadcast of one side (UnpairedBroadcast); and
+// the plan's shape for RC_TAG, e.g. "warp_shuffle, 2 rounds of 4-byte
+// vectors".
 bool shufflePlanApplies(const Case& c);
 std::string shuffleTag(const Case& c);
 

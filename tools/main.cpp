@@ -182,7 +182,7 @@ int main(int argc, char** argv) {
   uint64_t showWarp = 0;
   show->add_flag("--banks", showBanksFlag,
                  "FILE is a bank_conflicts request: draw the bank each lane of each instruction "
-                 "hits, like the seed's bank scope");
+                 "hits, with the lanes and distinct words per bank (a bank scope)");
   show->add_option("--warp", showWarp,
                    "With --banks, or --svg of a bank_conflicts request: the warp to draw "
                    "(default 0)");

@@ -17,13 +17,12 @@ namespace f2lay::tools {
 void showLayout(const ref::LinearLayout& layout, std::ostream& out);
 
 // `f2lay show --banks`: a bank_conflicts request (its "op" may be left out)
-// drawn like the seed's "bank scope", for every instruction of warp `warp`:
-// per lane the bank its access starts in and its 128-byte row of shared
-// memory (word / 32), then per bank how many lanes touch it and how many
-// distinct words they touch, and the instruction's wavefronts (the rule of
+// drawn as a bank scope, for every instruction of warp `warp`: per lane the
+// bank its access starts in and its 128-byte row of shared memory (word /
+// 32), then per bank how many lanes touch it and how many distinct words they
+// touch, and the instruction's wavefronts (the rule of
 // device_tests/HARDWARE.md). For ldmatrix/stmatrix the "lanes" are the
-// row-giving threads 8i + r.
-// Throws f2lay::Error as the op does.
+// row-giving threads 8i + r. Throws f2lay::Error as the op does.
 void showBanks(const Json& request, uint64_t warp, std::ostream& out);
 
 // What showBanks draws, for the SVG bank scope too: the request's access

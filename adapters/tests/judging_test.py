@@ -252,8 +252,9 @@ def test_whole_range_report():
 
 def test_gluon_banks():
     """gluon_banks_check: its wavefront rule against device_tests/HARDWARE.md's
-    strided accesses, the seed transpose and Gluon's calibration value 7; its
-    verdicts on made-up answers; and a Triton child that aborts mid-way."""
+    strided accesses, the 16x32 transpose (#seed-transpose) and Gluon's
+    calibration value 7; its verdicts on made-up answers; and a Triton child
+    that aborts mid-way."""
     import gluon_banks_check as g
     cost = lambda addresses, nbytes, store=False: g.instruction_cost(addresses, nbytes, store)
     for stride, want in ((1, 1), (2, 2), (4, 4), (8, 8), (16, 16), (32, 32), (33, 1)):

@@ -1,8 +1,8 @@
-// The bank probe's cases on the host (no GPU): the random padded layouts
-// (issue 22) are there, at least 100 of them stored and loaded, each small
-// enough for the probe's 64 KiB of shared memory; and the padded golden
-// cases of oracle/cases are read with their padding (their predictions equal
-// the wavefronts the file states).
+// The bank probe's cases on the host (no GPU): the random padded layouts are
+// there, at least 100 of them stored and loaded, each small enough for the
+// probe's 64 KiB of shared memory; and the padded golden cases of
+// oracle/cases are read with their padding (their predictions equal the
+// wavefronts the file states).
 #include "device_tests/bank_probes.h"
 
 #include <gtest/gtest.h>

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """compare_banks.py on made-up runs (ctest compare_banks, no GPU): the join of
 predictions with ncu's raw CSV (quoted values, thousands separators, a units
-row), the seed's literal values, the golden cases' stated values, finding F1's
-rule, the unsettled cases and their rerun, and the exit statuses."""
+row), the 16x32 transpose's literal values, the golden cases' stated values,
+finding F1's rule, the unsettled cases and their rerun, and the exit statuses."""
 import csv
 import io
 import os
@@ -16,7 +16,8 @@ COUNTERS = ["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
             "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
             "smsp__sass_inst_executed_op_shared_ld.sum", "smsp__sass_inst_executed_op_shared_st.sum",
             "sm__sass_inst_executed_op_ldsm.sum", "sm__sass_inst_executed_op_shared_stsm.sum"]
-# The seed transpose of device_tests/HARDWARE.md#seed-transpose: (map, access) -> wavefronts.
+# The 16x32 fp32 transpose of device_tests/HARDWARE.md#seed-transpose (cases named "seed
+# transpose"): (map, access) -> wavefronts.
 SEED = [("32m + n", "store", 16), ("32m + n", "load", 256), ("32m + (n xor m)", "store", 16),
         ("32m + (n xor m)", "load", 32), ("32m + (n xor 2m)", "store", 16), ("32m + (n xor 2m)", "load", 16)]
 
@@ -94,7 +95,7 @@ class CompareBanks(unittest.TestCase):
     def test_agreement_exits_0_and_reads_thousands_separators(self):
         status, out = self.run_compare(seed_cases() + [golden_case()])
         self.assertEqual(status, 0, out)
-        self.assertIn("| all | | 7 | 7 | 7 | 7 |", out)  # six seed maps, one golden case
+        self.assertIn("| all | | 7 | 7 | 7 | 7 |", out)  # six transpose cases, one golden case
 
     def test_one_warp_excess_is_a_disagreement(self):
         extra = case("random pair 1; optimum; load per B", "load", 1, 4, [4, 5, 4])
@@ -115,7 +116,7 @@ class CompareBanks(unittest.TestCase):
         status, out = self.run_compare(seed_cases() + [golden_case(), extra], unsettled=listed)
         self.assertEqual(status, 3, out)
         self.assertIn("### Unsettled", out)
-        self.assertEqual(listed, [7])  # its probe number: after six seed maps and the golden case
+        self.assertEqual(listed, [7])  # its probe number: after six transpose cases and the golden case
 
     def test_unsettled_with_another_disagreement_exits_1(self):
         extra = case("random pair 3; random memory layout; store per A", "store", 4, 32, [33, 33, 34])
@@ -127,7 +128,7 @@ class CompareBanks(unittest.TestCase):
         settled = case("random pair 3; random memory layout; store per A", "store", 4, 32,
                        [33, 34, 33], turns=[32, 32, 32])
         status, out = self.run_compare([settled], options=["--rerun"])
-        self.assertEqual(status, 0, out)  # no seed or golden case needed
+        self.assertEqual(status, 0, out)  # no transpose or golden case needed
         self.assertIn("| F1 (exact when the warps take turns) |", out)
         self.assertIn("1 of 1 cases agree or are F1.", out)
 
@@ -181,7 +182,7 @@ class CompareBanks(unittest.TestCase):
         self.assertEqual(status, 0, out)
         self.assertIn("| random padded layouts (padded_shared, padded byte addresses) | load | 1 | 1 | 1 | 1 |",
                       out)
-        self.assertIn("Padded cases (issue 22): 1 of 1 agree", out)
+        self.assertIn("Padded cases (padded_shared): 1 of 1 agree", out)
         bad = case("random padded 4; [8:+2] 16x16 w=8; store", "store", 1, 16, [18, 18, 18])
         status, out = self.run_compare(seed_cases() + [golden_case(), bad])
         self.assertEqual(status, 1, out)

@@ -1,8 +1,9 @@
 // Tests of CuTe's text (formats/cute_text.h): golden strings printed by
-// pycute (nvidia-cutlass 4.2.0.0, python/pycute: str of a Layout, a
-// Swizzle and a ComposedLayout; each quoted below) and CuTe's C++ printer
-// as issue 22 quotes it; errors naming the line, the column and what was
-// expected; mutated texts that must end in f2lay::Error or read back.
+// pycute (nvidia-cutlass 4.2.0.0, python/pycute: str of a Layout, a Swizzle
+// and a ComposedLayout; each quoted below) and CuTe's C++ printer's form (the
+// nested-mode example Sw<3,4,3> o _0 o ((8,2),64):((64,4096),1)); errors
+// naming the line, the column and what was expected; mutated texts that must
+// end in f2lay::Error or read back.
 #include "formats/cute_text.h"
 
 #include <gtest/gtest.h>
@@ -33,7 +34,7 @@ std::string cuteError(std::string_view text) {
 TEST(CuteTextGolden, CppPrinterComposed) {
   // CuTe's print(ComposedLayout): layout_a " o " offset " o " layout_b
   // (include/cute/layout_composed.hpp), Swizzle printed "Sw<B,M,S>"
-  // (swizzle.hpp); the example of issue 22.
+  // (swizzle.hpp); the nested-mode example.
   const std::string text = "Sw<3,4,3> o _0 o ((8,2),64):((64,4096),1)";
   EXPECT_EQ(readCuteText(text), example());
   EXPECT_EQ(writeCuteText(example(), CuteStyle::Cpp), text);

@@ -29,7 +29,8 @@ cmake -S "$SRC/f2lay" -B "$WORK/f2lay" -DCMAKE_BUILD_TYPE=None \
 cmake --build "$WORK/f2lay" --target f2lay_fuzzers -j"$(nproc)"
 
 fuzz=$SRC/f2lay/fuzz
-targets=$(sed -n 's/^set(F2LAY_FUZZ_TARGETS \(.*\))$/\1/p' "$fuzz/CMakeLists.txt")
+# The one list of targets (fuzz/targets.txt; CMake and the scripts read it too).
+targets=$(grep -v -e '^[[:space:]]*#' -e '^[[:space:]]*$' "$fuzz/targets.txt")
 for t in $targets; do
   cp "$WORK/f2lay/fuzz/${t}_fuzzer" "$OUT/"
   rm -f "$OUT/${t}_fuzzer_seed_corpus.zip"

@@ -5,7 +5,7 @@
 // access, with the same error messages. Random distributed layouts (Def 4.10
 // with broadcast lanes and registers, and beyond: any linear map built in
 // offset space), random memory layouts, every access kind and width; then the
-// catalog's cases (the seed transpose, Gluon's MMA tile, the ldmatrix tiles)
+// catalog's cases (the 16x32 transpose, Gluon's MMA tile, the ldmatrix tiles)
 // and the errors.
 #include <gtest/gtest.h>
 
@@ -320,9 +320,10 @@ TEST(BankVsRef, RandomPaddedLayoutsEveryAccess) {
   EXPECT_GT(counts.errors, 100);
 }
 
-// The catalog's cases: the seed transpose on its three maps, Gluon's MMA tile
-// on unswizzled and swizzled memory, the ldmatrix tiles on rows of pitch 16
-// and 64, and the strided LDS.32 of device_tests/HARDWARE.md#strided-accesses.
+// The catalog's cases: the 16x32 transpose on its three maps
+// (device_tests/HARDWARE.md#seed-transpose), Gluon's MMA tile on unswizzled
+// and swizzled memory, the ldmatrix tiles on rows of pitch 16 and 64, and the
+// strided LDS.32 of device_tests/HARDWARE.md#strided-accesses.
 TEST(BankVsRef, CatalogCases) {
   std::mt19937_64 rng(96);
   Counts counts;

@@ -1,13 +1,13 @@
-// Every distributed family of the catalog goes through the analyses (issue
-// 22): its layout, and the same layout with its registers in reverse order
-// (a register permutation by construction), are answered by
-// classify_conversion, shuffle_plan, duplication and optimal_swizzle. What
-// the answers must be follows from the construction, not from the code:
-// the conversion moves registers only (or nothing, with one register bit);
-// every element of the shape is held (the families are surjective), each
-// copy counted; the swizzle, a CTA's shared memory under a bank model
-// measured on 32-lane warps, is refused for several CTAs and for AMD's
-// 64-lane wavefronts, saying why.
+// Every distributed family of the catalog goes through the analyses: its
+// layout, and the same layout with its registers in reverse order (a register
+// permutation by construction), are answered by classify_conversion,
+// shuffle_plan, duplication and optimal_swizzle. What the answers must be
+// follows from the construction, not from the code: the conversion moves
+// registers only (or nothing, with one register bit); every element of the
+// shape is held (the families are surjective), each copy counted; the
+// swizzle, a CTA's shared memory under a bank model measured on 32-lane
+// warps, is refused for several CTAs and for AMD's 64-lane wavefronts, saying
+// why.
 #include <gtest/gtest.h>
 
 #include <algorithm>

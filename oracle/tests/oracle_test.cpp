@@ -470,7 +470,7 @@ std::map<std::string, OpCase> validRequests() {
                            parse(R"({"in_dims": [{"name": "offset",
                              "bases": [[1, 0], [2, 0], [4, 0], [8, 0], [2, 1], [4, 2], [8, 4]]}],
                 "out_dims": [{"name": "dim0", "size": 16}, {"name": "dim1", "size": 8}]})")};
-  // The seed transpose's read (lane bits 0-3 -> m, lane bit 4 -> n0,
+  // The 16x32 transpose's read (lane bits 0-3 -> m, lane bit 4 -> n0,
   // registers -> n1..n4; bases [n, m]) on offset = 32m + (n xor m):
   // device_tests/HARDWARE.md#seed-transpose: 32 read wavefronts and 16 bank
   // conflicts over the 16 register steps; 4-byte scalars, where Lemma 9.4 is
@@ -488,9 +488,9 @@ std::map<std::string, OpCase> validRequests() {
       parse(R"({"instructions": 16, "wavefronts": 32, "ideal_wavefronts": 16, "conflicts": 16,
                 "vector_bytes": 4, "lemma_9_4": {"instructions": 16, "wavefronts": 32,
                 "ideal_wavefronts": 16, "conflicts": 16}})")};
-  // The seed's walkthrough (seeds/one-bit-off-swizzle.txt §04-§05), §5.4's
-  // construction: every set, the map offset = 32m + (n xor 2m), and 16 + 16
-  // wavefronts.
+  // §5.4's construction on the 16x32 transpose, worked through in
+  // device_tests/HARDWARE.md#seed-transpose: every set, the map
+  // offset = 32m + (n xor 2m), and 16 + 16 wavefronts.
   c["optimal_swizzle"] = {
       {{"self",
         parse(

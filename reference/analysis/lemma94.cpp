@@ -9,10 +9,10 @@
 // the offset bits under `shared`. A wavefront serves the lanes of one
 // transaction; the lanes whose vectors fall in one bank but different rows
 // serialize. When each vector covers n = 2^v w / 4 >= 1 banks, the hardware
-// splits a warp's request over 32/n lanes (seed walkthrough, "Transaction
-// split"), so L_Thr is the lane bases without the last log2(n). Then every
-// transaction costs c = |span(S_Vec ∪ S_Idx) ∩ span(L_Thr)| wavefronts, and an
-// instruction n c.
+// splits a warp's request over 32/n lanes (128-byte transactions, as in the
+// lemma's proof; device_tests/HARDWARE.md#store-phases), so L_Thr is the lane
+// bases without the last log2(n). Then every transaction costs
+// c = |span(S_Vec ∪ S_Idx) ∩ span(L_Thr)| wavefronts, and an instruction n c.
 //
 // Where this is exact, by the wavefront rule of device_tests/HARDWARE.md (and
 // where it is not: nullopt):

@@ -8,7 +8,7 @@
 // of one row of A (column of B), consecutive lanes take consecutive rows
 // (columns), and the lanes left over continue along K:
 //
-// - MFMA (64-lane wavefronts; CDNA3 ISA §7.1 "Dependency and Operand
+// - MFMA (64-lane wavefronts; CDNA3 ISA section 7.1 "Dependency and Operand
 //   Layout", AMD matrix instruction calculator): for v_mfma_f32_32x32x8f16,
 //   A[i][k] sits in lane i + 32 * (k / 4), item k % 4; for 16x16x16f16, lane
 //   i + 16 * (k / 4). So nonK lanes (the instruction's M for A, N for B),

@@ -88,9 +88,9 @@ std::string cuteToString(const CuteSwizzle& swizzle, const CuteLayout& layout);
 
 // CuTe's text read as a layout (formats/cute_text.h): offset -> dim0..
 // (cuteMemoryLayout) when it is a bijection onto 0..size-1, else CuTe's own
-// direction dim0.. -> offset (cuteToLinear: e.g. issue 22's Sw<3,4,3> o _0 o
-// ((8,2),64):((64,4096),1), 1024 elements over 8192 offsets). A nonzero
-// offset is refused (an affine map, not linear).
+// direction dim0.. -> offset (cuteToLinear: e.g. the nested-mode example
+// Sw<3,4,3> o _0 o ((8,2),64):((64,4096),1), 1024 elements over 8192
+// offsets). A nonzero offset is refused (an affine map, not linear).
 LinearLayout cuteTextLayout(const CuteText& text);
 
 // The CuTe text of a layout, offset -> dim0.. or dim0.. -> offset: the

@@ -1,8 +1,8 @@
 // CUTLASS's TensorOpMultiplicand shared-memory layouts (crosswise), as
 // linear layouts: include/cutlass/layout/tensor_op_multiplicand_sm75.h, the
 // layout behind TensorOpMultiplicandCrosswise and its RowMajor/ColumnMajor
-// views, and ../shared/seeds/cutlass-swizzle-notes-zh.md, whose
-// visualize_layout tables are this file's golden tests.
+// views. The tables CUTLASS's example 03_visualize_layout prints for it are
+// this file's golden tests (tests/cutlass_test.cpp).
 //
 // CUTLASS's parameters: ElementSize (element bits) and Crosswise (elements);
 // every access moves 128 bits, kElementsPerAccess E = 128 / ElementSize; a

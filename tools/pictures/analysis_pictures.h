@@ -1,12 +1,12 @@
 // Pictures of analyses (`f2lay show --svg` given a request, f2lay.show):
 //
-// - the bank scope of one warp instruction of a bank_conflicts request, as
-//   the seed "One bit off" draws it: shared memory as rows of 128 bytes (the
-//   byte address / 128) by the 32 banks, each word the instruction touches
-//   colored by its bank and labelled with the lanes (or ldmatrix rows) that
-//   touch it, so that a conflict shows as several words stacked in one bank's
-//   column; under it, per bank, a bar as tall as the distinct words touched
-//   there; the instruction's wavefronts (the H100 rule) in the heading.
+// - the bank scope of one warp instruction of a bank_conflicts request:
+//   shared memory as rows of 128 bytes (the byte address / 128) by the 32
+//   banks, each word the instruction touches colored by its bank and labelled
+//   with the lanes (or ldmatrix rows) that touch it, so that a conflict shows
+//   as several words stacked in one bank's column; under it, per bank, a bar
+//   as tall as the distinct words touched there; the instruction's wavefronts
+//   (the H100 rule) in the heading.
 // - an optimal_swizzle request: the optimum (swizzle_optimum.h), §5.4's
 //   construction and the unswizzled layout (order: the last dim fastest) side
 //   by side, each with the wavefronts of A's stores and B's loads at the

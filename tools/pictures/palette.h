@@ -8,8 +8,8 @@
 // dark (the last lane). Registers do not change the color: the cell's label
 // "T<lane> R<register>" (CuTe's print_latex convention) says which register.
 //
-// Banks (memory layouts, the bank scope): as in the seed "One bit off"'s bank
-// scope, the hue is bank / 2 (16 hues), and odd banks are darker.
+// Banks (memory layouts, the bank scope): the hue is bank / 2 (16 hues), and
+// odd banks are darker: banks 2k and 2k + 1 share a hue and differ in shade.
 #pragma once
 
 #include <cstdint>

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""`f2lay show --svg` rendered by a real renderer (ctest pictures, issue 23).
+"""`f2lay show --svg` rendered by a real renderer (ctest pictures).
 
 Each picture is made by the f2lay command, parsed as XML, rendered to PNG by
 librsvg's rsvg-convert, and chosen pixels are compared with what the layout
-says, the numbers stated literally from the paper, the seed "One bit off" and
-device_tests/HARDWARE.md. A cell's color is compared with the legend swatch of
-the holder (or bank) it must have, and with a cell that must differ, so that a
-wrong holder, a wrong bank or one color for all fails.
+says, the numbers stated literally from the paper and device_tests/HARDWARE.md
+(the 16x32 transpose: #seed-transpose). A cell's color is compared with the
+legend swatch of the holder (or bank) it must have, and with a cell that must
+differ, so that a wrong holder, a wrong bank or one color for all fails.
 
 usage: pictures_test.py F2LAY
 Exit 77 (ctest's skip) without rsvg-convert or Pillow: scripts/setup installs
@@ -42,9 +42,9 @@ FIGURE1_A = {"op": "blocked", "size_per_thread": [2, 2], "threads_per_warp": [4,
 # give (1,0), (0,1); lane bits (2,0), (4,0), (8,0), (0,2), (0,4); warp (0,8).
 FIGURE1_A_COLUMN_MAJOR = dict(FIGURE1_A, threads_per_warp=[8, 4], warps_per_cta=[1, 2],
                               order=[0, 1])
-# The seed's 16x32 fp32 transpose: A stores (thread -> column n, register ->
-# row m), B reads (lanes 0-15 -> rows, lane 16 -> column parity, registers ->
-# column pairs); "§ 04 The construction" of one-bit-off-swizzle.txt.
+# The 16x32 fp32 transpose of device_tests/HARDWARE.md#seed-transpose: A
+# stores (thread -> column n, register -> row m), B reads (lanes 0-15 -> rows,
+# lane 16 -> column parity, registers -> column pairs); bases are [m, n].
 SEED_A = {"in_dims": [{"name": "register", "bases": [[1, 0], [2, 0], [4, 0], [8, 0]]},
                       {"name": "lane", "bases": [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16]]}],
           "out_dims": [{"name": "dim0", "size": 16}, {"name": "dim1", "size": 32}]}
@@ -55,7 +55,8 @@ SEED_B = {"in_dims": [{"name": "register", "bases": [[0, 2], [0, 4], [0, 8], [0,
 
 def swizzled(max_phase):
     """offset = 32m + (n xor (m mod max_phase)) on the 16x32 tensor (m = dim0):
-    the seed's "32m + n" (max_phase 1) and "32m + (n xor m)" (16)."""
+    the 16x32 transpose's maps "32m + n" (max_phase 1) and "32m + (n xor m)"
+    (16)."""
     return {"op": "swizzled_shared", "vec": 1, "per_phase": 1, "max_phase": max_phase,
             "order": [1, 0], "shape": [16, 32]}
 
@@ -210,8 +211,9 @@ class BankScope(unittest.TestCase):
         self.assertTrue(far(p.pixel("bank-0-row-5"), p.pixel("bank-2-row-5")))  # untouched
 
     def test_xor_m_read_two_hits_per_bank_sixteen_banks_dark(self):
-        # The seed: "XOR m and Read ... two hits per bank, sixteen banks dark";
-        # HARDWARE.md: 32 wavefronts in 16 instructions.
+        # HARDWARE.md#seed-transpose: on 32m + (n xor m) a read hits sixteen
+        # banks twice each and leaves sixteen dark: 32 wavefronts in 16
+        # instructions.
         p = self.scope(16, instruction=3)
         self.assertIn("2 wavefronts", "".join(p.element("bank-scope-title").itertext()))
         bars = self.bars(p)

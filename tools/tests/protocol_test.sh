@@ -267,7 +267,7 @@ expect_error "convert --from mlir of a JSON file"
 run convert --to mlir "$DATA/shared_memory_layout.json"
 expect_error "convert --to mlir of a layout over 'offset'"
 
-# CuTe's text (formats/cute_text.h): issue 22's example, whose values are
+# CuTe's text (formats/cute_text.h): the nested-mode example, whose values are
 # pycute's (nvidia-cutlass 4.2.0.0: ComposedLayout(Swizzle(3,4,3), 0,
 # Layout(((8,2),64),((64,4096),1))) gives 64, 144, 288, 4096 at x = 1, 2, 4,
 # 8 and 1, 2, ..., 32 at x = 16, 32, ..., 512). 1024 elements over 8192

@@ -1,8 +1,8 @@
-// `f2lay show --banks` on the seed's transpose read with offset = 32m +
-// (n xor 2m) (../shared/seeds/one-bit-off-swizzle.txt §05 "Verification":
-// "threads 0-15 read (m, 2r) at banks 2r xor 2m - the sixteen even banks,
-// once each - while threads 16-31 read (m, 2r+1) at banks (2r+1) xor 2m -
-// the sixteen odd banks").
+// `f2lay show --banks` on the 16x32 transpose's read with offset = 32m +
+// (n xor 2m) (device_tests/HARDWARE.md#seed-transpose): at step r, threads
+// 0-15 read (m, 2r) at banks 2r xor 2m, the sixteen even banks once each,
+// while threads 16-31 read (m, 2r+1) at banks (2r+1) xor 2m, the sixteen odd
+// banks.
 #include <gtest/gtest.h>
 
 #include <sstream>

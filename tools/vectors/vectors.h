@@ -1,5 +1,5 @@
-// Golden vectors (issue 9): the oracle's requests and the answers they must
-// get, one versioned JSON file per operation family, for projects that check
+// Golden vectors: the oracle's requests and the answers they must get, one
+// versioned JSON file per operation family, for projects that check
 // themselves against f2lay without linking C++ (vectors/README.md).
 //
 // A file is {"format": "f2lay-vectors", "version": 1, "family": ..., "cases":
@@ -7,7 +7,8 @@
 // and flags (vectors/schema.json). Cases come from two places:
 //   - the golden cases of oracle/cases, with their literal answers and the
 //     provenance their source names (Triton, an H100 measurement, the paper,
-//     a seed, CuTe's definition);
+//     "seed": the 16x32 transpose of device_tests/HARDWARE.md#seed-transpose
+//     or CUTLASS's visualize_layout tables, CuTe's definition);
 //   - requests drawn by properties/' generators from fixed seeds, answered by
 //     f2lay::ref and f2lay::opt alike (provenance "reference").
 // Generation is deterministic: ctest regenerates the files and compares.

@@ -1,6 +1,6 @@
 // Bank conflicts of whole layouts, with expected numbers taken literally from
-// ../shared/seeds/one-bit-off-swizzle.txt and device_tests/HARDWARE.md or
-// derived by hand (the derivation is in the comment).
+// device_tests/HARDWARE.md (the 16x32 transpose: #seed-transpose) or derived
+// by hand (the derivation is in the comment).
 #include <gtest/gtest.h>
 
 #include "definitions/layout_literals.h"
@@ -120,10 +120,10 @@ TEST(BankConflictsGolden, LdmatrixTile) {
                "lane bit 2 is at offset 8, not +1");
 }
 
-// The seed's 16 steps as one warp instruction each, shown per instruction:
-// the xor-2m read's instruction 0 (registers 0) reads column 0 with lanes
-// 0-15 (banks 2m = 0, 2, ..., 30) and column 1 with lanes 16-31 (banks
-// 1 xor 2m = 1, 3, ..., 31): one wavefront.
+// The 16x32 transpose's 16 steps as one warp instruction each, shown per
+// instruction: the xor-2m read's instruction 0 (registers 0) reads column 0
+// with lanes 0-15 (banks 2m = 0, 2, ..., 30) and column 1 with lanes 16-31
+// (banks 1 xor 2m = 1, 3, ..., 31): one wavefront.
 TEST(BankConflictsGolden, WarpAccesses) {
   std::vector<InstructionAccess> in =
       warpAccesses(seed::readColumnPairs(), seed::rowMajorXor(2), spec(AccessKind::kLoad, 4), 0);

@@ -1,6 +1,7 @@
-// The seed's walkthrough (../shared/seeds/one-bit-off-swizzle.txt, §04-§05):
-// the 16x32 fp32 transpose, every intermediate set and the final map
-// offset = 32 m + (n xor 2m), all stated literally as the seed states them.
+// §5.4's construction worked through for the 16x32 fp32 one-warp transpose
+// (device_tests/HARDWARE.md#seed-transpose states every set): each
+// intermediate set, stated literally, and the final map
+// offset = 32 m + (n xor 2m).
 #include <gtest/gtest.h>
 
 #include "analysis/optimal_swizzle.h"
@@ -13,26 +14,26 @@ using namespace seed;  // n0..n4, m0..m3 as flattened vectors, the layouts
 
 TEST(OptimalSwizzleSeed, IntermediateSetsMatchTheWalkthrough) {
   OptimalSwizzle s = optimalSwizzle(storeRowWise(), readColumnPairs(), 4);
-  // "V is a basis of A_Reg ∩ B_Reg = {0}, so v = 0."
+  // V is a basis of A_Reg ∩ B_Reg = {0}, so v = 0.
   EXPECT_EQ(s.sets.V, Vecs{});
   EXPECT_EQ(s.vectorBytes, 4u);
-  // "b = log2(128 / (2^v w)) = 5, s = d - v - b = 4."
+  // b = log2(128 / (2^v w)) = 5, s = d - v - b = 4.
   EXPECT_EQ(s.bankBits, 5);
   EXPECT_EQ(s.idxBits, 4);
-  // "Transaction split: ... A_Bank = A_Thr, B_Bank = B_Thr."
+  // No lane bit split off (4-byte accesses): A_Bank = A_Thr, B_Bank = B_Thr.
   EXPECT_EQ(s.sets.ABank, (Vecs{n0, n1, n2, n3, n4}));
   EXPECT_EQ(s.sets.BBank, (Vecs{m0, m1, m2, m3, n0}));
-  // "I = A_Bank ∩ B_Bank = n0; E = n1n2n3n4; F = m0m1m2m3."
+  // I = A_Bank ∩ B_Bank = n0; E = n1n2n3n4; F = m0m1m2m3.
   EXPECT_EQ(s.sets.I, (Vecs{n0}));
   EXPECT_EQ(s.sets.E, (Vecs{n1, n2, n3, n4}));
   EXPECT_EQ(s.sets.F, (Vecs{m0, m1, m2, m3}));
-  // "H = n1⊕m0, n2⊕m1, n3⊕m2, n4⊕m3."
+  // H = n1⊕m0, n2⊕m1, n3⊕m2, n4⊕m3.
   EXPECT_EQ(s.sets.G, (Vecs{n1 ^ m0, n2 ^ m1, n3 ^ m2, n4 ^ m3}));
-  // "the complementing basis is empty: C = ∅"; "M_Seg = H"; "M_Bank = n0..n4".
+  // The complementing basis is empty: C = ∅; M_Seg = H; M_Bank = n0..n4.
   EXPECT_EQ(s.sets.C, Vecs{});
   EXPECT_EQ(s.sets.Idx, s.sets.G);
   EXPECT_EQ(s.sets.Bank, (Vecs{n0, n1, n2, n3, n4}));
-  // "conflict-free is achievable with zero slack".
+  // Conflict-free, with zero slack: |H| + |C| = 4 = s.
   EXPECT_EQ(s.writeConflictBits, 0);
   EXPECT_EQ(s.readConflictBits, 0);
 }

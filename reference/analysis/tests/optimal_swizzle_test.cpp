@@ -45,7 +45,8 @@ uint64_t totalWavefronts(const LinearLayout& a, const LinearLayout& b, const Lin
 }
 
 TEST(OptimalSwizzle, SeedTransposeReachesSixteenPlusSixteen) {
-  // The seed's table: the algorithm's map gives 16 + 16, n xor m 16 + 32.
+  // The 16x32 transpose's table (device_tests/HARDWARE.md#seed-transpose): the
+  // algorithm's map gives 16 + 16, n xor m 16 + 32.
   OptimalSwizzle s = optimalSwizzle(seed::storeRowWise(), seed::readColumnPairs(), 4);
   EXPECT_EQ(simulate(seed::storeRowWise(), s.shared, 4, AccessKind::kStore).wavefronts, 16u);
   EXPECT_EQ(simulate(seed::readColumnPairs(), s.shared, 4, AccessKind::kLoad).wavefronts, 16u);
@@ -172,19 +173,21 @@ TEST(OptimalSwizzle, SixteenByteLoadPhasesStayInAHalfWarp) {
 
 TEST(OptimalSwizzle, RefusesWhatItCannotModel) {
   LinearLayout a = seed::storeRowWise();
-  EXPECT_PRED2(contains, errorMessage([&] { optimalSwizzle(a, a, 3); }), "element_bytes");
+  EXPECT_PRED2(contains, errorMessage([&] { (void)optimalSwizzle(a, a, 3); }), "element_bytes");
   LinearLayout other(
       LayoutValue{{{"register", {{1}}}, {"lane", {{2}, {4}, {8}, {16}, {32}}}}, {{"x", 64}}});
-  EXPECT_PRED2(contains, errorMessage([&] { optimalSwizzle(a, other, 4); }), "different out dims");
+  EXPECT_PRED2(contains, errorMessage([&] { (void)optimalSwizzle(a, other, 4); }),
+               "different out dims");
   LinearLayout holes(
       LayoutValue{{{"register", {{0, 1}}}, {"lane", {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}}}},
                   {{"n", 32}, {"m", 16}}});
-  EXPECT_PRED2(contains, errorMessage([&] { optimalSwizzle(holes, a, 4); }), "not surjective");
-  EXPECT_PRED2(
-      contains, errorMessage([&] {
-        optimalSwizzle(a, seed::readColumnPairs(), 4, {Instruction::kVector, Instruction::kMatrix});
-      }),
-      "2-byte");
+  EXPECT_PRED2(contains, errorMessage([&] { (void)optimalSwizzle(holes, a, 4); }),
+               "not surjective");
+  EXPECT_PRED2(contains, errorMessage([&] {
+                 (void)optimalSwizzle(a, seed::readColumnPairs(), 4,
+                                      {Instruction::kVector, Instruction::kMatrix});
+               }),
+               "2-byte");
 }
 
 }  // namespace
@@ -252,7 +255,7 @@ TEST(OptimalSwizzleLdmatrix, RefusesTilesThatDoNotMatch) {
   catalog::Shape shape{64, 64};
   LinearLayout a = catalog::blocked({{1, 8}, {8, 4}, {4, 1}, {1, 0}, std::nullopt}, shape);
   EXPECT_PRED2(contains, errorMessage([&] {
-                 optimalSwizzle(a, a, 2, {Instruction::kMatrix, Instruction::kMatrixTrans});
+                 (void)optimalSwizzle(a, a, 2, {Instruction::kMatrix, Instruction::kMatrixTrans});
                }),
                "different rows");
 }

@@ -1,7 +1,7 @@
-// The seed transpose (../shared/seeds/one-bit-off-swizzle.txt §01): a 16x32
-// fp32 tile, one warp. Out dims are [n (32 columns), m (16 rows)], so the
-// flattened vectors are the seed's: "flatten the 16x32 tensor with n minor",
-// n0..n4 = bits 0..4 and m0..m3 = bits 5..8.
+// The 16x32 fp32 transpose in one warp (device_tests/HARDWARE.md#seed-transpose
+// states it, its wavefronts and its optimal swizzle; the tests name it "seed
+// transpose"). Out dims are [n (32 columns), m (16 rows)], so the flattened
+// vectors have n minor: n0..n4 = bits 0..4 and m0..m3 = bits 5..8.
 #pragma once
 
 #include "reference/analysis/f2_space.h"
@@ -17,20 +17,20 @@ inline LinearLayout tile(std::vector<Basis> reg, std::vector<Basis> lane) {
       LayoutValue{{{"register", reg}, {"lane", lane}, {"warp", {}}}, {{"n", 32}, {"m", 16}}});
 }
 
-// "Store, row-wise: thread t owns column t; register step r walks down the
-// rows": A_Reg = m0..m3, A_Thr = n0..n4. Bases are [n, m].
+// The store, row-wise: thread t owns column t; register step r walks down
+// the rows. A_Reg = m0..m3, A_Thr = n0..n4. Bases are [n, m].
 inline LinearLayout storeRowWise() {
   return tile({{0, 1}, {0, 2}, {0, 4}, {0, 8}}, {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}});
 }
 
-// "Read, column pairs: thread t reads (m = t mod 16, n = 2r + t/16)":
+// The read, column pairs: thread t reads (m = t mod 16, n = 2r + t/16).
 // B_Reg = n1..n4, B_Thr = m0..m3 n0.
 inline LinearLayout readColumnPairs() {
   return tile({{2, 0}, {4, 0}, {8, 0}, {16, 0}}, {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {1, 0}});
 }
 
-// The seed's three shared-memory maps, offset -> (n, m): offset bits 0..4 are
-// the bank (a row of 32 words), bits 5..8 the row m; the row's bank is
+// The three shared-memory maps compared, offset -> (n, m): offset bits 0..4
+// are the bank (a row of 32 words), bits 5..8 the row m; the row's bank is
 // xored with m * xorFactor (0: unswizzled, 1: n xor m, 2: n xor 2m).
 inline LinearLayout rowMajorXor(uint64_t xorFactor) {
   std::vector<Basis> offset = {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}};

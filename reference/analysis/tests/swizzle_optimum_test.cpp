@@ -215,19 +215,19 @@ TEST(SwizzleOptimum, LdmatrixSidesCostWhatTheyPredict) {
 
 TEST(SwizzleOptimum, RefusesWhatItCannotModel) {
   LinearLayout a = seed::storeRowWise();
-  EXPECT_PRED2(contains, errorMessage([&] { swizzleOptimum(a, a, 3); }), "element_bytes");
-  EXPECT_PRED2(
-      contains, errorMessage([&] {
-        swizzleOptimum(a, seed::readColumnPairs(), 4, {Instruction::kVector, Instruction::kMatrix});
-      }),
-      "2-byte");
+  EXPECT_PRED2(contains, errorMessage([&] { (void)swizzleOptimum(a, a, 3); }), "element_bytes");
+  EXPECT_PRED2(contains, errorMessage([&] {
+                 (void)swizzleOptimum(a, seed::readColumnPairs(), 4,
+                                      {Instruction::kVector, Instruction::kMatrix});
+               }),
+               "2-byte");
   catalog::Shape shape{64, 64};
   LinearLayout blocked = catalog::blocked({{1, 8}, {8, 4}, {4, 1}, {1, 0}, std::nullopt}, shape);
-  EXPECT_PRED2(
-      contains, errorMessage([&] {
-        swizzleOptimum(blocked, blocked, 2, {Instruction::kMatrix, Instruction::kMatrixTrans});
-      }),
-      "no memory layout serves");
+  EXPECT_PRED2(contains, errorMessage([&] {
+                 (void)swizzleOptimum(blocked, blocked, 2,
+                                      {Instruction::kMatrix, Instruction::kMatrixTrans});
+               }),
+               "no memory layout serves");
 }
 
 }  // namespace

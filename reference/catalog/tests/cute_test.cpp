@@ -282,7 +282,7 @@ TEST(LinearToCute, ReadsTheParametersBack) {
 
 // ---------------------------------------------------------------- nested modes
 
-// The example of issue 22, Sw<3,4,3> o _0 o ((8,2),64):((64,4096),1), with
+// The nested-mode example, Sw<3,4,3> o _0 o ((8,2),64):((64,4096),1), with
 // pycute's answers (nvidia-cutlass 4.2.0.0: ComposedLayout(Swizzle(3,4,3), 0,
 // Layout(((8,2),64),((64,4096),1)))(x) at x = 1, 2, 4, 8 (dim0's bits) and
 // 16, 32, ..., 512 (dim1's): 64, 144, 288, 4096 and 1, 2, 4, 8, 16, 32).
@@ -440,7 +440,8 @@ TEST(CuteNested, LinearToCuteSplitsModesIntoRuns) {
     std::optional<CuteSwizzledLayout> c = linearToCute(LinearLayout(v));
     return c ? cuteToString(c->swizzle, c->layout) : std::string("none");
   };
-  // dim0 at offset bits 6, 7, 8, 12, dim1 at 0..5: issue 22's layout unswizzled.
+  // dim0 at offset bits 6, 7, 8, 12, dim1 at 0..5: the nested-mode example
+  // unswizzled.
   EXPECT_EQ(
       read({{{"dim0", {{64}, {128}, {256}, {4096}}}, {"dim1", {{1}, {2}, {4}, {8}, {16}, {32}}}},
             {{"offset", 8192}}}),

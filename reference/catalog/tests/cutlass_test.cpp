@@ -1,9 +1,10 @@
-// CUTLASS's TensorOpMultiplicand crosswise layouts: the seed's
-// visualize_layout tables (../shared/seeds/cutlass-swizzle-notes-zh.md) as
-// golden tests, and CUTLASS's address computation (operator() of
-// TensorOpMultiplicand in include/cutlass/layout/tensor_op_multiplicand_sm75.h,
-// the steps the seed's notes explain: kFactor, TileShape, PartitionShape;
-// cutlass_formula.h) evaluated on integers at every element.
+// CUTLASS's TensorOpMultiplicand crosswise layouts: three tables printed by
+// CUTLASS's example 03_visualize_layout (examples/03_visualize_layout in
+// CUTLASS), copied below literally, as golden tests, and CUTLASS's address
+// computation (operator() of TensorOpMultiplicand in
+// include/cutlass/layout/tensor_op_multiplicand_sm75.h, in the steps cutlass.h
+// explains: kFactor, TileShape, PartitionShape; cutlass_formula.h) evaluated
+// on integers at every element.
 #include "reference/catalog/cutlass.h"
 
 #include <gtest/gtest.h>
@@ -54,7 +55,7 @@ uint64_t expectTable(const LinearLayout& memory, const std::string& table) {
   return checked;
 }
 
-// Seed: ./03_visualize_layout "TensorOpMultiplicand<16,32>" --extent=32,32
+// Printed by ./03_visualize_layout "TensorOpMultiplicand<16,32>" --extent=32,32
 // --vectorize=8 --output-shape=64,4. 16-bit elements, crosswise 32: a
 // 128-byte line holds kFactor = 2 strided rows.
 const char* const kSeed16x32Extent32x32 =
@@ -75,7 +76,7 @@ const char* const kSeed16x32Extent32x32 =
 (16..23, 28)|(24..31, 28)|(0..7, 28)|(8..15, 28)|(16..23, 29)|(24..31, 29)|(0..7, 29)|(8..15, 29)
 (24..31, 30)|(16..23, 30)|(8..15, 30)|(0..7, 30)|(24..31, 31)|(16..23, 31)|(8..15, 31)|(0..7, 31))";
 
-// Seed: ./03_visualize_layout "TensorOpMultiplicand<16,64>" --extent=64,16
+// Printed by ./03_visualize_layout "TensorOpMultiplicand<16,64>" --extent=64,16
 // --vectorize=8 --output-shape=64,4. kFactor = 1, kTileShapeStride = 8.
 const char* const kSeed16x64Extent64x16 =
     R"((0..7, 0)|(8..15, 0)|(16..23, 0)|(24..31, 0)|(32..39, 0)|(40..47, 0)|(48..55, 0)|(56..63, 0)
@@ -95,9 +96,9 @@ const char* const kSeed16x64Extent64x16 =
 (48..55, 14)|(56..63, 14)|(32..39, 14)|(40..47, 14)|(16..23, 14)|(24..31, 14)|(0..7, 14)|(8..15, 14)
 (56..63, 15)|(48..55, 15)|(40..47, 15)|(32..39, 15)|(24..31, 15)|(16..23, 15)|(8..15, 15)|(0..7, 15))";
 
-// Seed: ./03_visualize_layout "TensorOpMultiplicand<16,32>" --extent=32,64
-// --vectorize=8 --output-shape=64,4. The seed's printout stops after 31 of
-// its 32 lines (strided 60, 61); those 31 are checked.
+// Printed by ./03_visualize_layout "TensorOpMultiplicand<16,32>" --extent=32,64
+// --vectorize=8 --output-shape=64,4. The printout copied here stops after 31
+// of its 32 lines (strided 60, 61); those 31 are checked.
 const char* const kSeed16x32Extent32x64 =
     R"((0..7, 0)|(8..15, 0)|(16..23, 0)|(24..31, 0)|(0..7, 1)|(8..15, 1)|(16..23, 1)|(24..31, 1)
 (8..15, 2)|(0..7, 2)|(24..31, 2)|(16..23, 2)|(8..15, 3)|(0..7, 3)|(24..31, 3)|(16..23, 3)

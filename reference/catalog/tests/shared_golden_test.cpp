@@ -221,12 +221,12 @@ TEST(SharedGolden, TritonMmaV5Fp4Padded) {
                                                                       {32, 64}));
 }
 
-// Seed one-bit-off-swizzle.txt: the 16x32 fp32 transpose tile (m = dim0,
-// n = dim1). Its three maps offset(m, n) = 32m + n, 32m + (n xor m) and
-// 32m + (n xor 2m), read as memory layouts: offset bits 0-4 (bank k) give
+// The 16x32 fp32 transpose tile of device_tests/HARDWARE.md#seed-transpose
+// (m = dim0, n = dim1). Its three maps offset(m, n) = 32m + n, 32m + (n xor m)
+// and 32m + (n xor 2m), read as memory layouts: offset bits 0-4 (bank k) give
 // n = k; offset bit 5 + t (segment 2^t) gives m = 2^t and n = 0, 2^t or 2^(t+1).
-// The seed names the last two "the mma swizzle with vec=2, per_phase=1,
-// max_phase=16" and "its vec=1 sibling".
+// The last two are Triton's swizzled layout with per_phase=1, max_phase=16
+// and vec=1 (the classic XOR swizzle) or vec=2 (the mma swizzle).
 TEST(SharedGolden, SeedOneBitOffThreeMaps) {
   std::vector<Basis> banks = {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}};
   auto with = [&](std::vector<Basis> segments) {
@@ -240,7 +240,7 @@ TEST(SharedGolden, SeedOneBitOffThreeMaps) {
   EXPECT_EQ(unswizzledShared({1, 0}, {16, 32}), unswizzled);
   EXPECT_EQ(swizzledShared(swizzled(1, 1, 16, {1, 0}), {16, 32}), xorM);
   EXPECT_EQ(swizzledShared(swizzled(2, 1, 16, {1, 0}), {16, 32}), xor2M);
-  // And the seed's formulas themselves, at every element.
+  // And the three formulas themselves, at every element.
   for (uint64_t m = 0; m < 16; ++m)
     for (uint64_t n = 0; n < 32; ++n) {
       DimValues at = {{"dim0", m}, {"dim1", n}};

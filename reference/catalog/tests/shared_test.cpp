@@ -103,7 +103,8 @@ TEST(SwizzledShared, Section43MatrixStructureWithTheCi) {
       {1, 1, 4, 5, 5, {1, 2, 0, 0, 0}},
       // c_t = 4 * (2^t mod 8) mod 16: 4, 8, then 16 mod 16 = 0.
       {4, 1, 8, 3, 4, {4, 8, 0}},
-      // The seed one-bit-off's XOR 2m: c_t = 2 * 2^t mod 32: 2, 4, 8, 16.
+      // The 16x32 transpose's XOR 2m (device_tests/HARDWARE.md#seed-transpose):
+      // c_t = 2 * 2^t mod 32: 2, 4, 8, 16.
       {2, 1, 16, 4, 5, {2, 4, 8, 16}},
   };
   for (const Case& c : cases) {
