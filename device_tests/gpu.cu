@@ -1,4 +1,6 @@
-#include "device_tests/gpu.h"
+#include <cuda_runtime.h>
+
+#include "device_tests/gpu_present.h"
 
 namespace f2lay::device {
 

@@ -7,10 +7,9 @@
 
 #include <string>
 
-namespace f2lay::device {
+#include "device_tests/gpu_present.h"
 
-// "" when a CUDA device can run kernels, else why not.
-std::string noGpu();
+namespace f2lay::device {
 
 // In a test body: skip when there is no GPU.
 #define F2LAY_REQUIRE_GPU()                                        \

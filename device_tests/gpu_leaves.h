@@ -6,7 +6,6 @@
 
 #include <cstdint>
 #include <optional>
-#include <string>
 
 #include "testkit/swizzle_search.h"
 
@@ -28,8 +27,5 @@ class GpuLeaves {
   testkit::LeafProblem* problem_ = nullptr;
   unsigned long long* best_ = nullptr;
 };
-
-// "" when a CUDA device can run kernels, else why not.
-std::string whyNoGpu();
 
 }  // namespace f2lay::device

@@ -29,7 +29,9 @@
 
 #include "analysis/swizzle_optimum.h"
 #include "device_tests/gpu_leaves.h"
+#include "device_tests/gpu_present.h"
 #include "formats/error.h"
+#include "reference/analysis/tests/search_instruction.h"
 #include "reference/linear_layout.h"
 #include "testkit/dims.h"
 #include "testkit/random_tensor_layouts.h"
@@ -44,12 +46,6 @@ using testkit::LeafProblem;
 constexpr uint64_t kBudget = 50'000'000;  // the search's outer nodes
 constexpr uint64_t kMaxHostLeaves = uint64_t{1} << 36;
 
-testkit::SearchInstruction searchInstruction(Instruction i) {
-  return i == Instruction::kVector   ? testkit::SearchInstruction::kVector
-         : i == Instruction::kMatrix ? testkit::SearchInstruction::kMatrix
-                                     : testkit::SearchInstruction::kMatrixTrans;
-}
-
 struct Tally {
   int certified = 0, mismatched = 0, declined = 0, beyondBounds = 0;
   uint64_t leaves = 0;
@@ -62,8 +58,8 @@ std::string certify(const std::string& kind, int trial, const ref::LinearLayout&
                     const testkit::LeafSolver& leaves, Tally& tally) {
   auto start = std::chrono::steady_clock::now();
   const ref::LinearLayout storing = analysis::storingWarps(a);
-  testkit::SearchSide sa{&storing.value(), true, searchInstruction(options.write)};
-  testkit::SearchSide sb{&b.value(), false, searchInstruction(options.read)};
+  testkit::SearchSide sa{&storing.value(), true, ref::analysis::searchInstruction(options.write)};
+  testkit::SearchSide sb{&b.value(), false, ref::analysis::searchInstruction(options.read)};
   std::string verdict;
   std::optional<analysis::SwizzleOptimum<ref::LinearLayout>> o;
   std::optional<testkit::SearchAnswer> pair, store, load;
@@ -133,7 +129,7 @@ int run(int pairs, int minBits, int maxBits, bool host) {
   if (host) {
     leaves = testkit::hostLeafSolver(kMaxHostLeaves);
   } else {
-    if (std::string why = whyNoGpu(); !why.empty()) {
+    if (std::string why = noGpu(); !why.empty()) {
       std::fprintf(stderr, "f2lay_device_certificate: no GPU: %s (pass --host to try on the CPU)\n",
                    why.c_str());
       return 2;

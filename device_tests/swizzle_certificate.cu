@@ -72,11 +72,4 @@ std::optional<LeafBest> GpuLeaves::operator()(const LeafProblem& p) {
   return LeafBest{best >> kIndexBits, best & ((uint64_t{1} << kIndexBits) - 1)};
 }
 
-std::string whyNoGpu() {
-  int devices = 0;
-  cudaError_t err = cudaGetDeviceCount(&devices);
-  if (err != cudaSuccess) return cudaGetErrorString(err);
-  return devices == 0 ? "no CUDA device" : "";
-}
-
 }  // namespace f2lay::device

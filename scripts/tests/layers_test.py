@@ -78,6 +78,9 @@ def main():
         code, out = run(tmp)
         expect("folders of one layer do not include each other", code == 1 and "f.cpp" in out)
 
+    code, _ = run(os.path.join(ROOT, "no-such-folder"))
+    expect("a missing folder is a usage error (exit 2)", code == 2)
+
     return 1 if failures else 0
 
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "analysis/swizzle_optimum.h"
+#include "reference/analysis/tests/search_instruction.h"
 #include "reference/catalog/blocked.h"
 #include "reference/catalog/tests/test_support.h"
 #include "testkit/random_tensor_layouts.h"
@@ -24,16 +25,9 @@
 namespace f2lay::ref::analysis {
 namespace {
 
-using testkit::SearchInstruction;
 using testkit::SearchSide;
 
 constexpr uint64_t kBudget = 2'000'000;  // search nodes; none of the pairs below comes near
-
-SearchInstruction searchInstruction(Instruction i) {
-  return i == Instruction::kVector   ? SearchInstruction::kVector
-         : i == Instruction::kMatrix ? SearchInstruction::kMatrix
-                                     : SearchInstruction::kMatrixTrans;
-}
 
 // The search's innermost level with every leaf tried (swizzle_leaves.h), as
 // device_tests/swizzle_certificate.cu does on the GPU. It also costs up to 64
