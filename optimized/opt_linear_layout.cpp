@@ -286,54 +286,48 @@ LinearLayout LinearLayout::flattenOuts() const {
   return reshapeOuts({{nameOf(outs_.id[0]), uint64_t{1} << outBits_}});
 }
 
-std::pair<uint32_t, uint32_t> LinearLayout::keptDims(
-    const std::vector<std::string>& inDims, const std::vector<std::string>& outDims) const {
-  uint32_t keepIn = 0, keepOut = 0;
+LinearLayout::KeptDims LinearLayout::keptDims(const std::vector<std::string>& inDims,
+                                              const std::vector<std::string>& outDims) const {
+  KeptDims kept;
   for (const std::string& n : inDims) {
     int d = ins_.find(intern(n));
     if (d < 0) throw Error(op_errors::sublayoutUnknownDim(true, n, getInDimNames()));
-    keepIn |= uint32_t{1} << d;
+    kept.in |= uint32_t{1} << d;
   }
   for (const std::string& n : outDims) {
     int k = outs_.find(intern(n));
     if (k < 0) throw Error(op_errors::sublayoutUnknownDim(false, n, getOutDimNames()));
-    keepOut |= uint32_t{1} << k;
+    kept.out |= uint32_t{1} << k;
+    kept.rows |= core::shiftUp(core::lowMask(outs_.bits[k]), outs_.offset(k));
   }
-  return {keepIn, keepOut};
+  return kept;
 }
 
 bool LinearLayout::sublayoutIsZero(const std::vector<std::string>& inDims,
                                    const std::vector<std::string>& outDims) const {
-  auto [keepIn, keepOut] = keptDims(inDims, outDims);
-  uint64_t rowMask = 0;
-  for (int k = 0; k < outs_.count; ++k)
-    if (keepOut >> k & 1) rowMask |= core::shiftUp(core::lowMask(outs_.bits[k]), outs_.offset(k));
+  KeptDims kept = keptDims(inDims, outDims);
   // No kept column reaches a kept output bit.
   for (int d = 0; d < ins_.count; ++d)
-    for (int i = 0; (keepIn >> d & 1) && i < ins_.bits[d]; ++i)
-      if (cols_[ins_.offset(d) + i] & rowMask) return false;
+    for (int i = 0; (kept.in >> d & 1) && i < ins_.bits[d]; ++i)
+      if (cols_[ins_.offset(d) + i] & kept.rows) return false;
   return true;
 }
 
 LinearLayout LinearLayout::sublayout(const std::vector<std::string>& inDims,
                                      const std::vector<std::string>& outDims) const {
-  auto [keepIn, keepOut] = keptDims(inDims, outDims);
+  KeptDims kept = keptDims(inDims, outDims);
   LinearLayout l;
-  uint64_t rowMask = 0;  // the kept output bits
   for (int k = 0; k < outs_.count; ++k)
-    if (keepOut >> k & 1) {
-      l.outs_.push(outs_.id[k], outs_.bits[k]);
-      rowMask |= core::shiftUp(core::lowMask(outs_.bits[k]), outs_.offset(k));
-    }
+    if (kept.out >> k & 1) l.outs_.push(outs_.id[k], outs_.bits[k]);
   l.outBits_ = l.outs_.totalBits();
   for (int d = 0; d < ins_.count; ++d) {
-    if (!(keepIn >> d & 1)) continue;
+    if (!(kept.in >> d & 1)) continue;
     l.ins_.push(ins_.id[d], ins_.bits[d]);
     for (int i = 0; i < ins_.bits[d]; ++i) {
       // Gather the kept rows (a parallel bit extract), lowest first.
       uint64_t x = cols_[ins_.offset(d) + i], y = 0;
       int at = 0;
-      for (uint64_t m = rowMask; m; m &= m - 1, ++at) y |= (x >> std::countr_zero(m) & 1) << at;
+      for (uint64_t m = kept.rows; m; m &= m - 1, ++at) y |= (x >> std::countr_zero(m) & 1) << at;
       l.cols_[l.inBits_++] = y;
     }
   }

@@ -181,10 +181,15 @@ class LinearLayout {
   // The identity on this layout's out dims (in dims named as the out dims).
   LinearLayout outIdentity() const;
   int inDimIndex(const std::string& name) const;
-  // sublayout's dims as masks (bit d: in dim d kept; bit k: out dim k), each
-  // name checked.
-  std::pair<uint32_t, uint32_t> keptDims(const std::vector<std::string>& inDims,
-                                         const std::vector<std::string>& outDims) const;
+  // sublayout's dims, each name checked: in dims as a mask (bit d: in dim d
+  // kept), out dims as a mask (bit k: out dim k) and as the output bits they
+  // own in a column (rows).
+  struct KeptDims {
+    uint32_t in = 0, out = 0;
+    uint64_t rows = 0;
+  };
+  KeptDims keptDims(const std::vector<std::string>& inDims,
+                    const std::vector<std::string>& outDims) const;
   int outDimIndex(const std::string& name) const;
   // This layout's columns with their output bits moved to the positions
   // they have in `to` (a side naming every out dim of this layout, each at
