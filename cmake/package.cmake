@@ -6,7 +6,7 @@
 include(CMakePackageConfigHelpers)
 
 # The same names for a project that adds f2lay with add_subdirectory.
-foreach(name formats model simulators ref opt oracle)
+foreach(name formats model simulators ref opt oracle audit)
   add_library(f2lay::${name} ALIAS f2lay_${name})
 endforeach()
 

@@ -5,6 +5,7 @@
 #include <optional>
 #include <sstream>
 
+#include "audit/audit.h"
 #include "formats/cute_text.h"
 #include "formats/error.h"
 #include "formats/formats.h"
@@ -217,6 +218,18 @@ int main(int argc, char** argv) {
   convert->add_option("--from", convertFrom, "Input format (default: detected)")
       ->check(CLI::IsMember({"json", "triton", "mlir", "cute", "pycute"}));
 
+  auto* audit = app.add_subcommand(
+      "audit",
+      "Read a compiled Triton kernel (TTGIR) and report every layout it holds and every op "
+      "that moves data between layouts");
+  std::string auditPath, auditTriton = "3.9";
+  bool auditJson = false;
+  audit->add_option("FILE", auditPath, "TTGIR file, as Triton prints .asm[\"ttgir\"] (- for stdin)")
+      ->required();
+  audit->add_flag("--json", auditJson, "Print the report as JSON (vectors/audit.schema.json)");
+  audit->add_option("--triton", auditTriton, "Whose TTGIR and rules: 3.9 (default) or 3.6")
+      ->check(CLI::IsMember({"3.9", "3.6"}));
+
 #ifdef F2LAY_WITH_VECTORS
   auto* vectors = app.add_subcommand(
       "vectors", "Generate the golden vectors (vectors/*.json), or check stored ones");
@@ -290,6 +303,17 @@ int main(int argc, char** argv) {
       return differ ? kCheckFailed : kOk;
     }
 #endif
+    if (audit->parsed()) {
+      f2lay::Json report;
+      try {
+        report = f2lay::audit::auditTtgir(readInput(auditPath),
+                                          {f2lay::parseTritonVersion(auditTriton)});
+      } catch (const f2lay::Error& e) {
+        throw f2lay::Error(auditPath + ": " + e.what());
+      }
+      std::cout << (auditJson ? report.dump(1) + "\n" : f2lay::audit::auditTable(report));
+      return kOk;
+    }
     if (show->parsed() && showSvg) {
       std::string text = readShowArgument(showPath);
       f2lay::Json input;

@@ -1,5 +1,6 @@
-// Oracle ops for layouts given by their bases (Gluon's DistributedLinearLayout
-// and SharedLinearLayout, keys in snake_case) and Gluon's make_cga_layout,
+// Oracle ops for layouts given by their bases (Gluon's DistributedLinearLayout,
+// TTGIR's #ttg.linear on a tensor of any shape, and SharedLinearLayout, keys in
+// snake_case) and Gluon's make_cga_layout,
 // which turns Triton's legacy CTA tiling into cga_layout bases.
 #include "oracle/op_table.h"
 #include "reference/catalog/linear.h"
@@ -28,6 +29,23 @@ std::vector<Op> linearOps() {
         "none repeated, every element of `shape` held)"},
        [](const Args& a) {
          return layoutJson(ref::catalog::distributedLinear(
+             {a.numberLists("reg_bases"), a.numberLists("lane_bases"), a.numberLists("warp_bases"),
+              basesOrNone(a, "block_bases")},
+             a.numbers("shape")));
+       }},
+      {{"linear_encoding",
+        {{"reg_bases", "per register bit, its tensor element (one value per dim)"},
+         {"lane_bases", "per lane bit, the same"},
+         {"warp_bases", "per warp bit, the same"},
+         {"block_bases", "per block (CTA) bit, the same (default [])", false},
+         kShapeArg},
+        "layout",
+        "Triton's LinearEncodingAttr (#ttg.linear in TTGIR) on a tensor of `shape`: the bases, "
+        "checked at their own extent as distributed_linear checks them, fitted to `shape` as "
+        "toLinearLayout does (a smaller tile repeats over registers; beyond a smaller shape, "
+        "registers are dropped and lanes and warps hold copies)"},
+       [](const Args& a) {
+         return layoutJson(ref::catalog::linearEncoding(
              {a.numberLists("reg_bases"), a.numberLists("lane_bases"), a.numberLists("warp_bases"),
               basesOrNone(a, "block_bases")},
              a.numbers("shape")));

@@ -397,6 +397,17 @@ std::map<std::string, OpCase> validRequests() {
                             {"name": "warp", "bases": []},
                             {"name": "block", "bases": []}],
                 "out_dims": [{"name": "dim0", "size": 16}, {"name": "dim1", "size": 4}]})")};
+  // The same bases on a tensor of one column: the register that held
+  // column 1 is dropped, the rest is kept.
+  c["linear_encoding"] = {{{"reg_bases", {{0, 1}}},
+                           {"lane_bases", {{1, 0}, {2, 0}}},
+                           {"warp_bases", {{0, 0}}},
+                           {"shape", {4, 1}}},
+                          parse(R"({"in_dims": [{"name": "register", "bases": []},
+                            {"name": "lane", "bases": [[1, 0], [2, 0]]},
+                            {"name": "warp", "bases": [[0, 0]]},
+                            {"name": "block", "bases": []}],
+                "out_dims": [{"name": "dim0", "size": 4}, {"name": "dim1", "size": 1}]})")};
   // The bases as given: register 0 holds column 1, the lanes walk the rows,
   // two warps hold the same elements (a zero basis).
   c["distributed_linear"] = {{{"reg_bases", {{0, 1}}},

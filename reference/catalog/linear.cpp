@@ -1,5 +1,7 @@
 #include "reference/catalog/linear.h"
 
+#include <algorithm>
+
 #include "formats/error.h"
 
 namespace f2lay::ref::catalog {
@@ -80,6 +82,43 @@ LinearLayout distributedLinear(const DistributedLinearParams& p, const Shape& sh
   std::vector<std::string> names = standardOutDimNames(rank);
   for (size_t d = 0; d < rank; ++d) v.out_dims.push_back({names[d], shape[d]});
   return LinearLayout(std::move(v));
+}
+
+LinearLayout linearEncoding(const DistributedLinearParams& p, const Shape& shape) {
+  if (shape.empty()) throw Error("shape: is empty (rank 1 or more wanted)");
+  checkPowersOfTwo("shape", shape, shape.size());
+  std::vector<NamedBases> all = {{"reg_bases", "register", &p.regBases},
+                                 {"lane_bases", "lane", &p.laneBases},
+                                 {"warp_bases", "warp", &p.warpBases},
+                                 {"block_bases", "block", &p.blockBases}};
+  checkRanks(all, shape.size());
+  // The bases' own extent, as Triton's LinearLayout infers out-dim sizes.
+  LayoutValue own = layoutOf(all, false);
+  std::vector<std::string> names = standardOutDimNames(shape.size());
+  for (const std::string& name : names) own.out_dims.push_back({name, 1});
+  inferOutDimSizes(own);
+  Shape extent;
+  for (const OutDim& d : own.out_dims) extent.push_back(d.size);
+  LinearLayout tile = distributedLinear(p, extent);
+  std::vector<std::pair<std::string, uint64_t>> wanted;
+  for (size_t d = 0; d < shape.size(); ++d) wanted.push_back({names[d], shape[d]});
+  // A tile that is too small repeats along its most minor dim first. The
+  // order is Triton's getOrder of the encoding: the dims in the order its
+  // register bases first move them, then the others from the last dim down.
+  std::vector<std::string> order;
+  auto add = [&](size_t d) {
+    if (std::find(order.begin(), order.end(), names[d]) == order.end()) order.push_back(names[d]);
+  };
+  for (const Basis& b : p.regBases)
+    for (size_t d = 0; d < b.size(); ++d)
+      if (b[d] != 0) {
+        add(d);
+        break;
+      }
+  for (size_t d = shape.size(); d-- > 0;) add(d);
+  LinearLayout grown = ensureLayoutNotSmallerThan(tile.transposeOuts(order), wanted);
+  return ensureLayoutNotLargerThan(grown, wanted, /*broadcastRegisters=*/false)
+      .transposeOuts(names);
 }
 
 LinearLayout sharedLinear(const SharedLinearParams& p) {

@@ -23,6 +23,21 @@ struct DistributedLinearParams {
 // basis that break a rule.
 LinearLayout distributedLinear(const DistributedLinearParams& params, const Shape& shape);
 
+// Triton's LinearEncodingAttr (#ttg.linear in TTGIR) on a tensor of `shape`,
+// which need not be the shape the bases span: the bases, checked at their
+// own extent as distributedLinear does (per dim the power of two above its
+// largest value), then fitted to the tensor as Triton's toLinearLayout does:
+// a tile smaller than the tensor repeats over more registers (its most minor
+// dim first, by the order the register bases move the dims), and where it
+// is larger the registers beyond the tensor are dropped and lanes and warps
+// beyond it hold copies (ensureLayoutNotLargerThan without broadcasting
+// registers). So an expand_dims of a sliced #ttg.linear tile, say
+// tensor<128x1xi32, #linear>, keeps only the bases inside [128, 1].
+//   Requires: shape of the bases' rank, powers of two.
+//   Throws: f2lay::Error naming the key and basis that break distributedLinear's
+//     rules, or a shape of another rank.
+LinearLayout linearEncoding(const DistributedLinearParams& params, const Shape& shape);
+
 struct SharedLinearParams {
   std::vector<Basis> offsetBases, blockBases;
   // The allocation's alignment in bytes (a power of two). It places the

@@ -281,6 +281,19 @@ Json distributedLinear() {
           {"warp_bases", bases[2]},     {"block_bases", bases[3]}, {"shape", s}};
 }
 
+// TTGIR's #ttg.linear on a tensor of another shape: a distributed_linear
+// draw, each dim of the tensor up to 4x smaller or larger than the tile.
+Json linearEncoding() {
+  Json request = distributedLinear();
+  request["op"] = "linear_encoding";
+  for (Json& size : request["shape"]) {
+    int k = pick(-2, 2);
+    uint64_t s = size.get<uint64_t>();
+    size = k >= 0 ? s << k : std::max<uint64_t>(1, s >> -k);
+  }
+  return request;
+}
+
 // Gluon's SharedLinearLayout: unit bases, some with another XORed in (a
 // swizzle that stays a bijection: a basis is mixed only with bases left
 // pure), the last one on a block now and then.
@@ -340,7 +353,8 @@ std::vector<DrawnRequest> catalogRequests() {
       {"amd_wmma_scale", amdWmmaScale},
       {"distributed_linear", distributedLinear},
       {"shared_linear", sharedLinear},
-      {"make_cga_layout", makeCgaLayoutRequest}};
+      {"make_cga_layout", makeCgaLayoutRequest},
+      {"linear_encoding", linearEncoding}};
   std::vector<DrawnRequest> out;
   uint64_t seed = 20000;
   for (const auto& [name, drawer] : families) {

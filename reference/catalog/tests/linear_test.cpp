@@ -60,6 +60,52 @@ TEST(DistributedLinear, AcceptsExactlyPermutationsAndHoldsTheXorOfItsBases) {
   EXPECT_GT(refused, 150);
 }
 
+// #ttg.linear on a tensor of another shape: every element of the tensor is
+// held, lanes, warps and blocks hold their tile element cut to the tensor
+// (each coordinate modulo its size), and a tensor at least as large keeps
+// the tile's registers first.
+TEST(LinearEncoding, HoldsEveryElementAndTheTileCutToTheTensor) {
+  std::mt19937 rng(20261127);
+  int checked = 0;
+  for (int i = 0; i < 400; ++i) {
+    Shape extent = drawShape(rng);
+    Bases all = linear_definition::drawBases(extent, false, [&](size_t n) {
+      return std::uniform_int_distribution<size_t>(0, n - 1)(rng);
+    });
+    if (!distributedLegal(all, extent)) continue;
+    DistributedLinearParams p;
+    Bases* dims[] = {&p.regBases, &p.laneBases, &p.warpBases, &p.blockBases};
+    for (const Basis& b : all) dims[rng() % 4]->push_back(b);
+    // The bases must reach the tile's extent for it to be the extent.
+    Shape tensor = extent;
+    bool grows = true;
+    for (uint64_t& t : tensor) {
+      int k = static_cast<int>(rng() % 5) - 2;
+      t = k >= 0 ? t << k : std::max<uint64_t>(1, t >> -k);
+      grows = grows && t >= extent[&t - tensor.data()];
+    }
+    SCOPED_TRACE("case " + std::to_string(i) + ", tensor " + listText(tensor));
+    LayoutValue v = linearEncoding(p, tensor).value();
+    uint64_t elements = 1;
+    for (size_t d = 0; d < tensor.size(); ++d) {
+      EXPECT_EQ(v.out_dims[d].size, tensor[d]);
+      elements *= tensor[d];
+    }
+    EXPECT_EQ(testkit::imageSize(v), elements);
+    for (size_t dim = 1; dim < 4; ++dim) {
+      ASSERT_EQ(v.in_dims[dim].bases.size(), dims[dim]->size());
+      for (size_t j = 0; j < dims[dim]->size(); ++j)
+        for (size_t d = 0; d < tensor.size(); ++d)
+          EXPECT_EQ(v.in_dims[dim].bases[j][d], (*dims[dim])[j][d] % tensor[d]);
+    }
+    if (grows)
+      for (size_t j = 0; j < p.regBases.size(); ++j)
+        EXPECT_EQ(v.in_dims[0].bases[j], p.regBases[j]);
+    ++checked;
+  }
+  EXPECT_GT(checked, 100);
+}
+
 TEST(SharedLinear, AcceptsExactlyBijectionsOntoItsShape) {
   std::mt19937 rng(20261127);
   int accepted = 0, refused = 0;

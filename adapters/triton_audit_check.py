@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""Checks every layout `f2lay audit` lifts from a compiled kernel against
+Triton's own reading of the same attribute.
+
+f2lay reads a kernel's TTGIR with its own reader (formats/ttgir.h), lifts each
+layout attribute to a catalog request (audit/lift.h) and builds the layout in
+its reference catalog. Triton is asked independently of all that: the
+attribute's type, as printed in the TTGIR, goes into a small module of its
+own (the kernel's aliases and module attributes, then one `ub.poison` of each
+type), which Triton's MLIR parser reads and verifies; Gluon then gives the
+value's layout object and Triton's C++ `to_linear_layout` its linear layout.
+
+Usage: triton_audit_check.py F2LAY [TTGIR ...]   (default: audit/corpus/ttgir/*.ttgir)
+Every layout must be lifted and equal Triton's: a difference, or an attribute
+f2lay cannot lift that Triton reads, is an f2lay bug (exit 1): f2lay follows
+Triton's definitions. Exit 2 on usage errors, 77 (skip) without Triton.
+Triton aborts the process on a layout it rejects, so it is asked in forked
+children (oracle_client.forked_outcomes).
+"""
+import argparse
+import json
+import pathlib
+import subprocess
+import sys
+import tempfile
+
+from oracle_client import Report, first_difference, forked_outcomes, same
+
+try:
+    from triton._C.libtriton import gluon_ir, ir
+except ImportError as e:  # pragma: no cover
+    print(f"triton_audit_check: Triton is not installed ({e}); run scripts/setup", file=sys.stderr)
+    sys.exit(77)
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+UNANSWERED = []  # layouts Triton's Python side cannot answer
+CORPUS = ROOT / "audit" / "corpus" / "ttgir"
+# Gluon's names of a linear layout's bases, and f2lay's in dims.
+IN_DIMS = [("reg_bases", "register"), ("lane_bases", "lane"), ("warp_bases", "warp"),
+           ("offset_bases", "offset"), ("rows", "row"), ("cols", "col"), ("block_bases", "block")]
+
+
+def audit(f2lay, path):
+    proc = subprocess.run([f2lay, "audit", "--json", str(path)], capture_output=True, text=True)
+    if proc.returncode:
+        raise RuntimeError(f"f2lay audit {path}: exit {proc.returncode}: {proc.stderr.strip()}")
+    return json.loads(proc.stdout)
+
+
+def probe_module(ttgir, types):
+    """The kernel's aliases and module line, and one value of each type."""
+    lines = ttgir.splitlines()
+    aliases = [l for l in lines if l.startswith("#") and " = loc(" not in l]
+    module = next(l for l in lines if l.startswith("module attributes"))
+    body = [f"    %v{i} = ub.poison : {t}" for i, t in enumerate(types)]
+    return "\n".join(aliases + [module, "  tt.func public @probe() {"] + body +
+                     ["    tt.return", "  }", "}", ""])
+
+
+class Probe:
+    """Triton's reading of a probe module: the value of each type."""
+
+    def __init__(self, text):
+        self.ctx = ir.context()
+        ir.load_dialects(self.ctx)
+        self.builder = gluon_ir.GluonOpBuilder(self.ctx)
+        with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
+            f.write(text)
+        self.module = ir.parse_mlir_module(f.name, self.ctx)
+        pathlib.Path(f.name).unlink()
+        self.values = []
+        self.module.walk(lambda op: self.values.append(op.get_result(0))
+                         if op.get_name() == "ub.poison" else None)
+
+    def layout(self, entry):
+        """Triton's linear layout of entry (index, memdesc?, shape) as f2lay's JSON."""
+        index, memdesc, shape = entry
+        value = self.values[index]
+        get = self.builder.get_gluon_layout_from_memdesc if memdesc else \
+            self.builder.get_gluon_layout_from_tensor
+        ll = self.builder.to_linear_layout(get(value)._to_ir(self.builder), list(shape))
+        in_dims = [{"name": name, "bases": [list(b) for b in getattr(ll, attr)]}
+                   for attr, name in IN_DIMS if hasattr(ll, attr)]
+        if any(d["name"] == "row" for d in in_dims) and not any(d["name"] == "block" for d in in_dims):
+            in_dims.append({"name": "block", "bases": []})  # one CTA: Gluon prints none
+        return {"in_dims": in_dims,
+                "out_dims": [{"name": f"dim{i}", "size": s} for i, s in enumerate(shape)]}
+
+
+def check_kernel(report, f2lay, path):
+    ttgir = path.read_text()
+    layouts = audit(f2lay, path)["layouts"]
+    probe = Probe(probe_module(ttgir, [l["type"] for l in layouts]))
+    if len(probe.values) != len(layouts):
+        report.f2lay_bug("probe", f"{path.name}: {len(layouts)} types, Triton read {len(probe.values)}")
+        return
+    entries = [(i, l["type"].startswith("!ttg.memdesc"), l["shape"]) for i, l in enumerate(layouts)]
+    for mine, (outcome, theirs) in zip(layouts, forked_outcomes(probe.layout, entries)):
+        where = f"{path.name}: {mine['attribute']} at {mine['shape']} ({mine['type']})"
+        if outcome != "ok":
+            # Gluon's Python side cannot hold some layouts Triton's compiler
+            # makes (a barrier's one-element shared_linear, AMD's rotating
+            # shared layout): nothing to compare, said so.
+            mine_text = "lifted" if "layout" in mine else f"not lifted: {mine['error']}"
+            UNANSWERED.append(f"{where}: Triton: {outcome}: {theirs.splitlines()[0][:200]}; "
+                              f"f2lay: {mine_text}")
+        elif "layout" not in mine:
+            report.f2lay_bug("lifted", f"{where}: Triton reads it, f2lay does not: {mine['error']}")
+        elif not same({k: mine["layout"][k] for k in ("in_dims", "out_dims")}, theirs):
+            report.f2lay_bug("lifted", f"{where}: {first_difference(theirs, mine['layout'])}"
+                             f"\n  request {json.dumps(mine['request'])}")
+        else:
+            report.agree("lifted")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("f2lay")
+    p.add_argument("ttgir", nargs="*", type=pathlib.Path)
+    args = p.parse_args()
+    paths = args.ttgir or sorted(CORPUS.glob("*.ttgir"))
+    if not paths:
+        p.error(f"no TTGIR files (none in {CORPUS})")
+    for path in paths:
+        if not path.is_file():
+            p.error(f"{path}: no such file")
+    report = Report("triton_audit_check", "Triton 3.9.0 (to_linear_layout)", ["lifted"])
+    for path in paths:
+        check_kernel(report, args.f2lay, path)
+    print(f"triton_audit_check: {len(paths)} kernels; {len(UNANSWERED)} layouts Triton's "
+          "Python side does not answer (not compared):")
+    for line in UNANSWERED:
+        print("  " + line)
+    return report.finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
