@@ -58,7 +58,10 @@ const std::map<std::string, Family>& families() {
          {"block", "block_bases"}}}},
       {"ttg.swizzled_shared",
        {"swizzled_shared",
-        {{"vec", "vec"}, {"perPhase", "per_phase"}, {"maxPhase", "max_phase"}, {"order", "order"}}}},
+        {{"vec", "vec"},
+         {"perPhase", "per_phase"},
+         {"maxPhase", "max_phase"},
+         {"order", "order"}}}},
       {"ttg.nvmma_shared",
        {"nvmma_shared",
         {{"swizzlingByteWidth", "swizzle_byte_width"},
@@ -154,7 +157,8 @@ std::string attributeName(const Json& encoding) {
 
 bool isMemoryEncoding(const Json& encoding) {
   std::string name = attributeName(encoding);
-  return name.ends_with("_shared") || name == "ttg.shared_linear" || name.starts_with("ttng.tensor_memory");
+  return name.ends_with("_shared") || name == "ttg.shared_linear" ||
+         name.starts_with("ttng.tensor_memory");
 }
 
 size_t memoryEncodingRank(const Json& encoding) {
@@ -167,7 +171,8 @@ size_t memoryEncodingRank(const Json& encoding) {
   if (name == "ttg.shared_linear" || name == "ttg.padded_shared") return firstLength("offset");
   if (name == "ttg.nvmma_shared") {
     // Printed only where it is not 2 (or implied by a CGA layout's bases).
-    if (encoding.contains("rank") && encoding["rank"].is_number_unsigned())
+    if (encoding.contains("rank") && encoding["rank"].is_number_integer() &&
+        encoding["rank"].get<int64_t>() > 0)
       return encoding["rank"].get<size_t>();
     return firstLength("CGALayout") ? firstLength("CGALayout") : 2;
   }
