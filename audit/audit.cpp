@@ -43,9 +43,10 @@ const std::map<std::string, std::string>& movingOps() {
 int elementBytes(const std::string& element) {
   if (element.starts_with("!tt.ptr")) return 8;
   static const std::map<std::string, int> widths = {
-      {"i1", 1},   {"i8", 1},   {"i16", 2},  {"i32", 4},       {"i64", 8},        {"f16", 2},
-      {"bf16", 2}, {"f32", 4},  {"f64", 8},  {"f8E4M3FN", 1},  {"f8E5M2", 1},     {"f8E4M3FNUZ", 1},
-      {"f8E5M2FNUZ", 1}, {"f8E4M3B11FNUZ", 1}, {"f8E8M0FNU", 1}, {"tf32", 4}};
+      {"i1", 1},     {"i8", 1},         {"i16", 2},        {"i32", 4},           {"i64", 8},
+      {"f16", 2},    {"bf16", 2},       {"f32", 4},        {"f64", 8},           {"f8E4M3FN", 1},
+      {"f8E5M2", 1}, {"f8E4M3FNUZ", 1}, {"f8E5M2FNUZ", 1}, {"f8E4M3B11FNUZ", 1}, {"f8E8M0FNU", 1},
+      {"tf32", 4}};
   auto it = widths.find(element);
   return it == widths.end() ? 0 : it->second;
 }
@@ -57,8 +58,9 @@ class Auditor {
   // The id of the layout of `type`, lifting it the first time it is seen.
   Json layoutOf(const TtgirType& type, int ttgirLine) {
     if (!type.encodingError.empty()) {
-      unread_.push_back(
-          {{"ttgir_line", ttgirLine}, {"attribute", type.encodingText}, {"error", type.encodingError}});
+      unread_.push_back({{"ttgir_line", ttgirLine},
+                         {"attribute", type.encodingText},
+                         {"error", type.encodingError}});
       return nullptr;
     }
     if (type.encoding.is_null()) return nullptr;
@@ -73,7 +75,8 @@ class Auditor {
     std::string key = type.encoding.dump() + Json(shape).dump();
     if (auto it = ids_.find(key); it != ids_.end()) return it->second;
     int id = static_cast<int>(layouts_.size());
-    Json entry = {{"id", id}, {"attribute", type.encodingText}, {"shape", shape}, {"type", type.text}};
+    Json entry = {
+        {"id", id}, {"attribute", type.encodingText}, {"shape", shape}, {"type", type.text}};
     if (buffers != 1) entry["buffers"] = buffers;
     try {
       Json request = liftRequest(type.encoding, shape, options_.triton);
@@ -148,7 +151,8 @@ class Auditor {
     const Json& b = layouts_[to[0].get<size_t>()];
     if (!a.contains("layout") || !b.contains("layout")) {
       row["kind"] = "unknown";
-      row["reason"] = "a layout was not lifted: " + (a.contains("error") ? a : b)["error"].get<std::string>();
+      row["reason"] =
+          "a layout was not lifted: " + (a.contains("error") ? a : b)["error"].get<std::string>();
       return;
     }
     Json response = oracle::answer(
@@ -209,8 +213,8 @@ std::string auditTable(const Json& report) {
     std::snprintf(line, sizeof line, "%-13s %-22s %-15s %-21s ", source.str().c_str(),
                   row["op"].get<std::string>().c_str(), tensor.str().c_str(),
                   row["kind"].get<std::string>().c_str());
-    out << line << describeLayouts(report, row["from"]) << " -> " << describeLayouts(report, row["to"])
-        << "\n";
+    out << line << describeLayouts(report, row["from"]) << " -> "
+        << describeLayouts(report, row["to"]) << "\n";
   }
   size_t failed = 0;
   for (const Json& l : report["layouts"]) failed += l.contains("error");

@@ -47,6 +47,7 @@ const std::map<std::string, Family>& families() {
        {"amd_wmma",
         {{"version", "version"},
          {"isTranspose", "transposed"},
+         {"ctaLayout", ""},  // {register, warp} bases: below
          {"warpsPerCTA", "warps_per_cta"},
          {"instrShape", "instr_shape"},
          {"tilesPerWarp", "tiles_per_warp"}}}},
@@ -137,7 +138,26 @@ Json liftKeys(const Json& encoding, TritonVersion triton) {
     request["version"] = {encoding.value("versionMajor", 0), encoding.value("versionMinor", 0)};
   if (name == "ttng.tensor_memory_encoding")
     request["block"] = {encoding.value("blockM", 0), encoding.value("blockN", 0)};
+  if (name == "ttg.amd_wmma" && encoding.contains("ctaLayout")) {
+    // Triton 3.9 prints the warps' (and registers') tiling as bases.
+    const Json& cta = encoding["ctaLayout"];
+    for (const auto& [key, value] : cta.items()) {
+      if (key == "warp")
+        request["warp_bases"] = value;
+      else if (key == "register")
+        request["reg_bases"] = value;
+      else
+        cannotLift(name, "the ctaLayout key \"" + key + "\" is unknown to f2lay");
+    }
+  }
   if (name == "ttg.padded_shared") {
+    // One CTA's bases only: the block bases of a padded layout over several
+    // CTAs are not read yet (none in the corpus to check them against).
+    if (request.contains("block_bases")) {
+      if (!request["block_bases"].empty())
+        cannotLift(name, "block bases over several CTAs are not read yet");
+      request.erase("block_bases");
+    }
     // The identity form prints "order" and "shape"; the general one the bases.
     if (request.contains("order")) request["op"] = "padded_shared_identity";
     if (!request.contains("interval_padding_pairs")) cannotLift(name, "no padding intervals");

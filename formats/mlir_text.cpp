@@ -170,14 +170,17 @@ std::string_view readBalanced(TextCursor& in) {
   std::string_view start = in.rest();
   std::string stack;
   do {
-    if (in.atEnd()) in.fail(std::string("a bracket is never closed (expected '") + stack.back() + "')");
+    if (in.atEnd())
+      in.fail(std::string("a bracket is never closed (expected '") + stack.back() + "')");
     char c = in.peek();
     if (c == '"') {
       quoted(in);
       continue;
     }
-    if (c == '<' || c == '(' || c == '[' || c == '{') stack += c == '<' ? '>' : c == '(' ? ')' : c == '[' ? ']' : '}';
-    else if (!stack.empty() && c == stack.back()) stack.pop_back();
+    if (c == '<' || c == '(' || c == '[' || c == '{')
+      stack += c == '<' ? '>' : c == '(' ? ')' : c == '[' ? ']' : '}';
+    else if (!stack.empty() && c == stack.back())
+      stack.pop_back();
     // "->" inside a group is an arrow, not a closing '>'.
     if (c == '-' && in.startsWith("->")) in.skip(1);
     in.skip(1);

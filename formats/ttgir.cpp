@@ -26,8 +26,8 @@ std::vector<Line> splitLines(std::string_view text) {
     std::string_view line = text.substr(0, end);
     text = end == std::string_view::npos ? std::string_view{} : text.substr(end + 1);
     size_t start = line.find_first_not_of(" \t\r");
-    lines.push_back({start == std::string_view::npos ? std::string_view{} : line.substr(start),
-                     ++number});
+    lines.push_back(
+        {start == std::string_view::npos ? std::string_view{} : line.substr(start), ++number});
   }
   return lines;
 }
@@ -199,6 +199,13 @@ void readSignature(std::string_view text, TtgirOp& op, Aliases& aliases) {
       TtgirType type = readType(in, memdesc, aliases, op.textLine);
       type.text = std::string(start.substr(0, start.size() - in.rest().size()));
       (results ? op.resultTypes : op.operandTypes).push_back(std::move(type));
+    } else if (in.peek() == '!') {
+      // Another dialect type (!tt.tensordesc<...>, !tt.ptr<...>): skipped whole.
+      in.skip(1);
+      while (!in.atEnd() && (std::isalnum(static_cast<unsigned char>(in.peek())) ||
+                             in.peek() == '.' || in.peek() == '_'))
+        in.skip(1);
+      if (in.startsWith("<")) readBalanced(in);
     } else if (in.startsWith("<") && std::isdigit(static_cast<unsigned char>(in.rest()[1]))) {
       // An op's own memory descriptor printed without its "!ttg.memdesc"
       // (async_copy_global_to_local's result: "-> <64x64xf16, #shared, ...>").
@@ -221,8 +228,8 @@ void readSignature(std::string_view text, TtgirOp& op, Aliases& aliases) {
 std::string valueName(TextCursor& in) {
   std::string name = "%";
   in.expect("%");
-  while (!in.atEnd() &&
-         (std::isalnum(static_cast<unsigned char>(in.peek())) || in.peek() == '_' || in.peek() == '#'))
+  while (!in.atEnd() && (std::isalnum(static_cast<unsigned char>(in.peek())) || in.peek() == '_' ||
+                         in.peek() == '#'))
     name += in.peek(), in.skip(1);
   return name;
 }

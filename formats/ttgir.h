@@ -19,26 +19,25 @@
 
 #include <cstdint>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 namespace f2lay {
 
 // A tensor or shared/tensor-memory descriptor type.
 struct TtgirType {
-  std::string text;              // as printed: "tensor<32x32xi8, #blocked1>"
-  bool memdesc = false;          // !ttg.memdesc<...>, else tensor<...>
-  std::vector<int64_t> shape;    // the logical shape
-  std::vector<int64_t> alloc;    // a memdesc's allocation shape (its shape when not printed)
-  std::string element;           // f16, i8, !tt.ptr<f32>, ...
-  std::string encodingText;      // the layout as printed: "#blocked1", "#ttg.slice<...>"
-  nlohmann::json encoding;       // its value (mlir_text.h), null when there is none
-  std::string encodingError;     // why the encoding could not be read ("" when it was)
-  std::string memorySpace;       // a memdesc's: "ttg.shared_memory", "ttng.tensor_memory"
+  std::string text;            // as printed: "tensor<32x32xi8, #blocked1>"
+  bool memdesc = false;        // !ttg.memdesc<...>, else tensor<...>
+  std::vector<int64_t> shape;  // the logical shape
+  std::vector<int64_t> alloc;  // a memdesc's allocation shape (its shape when not printed)
+  std::string element;         // f16, i8, !tt.ptr<f32>, ...
+  std::string encodingText;    // the layout as printed: "#blocked1", "#ttg.slice<...>"
+  nlohmann::json encoding;     // its value (mlir_text.h), null when there is none
+  std::string encodingError;   // why the encoding could not be read ("" when it was)
+  std::string memorySpace;     // a memdesc's: "ttg.shared_memory", "ttng.tensor_memory"
   bool mutableMemory = false;
 };
 

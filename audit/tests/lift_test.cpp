@@ -34,29 +34,34 @@ Json attribute(const char* text) {
 }
 
 TEST(Lift, RenamesEachFamilysKeys) {
-  EXPECT_TRUE(sameJson(liftRequest(attribute("#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], "
-                                  "warpsPerCTA = [4, 1], order = [1, 0]}>"),
-                        {32, 64}, TritonVersion::k3_9),
-            Json::parse(R"({"op": "blocked", "size_per_thread": [1, 4], "threads_per_warp": [8, 4],
+  EXPECT_TRUE(sameJson(
+      liftRequest(attribute("#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], "
+                            "warpsPerCTA = [4, 1], order = [1, 0]}>"),
+                  {32, 64}, TritonVersion::k3_9),
+      Json::parse(R"({"op": "blocked", "size_per_thread": [1, 4], "threads_per_warp": [8, 4],
                 "warps_per_cta": [4, 1], "order": [1, 0], "triton": "3.9", "shape": [32, 64]})")));
-  EXPECT_TRUE(sameJson(liftRequest(attribute("#ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>"), {64, 128},
-                        TritonVersion::k3_9),
-            Json::parse(R"({"op": "dot_operand", "operand_index": 1, "k_width": 2, "shape": [64, 128],
+  EXPECT_TRUE(sameJson(
+      liftRequest(attribute("#ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>"), {64, 128},
+                  TritonVersion::k3_9),
+      Json::parse(R"({"op": "dot_operand", "operand_index": 1, "k_width": 2, "shape": [64, 128],
                 "parent": {"op": "nvidia_mma", "version": [2, 0], "warps_per_cta": [2, 2],
                            "instr_shape": [16, 8]}})")));
-  EXPECT_TRUE(sameJson(liftRequest(attribute("#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, "
-                                  "elementBitWidth = 8}>"),
-                        {128, 64}, TritonVersion::k3_6),
-            Json::parse(R"({"op": "nvmma_shared", "swizzle_byte_width": 128, "transposed": true,
+  EXPECT_TRUE(sameJson(
+      liftRequest(attribute("#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, "
+                            "elementBitWidth = 8}>"),
+                  {128, 64}, TritonVersion::k3_6),
+      Json::parse(R"({"op": "nvmma_shared", "swizzle_byte_width": 128, "transposed": true,
                 "element_bitwidth": 8, "triton": "3.6", "shape": [128, 64]})")));
-  EXPECT_TRUE(sameJson(liftRequest(attribute("#ttg.padded_shared<[32:+4] {order = [1, 0], shape = [64, 32]}>"),
-                        {64, 32}, TritonVersion::k3_9),
-            Json::parse(R"({"op": "padded_shared_identity", "interval_padding_pairs": [[32, 4]],
+  EXPECT_TRUE(sameJson(
+      liftRequest(attribute("#ttg.padded_shared<[32:+4] {order = [1, 0], shape = [64, 32]}>"),
+                  {64, 32}, TritonVersion::k3_9),
+      Json::parse(R"({"op": "padded_shared_identity", "interval_padding_pairs": [[32, 4]],
                 "order": [1, 0], "shape": [64, 32]})")));
-  EXPECT_TRUE(sameJson(liftRequest(attribute("#ttng.tensor_memory_encoding<blockM = 128, blockN = 64, "
-                                  "colStride = 1>"),
-                        {128, 64}, TritonVersion::k3_9),
-            Json::parse(R"({"op": "tensor_memory", "block": [128, 64], "col_stride": 1,
+  EXPECT_TRUE(
+      sameJson(liftRequest(attribute("#ttng.tensor_memory_encoding<blockM = 128, blockN = 64, "
+                                     "colStride = 1>"),
+                           {128, 64}, TritonVersion::k3_9),
+               Json::parse(R"({"op": "tensor_memory", "block": [128, 64], "col_stride": 1,
                 "shape": [128, 64]})")));
   // Triton 3.6 printed the legacy CTA tiling; it keeps its legacy keys.
   EXPECT_EQ(liftRequest(attribute("#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], "
@@ -75,9 +80,10 @@ TEST(Lift, NamesWhatItCannotLift) {
     }
     return std::string("lifted");
   };
-  EXPECT_EQ(message("#ttg.amd_rotating_shared<{vec = 4, perPhase = 1, maxPhase = 16, order = [1, 0]}>",
-                    {32, 32}),
-            "cannot lift #ttg.amd_rotating_shared: f2lay has no catalog family for it");
+  EXPECT_EQ(
+      message("#ttg.amd_rotating_shared<{vec = 4, perPhase = 1, maxPhase = 16, order = [1, 0]}>",
+              {32, 32}),
+      "cannot lift #ttg.amd_rotating_shared: f2lay has no catalog family for it");
   EXPECT_EQ(message("#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], "
                     "order = [0], futureKey = 3}>",
                     {128}),
@@ -87,9 +93,10 @@ TEST(Lift, NamesWhatItCannotLift) {
 }
 
 TEST(Lift, ReadsTheRankOfAMemoryEncoding) {
-  EXPECT_EQ(memoryEncodingRank(attribute("#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, "
-                                         "order = [1, 0]}>")),
-            2u);
+  EXPECT_EQ(
+      memoryEncodingRank(attribute("#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, "
+                                   "order = [1, 0]}>")),
+      2u);
   EXPECT_EQ(memoryEncodingRank(attribute("#ttg.nvmma_shared<{swizzlingByteWidth = 64, "
                                          "transposed = false, elementBitWidth = 16}>")),
             2u);
@@ -99,16 +106,18 @@ TEST(Lift, ReadsTheRankOfAMemoryEncoding) {
   EXPECT_EQ(memoryEncodingRank(attribute("#ttg.shared_linear<{offset = [[0, 0, 1]], block = []}, "
                                          "alignment = 16>")),
             3u);
-  EXPECT_EQ(memoryEncodingRank(attribute("#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], "
-                                         "warpsPerCTA = [4], order = [0]}>")),
-            1u);
+  EXPECT_EQ(
+      memoryEncodingRank(attribute("#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], "
+                                   "warpsPerCTA = [4], order = [0]}>")),
+      1u);
 }
 
 // Three pipeline buffers of one layout, a convert_layout, and an attribute
 // f2lay cannot lift: the report lists one buffer's layout once, with the
 // count, names the unknown attribute, and classifies the conversion.
 TEST(Audit, ReportsLayoutsOpsAndWhatItCannotRead) {
-  Json report = auditTtgir(R"(#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 1], order = [1, 0]}>
+  Json report = auditTtgir(
+      R"(#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 1], order = [1, 0]}>
 #blocked1 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 1], order = [0, 1]}>
 #shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 #rot = #ttg.amd_rotating_shared<{vec = 4, perPhase = 1, maxPhase = 16, order = [1, 0]}>
@@ -128,7 +137,8 @@ module attributes {"ttg.num-warps" = 1 : i32, "ttg.threads-per-warp" = 32 : i32,
   EXPECT_EQ(layouts[0]["buffers"], 3);
   EXPECT_EQ(layouts[0]["request"]["op"], "swizzled_shared");
   EXPECT_TRUE(layouts[0].contains("layout"));
-  EXPECT_EQ(layouts[3]["error"], "cannot lift #ttg.amd_rotating_shared: f2lay has no catalog family for it");
+  EXPECT_EQ(layouts[3]["error"],
+            "cannot lift #ttg.amd_rotating_shared: f2lay has no catalog family for it");
   // The allocation without a source moves nothing; the view, the
   // conversion and the store from registers do.
   const Json& ops = report["ops"];

@@ -14,7 +14,8 @@ namespace {
 using nlohmann::json;
 
 // A one-warp tl.trans of a 32x32 int8 tile (Triton 3.9.0, sm_90).
-constexpr const char* kTranspose = R"(#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 1], order = [1, 0]}>
+constexpr const char* kTranspose =
+    R"(#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 1], order = [1, 0]}>
 #blocked1 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 1], order = [0, 1]}>
 #loc = loc("kernels/t.py":6:1)
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32, "ttng.two-ctas" = false} {
@@ -75,7 +76,8 @@ TEST(Ttgir, ReadsTheModuleAndEachOpsTypesAndSourceLine) {
 }
 
 TEST(Ttgir, ReadsMemoryDescriptorsAndTheirBuffers) {
-  TtgirModule m = readTtgir(R"(#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+  TtgirModule m = readTtgir(
+      R"(#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
 #smem = #ttg.shared_memory
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
     %k_38 = ttg.memdesc_index %k_31[%c0_i32] : !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable, 3x64x64> loc(#loc71)
