@@ -11,10 +11,11 @@ import json as _json
 
 from ._f2lay import Error, LinearLayout
 from ._f2lay import answer_line as _answer_line
+from ._f2lay import audit_json as _audit_json
 from ._f2lay import show_svg as _show_svg
 from . import ref
 
-__all__ = ["Error", "LinearLayout", "ask", "ref", "show"]
+__all__ = ["Error", "LinearLayout", "ask", "audit", "ref", "show"]
 
 
 def _layout_json(value):
@@ -39,6 +40,21 @@ def ask(request: dict, impl: str = "opt") -> dict:
         error.response = response
         raise error
     return response
+
+
+def audit(ttgir: str, *, triton: str = "3.9") -> dict:
+    """`f2lay audit --json` in process: a compiled Triton kernel's TTGIR (the
+    text of `compiled.asm["ttgir"]`) read for every layout it holds and every
+    op that moves data between layouts, as plain data (vectors/audit.schema.json):
+    {"triton", "module", "layouts", "ops", "unread"}. triton is "3.9" (the
+    default) or "3.6": whose TTGIR and rules. Text that is not a TTGIR
+    module raises f2lay.Error; what f2lay cannot read inside one is reported,
+    never dropped."""
+    if not isinstance(ttgir, str):
+        raise TypeError(f"audit: the TTGIR must be a str, not {type(ttgir).__name__}")
+    if triton not in ("3.9", "3.6"):
+        raise Error(f'audit: triton must be "3.9" or "3.6", not {triton!r}')
+    return _json.loads(_audit_json(ttgir, triton))
 
 
 def show(value, *, element_bytes: int = None, warp: int = 0, instruction: int = 0) -> str:

@@ -4,6 +4,7 @@
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
 
+#include "audit/audit.h"
 #include "optimized/opt_linear_layout.h"
 #include "oracle/oracle.h"
 #include "python/src/layout_class.h"
@@ -41,6 +42,14 @@ NB_MODULE(_f2lay, m) {
       },
       "line"_a, "impl"_a = "opt",
       "One oracle request line answered as `f2lay oracle --impl IMPL` answers it (one line).");
+
+  m.def(
+      "audit_json",
+      [](const std::string& ttgir, const std::string& triton) {
+        return f2lay::audit::auditTtgir(ttgir, {f2lay::parseTritonVersion(triton)}).dump();
+      },
+      "ttgir"_a, "triton"_a = "3.9",
+      "`f2lay audit --json` in process: the report of a TTGIR module, as JSON text.");
 
   m.def(
       "show_svg",
