@@ -51,9 +51,55 @@ int elementBytes(const std::string& element) {
   return it == widths.end() ? 0 : it->second;
 }
 
+// The compute capability of a "cuda:90" target; 0 for other targets, whose
+// lowering is not modelled.
+int capabilityOf(const std::string& target) {
+  if (!target.starts_with("cuda:")) return 0;
+  try {
+    return std::stoi(target.substr(5));
+  } catch (const std::exception&) {
+    return 0;
+  }
+}
+
+// The bank model's name for an instruction (bank_conflicts' "access").
+std::string accessOf(const std::string& instruction) {
+  static const std::map<std::string, std::string> names = {{"st.shared", "store"},
+                                                           {"ld.shared", "load"},
+                                                           {"stmatrix", "stmatrix"},
+                                                           {"ldmatrix", "ldmatrix"},
+                                                           {"stmatrix.trans", "stmatrix_trans"},
+                                                           {"ldmatrix.trans", "ldmatrix_trans"}};
+  return names.at(instruction);
+}
+
+// The answer to a request, or an error naming the op.
+Json ask(const Json& request) {
+  Json response = oracle::answer(request);
+  if (!response["ok"].get<bool>())
+    throw Error(request["op"].get<std::string>() + ": " + response["error"].get<std::string>());
+  return response["result"];
+}
+
+// A layout without its register copies: Triton stores and loads each once.
+Json withoutRegisterCopies(Json layout) {
+  for (Json& d : layout["in_dims"])
+    if (d["name"] == "register") {
+      Json kept = Json::array();
+      for (const Json& b : d["bases"]) {
+        bool zero = true;
+        for (const Json& x : b) zero = zero && x.get<uint64_t>() == 0;
+        if (!zero) kept.push_back(b);
+      }
+      d["bases"] = kept;
+    }
+  return layout;
+}
+
 class Auditor {
  public:
-  explicit Auditor(const AuditOptions& options) : options_(options) {}
+  Auditor(const AuditOptions& options, int capability)
+      : options_(options), capability_(capability) {}
 
   // The id of the layout of `type`, lifting it the first time it is seen.
   Json layoutOf(const TtgirType& type, int ttgirLine) {
@@ -123,6 +169,11 @@ class Auditor {
     row["to"] = to;
     row["kind"] = moving->second;
     if (op.name == "ttg.convert_layout") classify(row, from, to);
+    try {
+      cost(row, op, from, to);
+    } catch (const Error& e) {
+      row["triton"] = {{"modelled", false}, {"reason", e.what()}};
+    }
     ops_.push_back(row);
   }
 
@@ -165,7 +216,115 @@ class Auditor {
     row["kind"] = response["result"]["kind"];
   }
 
+  // The lifted layout of a type's id, or an error saying why there is none.
+  const Json& lifted(const Json& id) const {
+    if (id.is_null()) throw Error("the op's layout is not read");
+    const Json& entry = layouts_[id.get<size_t>()];
+    if (!entry.contains("layout")) throw Error(entry["error"].get<std::string>());
+    return entry["layout"];
+  }
+
+  // One side's wavefronts under the H100 rule (bank_conflicts), for the
+  // instructions and width Triton chose.
+  Json costSide(Json side, const Json& dist, const Json& shared, uint64_t bytes) const {
+    std::string access = accessOf(side["instruction"]);
+    bool matrix = access != "store" && access != "load";
+    if (matrix && bytes != 2) {
+      side["wavefronts"] = nullptr;
+      side["reason"] = "the bank model prices ldmatrix/stmatrix on 16-bit elements only";
+      return side;
+    }
+    Json request = {{"op", "bank_conflicts"},
+                    {"layout", withoutRegisterCopies(dist)},
+                    {"shared", shared},
+                    {"element_bytes", bytes},
+                    {"access", access}};
+    if (!matrix) request["vector_bytes"] = side["vector_bytes"];
+    Json banks = ask(request);
+    side["wavefronts"] = banks["wavefronts"];
+    side["ideal_wavefronts"] = banks["ideal_wavefronts"];
+    if (banks["instructions"] != side["instructions"])
+      side["model_mismatch"] = "the bank model counts " + banks["instructions"].dump() +
+                               " instructions, Triton's rules " + side["instructions"].dump();
+    return side;
+  }
+
+  // What Triton 3.9.0 generates for the op (triton_convert, triton_local)
+  // and what it costs; for a convert through shared memory also the optimum
+  // (optimal_swizzle) and the gain.
+  void cost(Json& row, const TtgirOp& op, const std::vector<Json>& from,
+            const std::vector<Json>& to) {
+    const std::string& kind = row["kind"];
+    if (kind != "shared_memory" && op.name != "ttg.convert_layout") return;
+    if (!capability_) throw Error("Triton's lowering is modelled for NVIDIA (cuda) targets only");
+    if (op.name == "ttg.async_copy_global_to_local")
+      throw Error("cp.async writes shared memory from global memory: not modelled yet");
+    uint64_t bytes = row["element_bytes"];
+    Json triton;
+    if (op.name == "ttg.convert_layout") {
+      if (kind == "unknown") throw Error("the conversion's layouts are not both lifted");
+      const Json &a = lifted(from.at(0)), &b = lifted(to.at(0));
+      triton = ask({{"op", "triton_convert"},
+                    {"self", a},
+                    {"other", b},
+                    {"element_bytes", bytes},
+                    {"compute_capability", capability_}});
+      if (triton["path"] != "shared_memory") {
+        row["triton"] = triton;
+        return;
+      }
+      // One offset space: the rounds' bits above one round's addresses.
+      Json shared = triton["shared"];
+      Json offsets = shared["in_dims"][0]["bases"];
+      for (const Json& r : shared["in_dims"][1]["bases"]) offsets.push_back(r);
+      Json flat = {{"in_dims", {{{"name", "offset"}, {"bases", offsets}}}},
+                   {"out_dims", shared["out_dims"]}};
+      triton["store"] = costSide(triton["store"], a, flat, bytes);
+      triton["load"] = costSide(triton["load"], b, flat, bytes);
+      Json optimum =
+          ask({{"op", "optimal_swizzle"}, {"self", a}, {"other", b}, {"element_bytes", bytes}});
+      row["optimum"] = {{"wavefronts", optimum["wavefronts"]},
+                        {"instructions", optimum["instructions"]},
+                        {"certificate", optimum["certificate"]}};
+    } else {
+      if (op.name.starts_with("ttg.memdesc")) return;  // a view: no data moves
+      bool store = op.name != "ttg.local_load";
+      const TtgirType& memType = store ? op.resultTypes.at(0) : op.operandTypes.at(0);
+      if (memType.alloc.size() >= memType.shape.size() &&
+          !std::equal(memType.shape.begin(), memType.shape.end(),
+                      memType.alloc.end() - static_cast<long>(memType.shape.size())))
+        throw Error("a subslice of a larger buffer: not modelled yet");
+      const Json& dist = lifted(store ? from.at(0) : to.at(0));
+      const Json& shared = lifted(store ? to.at(0) : from.at(0));
+      if (shared.contains("padding")) throw Error("padded shared memory: not modelled yet");
+      Json side = ask({{"op", "triton_local"},
+                       {"layout", dist},
+                       {"shared", shared},
+                       {"access", store ? "store" : "load"},
+                       {"element_bytes", bytes},
+                       {"compute_capability", capability_}});
+      triton = {{"path", "shared_memory"},
+                {store ? "store" : "load", costSide(side, dist, shared, bytes)}};
+    }
+    Json total = 0;
+    for (const char* s : {"store", "load"})
+      if (triton.contains(s)) {
+        if (triton[s]["wavefronts"].is_null()) total = nullptr;
+        if (!total.is_null())
+          total = total.get<uint64_t>() + triton[s]["wavefronts"].get<uint64_t>();
+      }
+    triton["wavefronts"] = total;
+    row["triton"] = triton;
+    if (row.contains("optimum") && !total.is_null()) {
+      uint64_t best = row["optimum"]["wavefronts"];
+      row["gain"] =
+          best ? static_cast<double>(total.get<uint64_t>()) / static_cast<double>(best) : 1.0;
+      row["exceeds_optimum"] = total.get<uint64_t>() > best;
+    }
+  }
+
   AuditOptions options_;
+  int capability_ = 0;
   std::map<std::string, Json> ids_;
   Json layouts_ = Json::array(), ops_ = Json::array(), unread_ = Json::array();
 };
@@ -183,7 +342,7 @@ std::string describeLayouts(const Json& report, const Json& ids) {
 
 Json auditTtgir(std::string_view ttgir, const AuditOptions& options) {
   TtgirModule module = readTtgir(ttgir);
-  Auditor auditor(options);
+  Auditor auditor(options, capabilityOf(module.target));
   for (const TtgirOp& op : module.ops) auditor.addOp(op);
   return auditor.report(module);
 }

@@ -1,8 +1,11 @@
 // The oracle ops of paper §5.4 and §5.5: classify_conversion, shuffle_plan
-// (with the sets V, I, E, F, G, R and the table of rounds) and gather_plan.
+// (with the sets V, I, E, F, G, R and the table of rounds) and gather_plan;
+// and what Triton 3.9.0 generates for a conversion or a local memory op
+// (triton_convert, triton_local: reference/analysis/triton_lowering.h).
 #include "analysis/conversion.h"
 #include "analysis/gather.h"
 #include "oracle/op_table.h"
+#include "reference/analysis/triton_lowering.h"
 
 namespace f2lay::oracle {
 
@@ -69,11 +72,47 @@ Json gatherPlanJson(const Args& a) {
           {"send_registers", p.sendRegisters}};
 }
 
+Json sideJson(const ref::analysis::TritonSide& s) {
+  return {{"instruction", s.instruction},
+          {"vector_bytes", s.vectorBytes},
+          {"instructions", s.instructions}};
+}
+
+int computeCapability(const Args& a) {
+  return a.has("compute_capability") ? static_cast<int>(a.number("compute_capability")) : 90;
+}
+
+Json tritonConvertJson(const Args& a) {
+  auto c = ref::analysis::tritonConvert(a.layout("self"), a.layout("other"),
+                                        a.number("element_bytes"), computeCapability(a));
+  Json out = {{"path", c.path}};
+  if (c.path != "shared_memory") return out;
+  out["rounds"] = c.rounds;
+  out["scratch_elements"] = c.scratchElements;
+  out["shared"] = layoutJson(*c.shared);
+  out["store"] = sideJson(c.store);
+  out["load"] = sideJson(c.load);
+  return out;
+}
+
+Json tritonLocalJson(const Args& a) {
+  std::string access = a.name("access");
+  if (access != "store" && access != "load")
+    throw Error("triton_local: \"access\" must be \"store\" or \"load\", got \"" + access + "\"");
+  return sideJson(ref::analysis::tritonLocal(a.layout("layout"), a.layout("shared"),
+                                             access == "store", a.number("element_bytes"),
+                                             computeCapability(a)));
+}
+
 }  // namespace
 
 std::vector<Op> conversionOps() {
   const OpArg self{"self", "layout A, converted from: register, lane, warp, block -> tensor"};
   const OpArg other{"other", "layout B, converted to: the same in dims' counts and tensor"};
+  const OpArg kElementBytes{"element_bytes",
+                            "bytes per element as Triton moves it: 1, 2, 4 or 8 (pointers 8, "
+                            "narrower types 1)"};
+  const OpArg kCapability{"compute_capability", "the GPU's, 80 to 120 (default 90)", false};
   return {
       {{"classify_conversion",
         {self, other},
@@ -106,6 +145,27 @@ std::vector<Op> conversionOps() {
         "axis"},
        gatherPlanJson<Layout>,
        gatherPlanJson<opt::LinearLayout>},
+      {{"triton_convert",
+        {self, other, kElementBytes, kCapability},
+        "{path} or {path, rounds, scratch_elements, shared, store, load}",
+        "what Triton 3.9.0 generates for convert_layout(A -> B) on one CTA: path no_op, "
+        "registers, warp_shuffle (lanes and registers, fewer than two register bits trading "
+        "places with lane bits) or shared_memory, with the scratch layout its generic swizzling "
+        "chooses ((offset, reps) -> tensor: one round's offset, the round), and each side's "
+        "instruction (st.shared, stmatrix[.trans]; ld.shared, ldmatrix[.trans]), vector_bytes "
+        "per lane and instructions per CTA (every warp)"},
+       tritonConvertJson},
+      {{"triton_local",
+        {{"layout", "the distributed layout: register, lane (32), warp -> tensor"},
+         {"shared", "the memory layout: offset -> the same tensor, invertible"},
+         {"access", "store (local_alloc with a source, local_store) or load (local_load)"},
+         kElementBytes,
+         kCapability},
+        "{instruction, vector_bytes, instructions}",
+        "what Triton 3.9.0 generates for a local memory op on one CTA: stmatrix / ldmatrix "
+        "(then .trans) where the layouts allow, else st/ld.shared as wide as the registers are "
+        "contiguous in memory (up to 16 bytes); instructions per CTA, every warp storing"},
+       tritonLocalJson},
   };
 }
 
