@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "audit/lift.h"
 #include "formats/error.h"
@@ -224,19 +225,51 @@ class Auditor {
     return entry["layout"];
   }
 
+  // A side of 1- or 4-byte elements that ldmatrix/stmatrix move as 16-bit
+  // halves, restated on its addresses: hardware -> offset (shared^-1 o dist),
+  // in halves, with the identity as memory. 4-byte elements gain a register
+  // bit for their halves; 1-byte ones pair up, the register at offset 1
+  // holding the second byte of each half (Triton's matrix tiles ensure it).
+  static std::pair<Json, Json> asHalves(const Json& dist, const Json& shared, uint64_t bytes) {
+    if (bytes != 1 && bytes != 4)
+      throw Error("ldmatrix/stmatrix of " + std::to_string(bytes) + "-byte elements");
+    Json toOffset =
+        ask({{"op", "flatten_outs"},
+             {"layout", ask({{"op", "invert_and_compose"}, {"self", dist}, {"other", shared}})}});
+    uint64_t size = toOffset["out_dims"][0]["size"];
+    for (Json& d : toOffset["in_dims"]) {
+      Json bases = Json::array();
+      bool reg = d["name"] == "register";
+      if (bytes == 4 && reg) bases.push_back({1});
+      for (const Json& b : d["bases"]) {
+        uint64_t o = b[0];
+        if (bytes == 1 && reg && o == 1) continue;  // the second byte of a half
+        if (bytes == 1 && (o & 1)) throw Error("a byte pair split across halves");
+        bases.push_back({bytes == 4 ? o * 2 : o / 2});
+      }
+      d["bases"] = bases;
+    }
+    size = bytes == 4 ? size * 2 : size / 2;
+    toOffset["out_dims"] = {{{"name", "offset"}, {"size", size}}};
+    Json identity =
+        ask({{"op", "identity_1d"}, {"size", size}, {"in_dim", "offset"}, {"out_dim", "offset"}});
+    return {toOffset, identity};
+  }
+
   // One side's wavefronts under the H100 rule (bank_conflicts), for the
   // instructions and width Triton chose.
   Json costSide(Json side, const Json& dist, const Json& shared, uint64_t bytes) const {
     std::string access = accessOf(side["instruction"]);
     bool matrix = access != "store" && access != "load";
+    Json layout = withoutRegisterCopies(dist), memory = shared;
     if (matrix && bytes != 2) {
-      side["wavefronts"] = nullptr;
-      side["reason"] = "the bank model prices ldmatrix/stmatrix on 16-bit elements only";
-      return side;
+      // ldmatrix/stmatrix move 16-bit halves: priced on the addresses.
+      std::tie(layout, memory) = asHalves(layout, shared, bytes);
+      bytes = 2;
     }
     Json request = {{"op", "bank_conflicts"},
-                    {"layout", withoutRegisterCopies(dist)},
-                    {"shared", shared},
+                    {"layout", layout},
+                    {"shared", memory},
                     {"element_bytes", bytes},
                     {"access", access}};
     if (!matrix) request["vector_bytes"] = side["vector_bytes"];

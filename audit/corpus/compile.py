@@ -173,24 +173,34 @@ def compile_ttgir_only(src, target, options):
     raise RuntimeError("the backend has no ttgir stage")
 
 
-def compile_entry(module, cfg, fn, attrs):
-    """Compile one config; returns (ttgir text, metadata dict or None, binary or None,
-    how far it got: "cubin"/"hsaco"/"ttgir", and why it stopped at "ttgir" or None)."""
-    import triton
+def kernel_source(cfg, fn, attrs):
+    """What triton.compile takes for one config: (the ASTSource, the GPUTarget)."""
     from triton.backends.compiler import GPUTarget
     from triton.compiler import ASTSource
 
     t = cfg["target"]
     target = GPUTarget(t["backend"], t["arch"], t["warp_size"])
+    source = ASTSource(fn=fn, signature=cfg["signature"], constexprs=cfg["constexprs"], attrs=attrs)
+    return source, target
 
-    def source():
-        return ASTSource(fn=fn, signature=cfg["signature"], constexprs=cfg["constexprs"], attrs=attrs)
 
+def compile_kernel(cfg, fn, attrs):
+    """The full compile of one config (triton's CompiledKernel: .asm, .metadata), as every
+    entry is compiled; device_tests/audit_kernels.py builds its binaries with it too."""
+    import triton
+    source, target = kernel_source(cfg, fn, attrs)
+    return triton.compile(source, target=target, options=dict(cfg["options"]))
+
+
+def compile_entry(module, cfg, fn, attrs):
+    """Compile one config; returns (ttgir text, metadata dict or None, binary or None,
+    how far it got: "cubin"/"hsaco"/"ttgir", and why it stopped at "ttgir" or None)."""
+    t = cfg["target"]
     try:
-        kernel = triton.compile(source(), target=target, options=dict(cfg["options"]))
+        kernel = compile_kernel(cfg, fn, attrs)
     except Exception as full_error:  # noqa: BLE001 - any backend failure: try TTGIR alone
         try:
-            text = compile_ttgir_only(source(), target, cfg["options"])
+            text = compile_ttgir_only(*kernel_source(cfg, fn, attrs), cfg["options"])
         except Exception:
             raise full_error
         why = f"{type(full_error).__name__}: {str(full_error).strip().splitlines()[-1][:200]}"

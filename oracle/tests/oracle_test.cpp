@@ -486,6 +486,24 @@ std::map<std::string, OpCase> validRequests() {
   // device_tests/HARDWARE.md#seed-transpose: 32 read wavefronts and 16 bank
   // conflicts over the 16 register steps; 4-byte scalars, where Lemma 9.4 is
   // exact.
+  // A conversion to the same layout moves nothing.
+  const Json lanes32 = parse(R"({"in_dims": [{"name": "register", "bases": []},
+      {"name": "lane", "bases": [[1], [2], [4], [8], [16]]}, {"name": "warp", "bases": []}],
+      "out_dims": [{"name": "dim0", "size": 32}]})");
+  c["triton_convert"] = {{{"self", lanes32}, {"other", lanes32}, {"element_bytes", 4}},
+                         {{"path", "no_op"}}};
+  // Each lane's 4 registers are 4 contiguous fp32 in a row-major buffer: one
+  // 16-byte st.shared (lane 0's row starts at offset 4, so not stmatrix).
+  c["triton_local"] = {
+      {{"layout", parse(R"({"in_dims": [{"name": "register", "bases": [[0,1],[0,2]]},
+           {"name": "lane", "bases": [[1,0],[2,0],[4,0],[8,0],[16,0]]}, {"name": "warp", "bases": []}],
+           "out_dims": [{"name": "dim0", "size": 32}, {"name": "dim1", "size": 4}]})")},
+       {"shared", parse(R"({"in_dims": [{"name": "offset",
+           "bases": [[0,1],[0,2],[1,0],[2,0],[4,0],[8,0],[16,0]]}],
+           "out_dims": [{"name": "dim0", "size": 32}, {"name": "dim1", "size": 4}]})")},
+       {"access", "store"},
+       {"element_bytes", 4}},
+      {{"instruction", "st.shared"}, {"vector_bytes", 16}, {"instructions", 1}}};
   c["bank_conflicts"] = {
       {{"layout", parse(R"({"in_dims": [{"name": "register", "bases": [[2,0],[4,0],[8,0],[16,0]]},
                                         {"name": "lane", "bases": [[0,1],[0,2],[0,4],[0,8],[1,0]]},

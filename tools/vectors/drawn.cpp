@@ -195,6 +195,19 @@ std::vector<DrawnRequest> conversions() {
     LayoutValue shared = draw(properties::genMemory(tensorBitsOf(p.a)), 9850, i++);
     out.push_back({"vectorization " + p.name,
                    {{"op", "vectorization"}, {"layout", lj(p.a)}, {"shared", lj(shared)}}});
+    if (p.elementBytes <= 8) {
+      out.push_back({"triton_convert " + p.name,
+                     {{"op", "triton_convert"},
+                      {"self", lj(p.a)},
+                      {"other", lj(p.b)},
+                      {"element_bytes", p.elementBytes}}});
+      out.push_back({"triton_local " + p.name,
+                     {{"op", "triton_local"},
+                      {"layout", lj(p.a)},
+                      {"shared", lj(shared)},
+                      {"access", "store"},
+                      {"element_bytes", p.elementBytes}}});
+    }
     out.push_back({"divide_by_tile " + p.name,
                    {{"op", "divide_by_tile"},
                     {"layout", lj(p.a)},
