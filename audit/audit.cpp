@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "audit/lift.h"
+#include "audit/trips.h"
 #include "formats/error.h"
 #include "formats/ttgir.h"
 #include "oracle/oracle.h"
@@ -169,6 +170,7 @@ class Auditor {
     row["from"] = from;
     row["to"] = to;
     row["kind"] = moving->second;
+    row["executions"] = executions(op);
     if (op.name == "ttg.convert_layout") classify(row, from, to);
     try {
       cost(row, op, from, to);
@@ -176,6 +178,51 @@ class Auditor {
       row["triton"] = {{"modelled", false}, {"reason", e.what()}};
     }
     ops_.push_back(row);
+  }
+
+  // How often each op runs, from its loops' trips; the loops themselves.
+  void setTrips(const TtgirModule& module) {
+    trips_ = loopTrips(module, options_.arguments);
+    for (const auto& [index, count] : trips_)
+      loops_.push_back({{"ttgir_line", module.ops[index].textLine},
+                        {"trips", count ? Json(*count) : Json(nullptr)}});
+  }
+  Json executions(const TtgirOp& op) const {
+    int64_t n = 1;
+    for (size_t loop : op.loops) {
+      auto it = trips_.find(loop);
+      if (it == trips_.end() || !it->second) return nullptr;
+      n *= *it->second;
+    }
+    return n;
+  }
+
+  // One CTA's wavefronts, or null and what is missing.
+  Json cta(const TtgirModule& module) const {
+    Json missing = Json::array();
+    uint64_t total = 0;
+    for (const Json& row : ops_) {
+      if (!row.contains("triton")) continue;
+      const Json& t = row["triton"];
+      std::string where = row["op"].get<std::string>() + " (TTGIR line " +
+                          std::to_string(row["ttgir_line"].get<int>()) + ")";
+      if (t.contains("modelled")) {
+        missing.push_back(where + ": " + t["reason"].get<std::string>());
+      } else if (t.contains("wavefronts") && !t["wavefronts"].is_null()) {
+        if (row["executions"].is_null())
+          missing.push_back(where + ": runs an unknown number of times (give the loop bounds' "
+                                    "arguments)");
+        else
+          total += t["wavefronts"].get<uint64_t>() * row["executions"].get<uint64_t>();
+      }
+    }
+    // Ops whose scratch in shared memory f2lay does not cost yet.
+    for (const TtgirOp& op : module.ops)
+      if (op.name == "tt.reduce" || op.name == "tt.scan" || op.name == "tt.gather" ||
+          op.name == "tt.histogram")
+        missing.push_back(op.name + " (TTGIR line " + std::to_string(op.textLine) +
+                          "): its shared-memory scratch is not modelled yet");
+    return {{"wavefronts", missing.empty() ? Json(total) : Json(nullptr)}, {"missing", missing}};
   }
 
   Json report(const TtgirModule& module) const {
@@ -187,7 +234,9 @@ class Auditor {
               {"target", module.target}}},
             {"layouts", layouts_},
             {"ops", ops_},
-            {"unread", unread_}};
+            {"unread", unread_},
+            {"loops", loops_},
+            {"cta", cta(module)}};
   }
 
  private:
@@ -290,8 +339,12 @@ class Auditor {
     const std::string& kind = row["kind"];
     if (kind != "shared_memory" && op.name != "ttg.convert_layout") return;
     if (!capability_) throw Error("Triton's lowering is modelled for NVIDIA (cuda) targets only");
-    if (op.name == "ttg.async_copy_global_to_local")
-      throw Error("cp.async writes shared memory from global memory: not modelled yet");
+    if (op.name == "ttg.async_copy_global_to_local") {
+      // cp.async (LDGSTS) writes shared memory past the LSU's ld/st
+      // wavefronts (ncu counts it apart): none of the CTA's wavefronts.
+      row["triton"] = {{"path", "cp.async"}, {"wavefronts", 0}};
+      return;
+    }
     uint64_t bytes = row["element_bytes"];
     Json triton;
     if (op.name == "ttg.convert_layout") {
@@ -359,7 +412,9 @@ class Auditor {
   AuditOptions options_;
   int capability_ = 0;
   std::map<std::string, Json> ids_;
-  Json layouts_ = Json::array(), ops_ = Json::array(), unread_ = Json::array();
+  Json layouts_ = Json::array(), ops_ = Json::array(), unread_ = Json::array(),
+       loops_ = Json::array();
+  std::map<size_t, std::optional<int64_t>> trips_;
 };
 
 std::string describeLayouts(const Json& report, const Json& ids) {
@@ -376,6 +431,7 @@ std::string describeLayouts(const Json& report, const Json& ids) {
 Json auditTtgir(std::string_view ttgir, const AuditOptions& options) {
   TtgirModule module = readTtgir(ttgir);
   Auditor auditor(options, capabilityOf(module.target));
+  auditor.setTrips(module);
   for (const TtgirOp& op : module.ops) auditor.addOp(op);
   return auditor.report(module);
 }

@@ -10,13 +10,25 @@
 //    "ops": [{"op", "ttgir_line", "source": {file, line, column} or null,
 //             "shape", "element", "element_bytes", "from", "to", "kind",
 //             "reason"?}],
-//    "unread": [{"ttgir_line", "attribute", "error"}]}
+//    "unread": [{"ttgir_line", "attribute", "error"}],
+//    "loops": [{"ttgir_line", "trips"}],
+//    "cta": {"wavefronts", "missing"}}
+// Each op's "executions" is how often it runs in a CTA (its loops' trips
+// multiplied; null when one is unknown). cta.wavefronts is the shared-memory
+// wavefronts of one CTA's ld/st.shared and ldmatrix/stmatrix instructions
+// (what ncu's l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld/st count: not
+// cp.async's writes, TMA, or the tensor cores' operand reads), every modelled
+// op times its executions; it is null,
+// and "missing" says why, when any op that may use shared memory is not
+// modelled or runs an unknown number of times.
 // Every tensor and memory-descriptor type of every op gives a layout (the same
 // attribute at the same shape once), so that each can be checked against
 // Triton's own to_linear_layout; an attribute f2lay cannot read or lift is
 // listed with the reason, never dropped.
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 
@@ -27,6 +39,8 @@ namespace f2lay::audit {
 
 struct AuditOptions {
   TritonVersion triton = kCurrentTriton;  // whose rules and attribute syntax
+  // The kernel's integer arguments at a launch ("K": 256), for loop counts.
+  std::map<std::string, int64_t> arguments;
 };
 
 // The report of a TTGIR module.

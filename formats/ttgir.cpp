@@ -247,6 +247,7 @@ std::optional<TtgirOp> readOp(const Line& line, Aliases& aliases) {
   TtgirOp op;
   op.textLine = line.number;
   op.location = location;
+  op.text = std::string(text);
   TextCursor in = lineCursor(text, line.number);
   if (in.startsWith("%")) {
     TextCursor probe = in;
@@ -311,13 +312,29 @@ TtgirModule readTtgir(std::string_view text) {
   }
   TtgirModule module;
   bool sawModule = false;
+  // The open regions: the index of the scf.for that opened each, or -1.
+  std::vector<long> regions;
+  auto opens = [](std::string_view t) {
+    size_t at = t.rfind(" loc(");
+    if (at != std::string_view::npos) t = t.substr(0, at);
+    return t.ends_with("{");
+  };
   for (const Line& line : lines) {
     if (line.text.starts_with("module attributes")) {
       readModuleAttributes(line, module, aliases);
       sawModule = true;
-    } else if (sawModule && !line.text.empty() && line.text[0] != '#' && line.text[0] != '}' &&
-               line.text[0] != '^') {
-      if (std::optional<TtgirOp> op = readOp(line, aliases)) module.ops.push_back(std::move(*op));
+    } else if (!sawModule || line.text.empty() || line.text[0] == '#' || line.text[0] == '^') {
+      continue;
+    } else if (line.text[0] == '}') {
+      // "}", "} loc(...)", "}) : (...)", or "} else {" (which opens another).
+      if (!regions.empty()) regions.pop_back();
+      if (opens(line.text)) regions.push_back(-1);
+    } else if (std::optional<TtgirOp> op = readOp(line, aliases)) {
+      for (long r : regions)
+        if (r >= 0) op->loops.push_back(static_cast<size_t>(r));
+      if (opens(line.text))
+        regions.push_back(op->name == "scf.for" ? static_cast<long>(module.ops.size()) : -1);
+      module.ops.push_back(std::move(*op));
     }
   }
   if (!sawModule)

@@ -229,6 +229,10 @@ int main(int argc, char** argv) {
   audit->add_flag("--json", auditJson, "Print the report as JSON (vectors/audit.schema.json)");
   audit->add_option("--triton", auditTriton, "Whose TTGIR and rules: 3.9 (default) or 3.6")
       ->check(CLI::IsMember({"3.9", "3.6"}));
+  std::vector<std::string> auditArgs;
+  audit->add_option("--arg", auditArgs,
+                    "NAME=VALUE: a kernel integer argument's value at the launch, for the loop "
+                    "counts (repeat for several)");
 
 #ifdef F2LAY_WITH_VECTORS
   auto* vectors = app.add_subcommand(
@@ -305,9 +309,20 @@ int main(int argc, char** argv) {
 #endif
     if (audit->parsed()) {
       f2lay::Json report;
+      f2lay::audit::AuditOptions options{f2lay::parseTritonVersion(auditTriton), {}};
+      for (const std::string& arg : auditArgs) {
+        size_t eq = arg.find('=');
+        try {
+          size_t end = 0;
+          if (eq == std::string::npos || eq == 0) throw std::invalid_argument("no name");
+          options.arguments[arg.substr(0, eq)] = std::stoll(arg.substr(eq + 1), &end);
+          if (end != arg.size() - eq - 1) throw std::invalid_argument("trailing text");
+        } catch (const std::exception&) {
+          throw f2lay::Error("audit: --arg \"" + arg + "\" is not NAME=INTEGER");
+        }
+      }
       try {
-        report = f2lay::audit::auditTtgir(readInput(auditPath),
-                                          {f2lay::parseTritonVersion(auditTriton)});
+        report = f2lay::audit::auditTtgir(readInput(auditPath), options);
       } catch (const f2lay::Error& e) {
         throw f2lay::Error(auditPath + ": " + e.what());
       }

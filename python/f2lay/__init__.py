@@ -42,19 +42,25 @@ def ask(request: dict, impl: str = "opt") -> dict:
     return response
 
 
-def audit(ttgir: str, *, triton: str = "3.9") -> dict:
+def audit(ttgir: str, *, triton: str = "3.9", arguments: dict = None) -> dict:
     """`f2lay audit --json` in process: a compiled Triton kernel's TTGIR (the
     text of `compiled.asm["ttgir"]`) read for every layout it holds and every
     op that moves data between layouts, as plain data (vectors/audit.schema.json):
     {"triton", "module", "layouts", "ops", "unread"}. triton is "3.9" (the
-    default) or "3.6": whose TTGIR and rules. Text that is not a TTGIR
-    module raises f2lay.Error; what f2lay cannot read inside one is reported,
-    never dropped."""
+    default) or "3.6": whose TTGIR and rules. arguments: the kernel's integer
+    arguments at a launch ({"K": 256}), from which loop counts are evaluated.
+    Text that is not a TTGIR module raises f2lay.Error; what f2lay cannot read
+    inside one is reported, never dropped."""
     if not isinstance(ttgir, str):
         raise TypeError(f"audit: the TTGIR must be a str, not {type(ttgir).__name__}")
     if triton not in ("3.9", "3.6"):
         raise Error(f'audit: triton must be "3.9" or "3.6", not {triton!r}')
-    return _json.loads(_audit_json(ttgir, triton))
+    arguments = {} if arguments is None else arguments
+    if not isinstance(arguments, dict) or not all(
+            isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)
+            for k, v in arguments.items()):
+        raise TypeError("audit: arguments must map names (str) to integers")
+    return _json.loads(_audit_json(ttgir, triton, arguments))
 
 
 def show(value, *, element_bytes: int = None, warp: int = 0, instruction: int = 0) -> str:

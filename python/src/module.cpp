@@ -2,6 +2,7 @@
 // error type, and the oracle's op table in process (f2lay.ask, written in
 // python/f2lay/__init__.py over answer_line).
 #include <nanobind/nanobind.h>
+#include <nanobind/stl/map.h>
 #include <nanobind/stl/string.h>
 
 #include "audit/audit.h"
@@ -45,10 +46,12 @@ NB_MODULE(_f2lay, m) {
 
   m.def(
       "audit_json",
-      [](const std::string& ttgir, const std::string& triton) {
-        return f2lay::audit::auditTtgir(ttgir, {f2lay::parseTritonVersion(triton)}).dump();
+      [](const std::string& ttgir, const std::string& triton,
+         const std::map<std::string, int64_t>& arguments) {
+        return f2lay::audit::auditTtgir(ttgir, {f2lay::parseTritonVersion(triton), arguments})
+            .dump();
       },
-      "ttgir"_a, "triton"_a = "3.9",
+      "ttgir"_a, "triton"_a = "3.9", "arguments"_a = std::map<std::string, int64_t>{},
       "`f2lay audit --json` in process: the report of a TTGIR module, as JSON text.");
 
   m.def(

@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""The corpus's kernels as an H100 ran them, against what `f2lay audit` predicts.
+
+usage: measured.py record MEASURED.json MANIFEST.json --gpu TEXT --date DAY
+           writes measured-h100.json here from device_tests/audit_kernels.py's run
+           (its report's measured.json and its build's manifest.json): per kernel the
+           grid, ncu's counts and the integer arguments of the launch
+       measured.py compare F2LAY [--check] [--markdown]
+           audits each measured kernel with its launch's arguments and prints, per kernel,
+           the shared-memory wavefronts predicted for Triton's code (one CTA times the
+           programs), ncu's count (loads + stores), the optimum (each convert_layout at
+           its optimal swizzle, the rest as Triton has it) and the gain; a kernel with an
+           op f2lay does not model yet shows what is missing instead
+
+--check exits 1 when a kernel f2lay models completely is predicted other than measured
+(unless measured-h100.json's "explained" names it, with the reason), so ctest holds the
+predictions to the hardware. Exit 2 on bad arguments or files.
+"""
+import argparse
+import json
+import math
+import pathlib
+import subprocess
+import sys
+
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+DATA = HERE / "measured-h100.json"
+
+
+def integer_arguments(name):
+    """The integer scalars a launch of the entry passes (make_inputs, seed 0)."""
+    import numpy as np
+    sys.path.insert(0, str(HERE))
+    import compile as corpus  # noqa: E402  (audit/corpus/compile.py)
+    for entry, module, cfg in corpus.corpus_entries():
+        if entry != name:
+            continue
+        sig = cfg["signature"]
+        runtime = [n for n in sig if sig[n] != "constexpr"]
+        inputs = module.make_inputs(cfg, np.random.default_rng(0))
+        return {n: int(v) for n, v in zip(runtime, inputs)
+                if sig[n].startswith(("i", "u")) and np.ndim(v) == 0}
+    raise SystemExit(f"measured.py: no corpus entry {name}")
+
+
+def record(args):
+    measured = json.load(open(args.measured))
+    manifest = json.load(open(args.manifest))
+    grids = {e["name"]: e["grid"] for e in manifest["entries"]}
+    kernels = []
+    for m in measured:
+        if not m.get("measured") or not m.get("ok"):
+            continue
+        kernels.append({"name": m["name"], "grid": grids[m["name"]],
+                        "arguments": integer_arguments(m["name"]),
+                        "load_wavefronts": m["shared_load_wavefronts"],
+                        "store_wavefronts": m["shared_store_wavefronts"],
+                        "ld_shared": m["ld_shared_instructions"],
+                        "st_shared": m["st_shared_instructions"],
+                        "ldmatrix": m["ldmatrix_instructions"],
+                        "stmatrix": m["stmatrix_instructions"],
+                        "cp_async": m["cp_async_instructions"]})
+    old = json.load(open(DATA)) if DATA.exists() else {}
+    data = {"gpu": args.gpu, "date": args.date, "triton": "3.9.0",
+            "how": "device_tests/audit_run.sh: each kernel once under ncu, counts summed over "
+                   "the grid's CTAs",
+            "explained": old.get("explained", {}), "kernels": kernels}
+    DATA.write_text(json.dumps(data, indent=1) + "\n")
+    print(f"measured.py: {len(kernels)} kernels recorded in {DATA.relative_to(ROOT)}")
+    return 0
+
+
+def predict(f2lay, kernel):
+    """(predicted, optimum) wavefronts of the whole grid, or (None, what is missing)."""
+    command = [f2lay, "audit", "--json", str(HERE / "ttgir" / f"{kernel['name']}.ttgir")]
+    for name, value in kernel["arguments"].items():
+        command += ["--arg", f"{name}={value}"]
+    report = json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
+    cta = report["cta"]
+    if cta["wavefronts"] is None:
+        return None, cta["missing"]
+    programs = math.prod(kernel["grid"])
+    optimum = cta["wavefronts"]
+    for op in report["ops"]:
+        if "optimum" in op and op["triton"].get("wavefronts") is not None:
+            optimum -= (op["triton"]["wavefronts"] - op["optimum"]["wavefronts"]) * op["executions"]
+    return cta["wavefronts"] * programs, optimum * programs
+
+
+def compare(args):
+    data = json.load(open(DATA))
+    explained = data.get("explained", {})
+    rows, missing, wrong = [], [], []
+    for kernel in data["kernels"]:
+        measured = kernel["load_wavefronts"] + kernel["store_wavefronts"]
+        predicted, optimum = predict(args.f2lay, kernel)
+        if predicted is None:
+            missing.append((kernel["name"], measured, optimum))
+            continue
+        gain = predicted / optimum if optimum else 1.0
+        rows.append((kernel["name"], predicted, measured, optimum, gain))
+        if predicted != measured and kernel["name"] not in explained:
+            wrong.append(kernel["name"])
+    print(f"| kernel | predicted | measured ({data['gpu']}, ncu) | optimum | gain |")
+    print("|---|---:|---:|---:|---:|")
+    for name, p, m, o, g in sorted(rows, key=lambda r: -r[4]):
+        mark = "" if p == m else (" (explained)" if name in explained else " **differs**")
+        print(f"| {name} | {p} | {m}{mark} | {o} | {g:.2f}x |")
+    print(f"\n{len(rows)} kernels modelled completely: {sum(r[1] == r[2] for r in rows)} predicted "
+          f"exactly, {len(wrong)} differ unexplained; {len(missing)} not yet (first reason each):")
+    for name, measured, why in missing:
+        print(f"- {name} (measured {measured}): {why[0]}")
+    for name, reason in explained.items():
+        print(f"- explained, {name}: {reason}")
+    return 1 if args.check and wrong else 0
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = p.add_subparsers(dest="command", required=True)
+    r = sub.add_parser("record")
+    r.add_argument("measured")
+    r.add_argument("manifest")
+    r.add_argument("--gpu", required=True)
+    r.add_argument("--date", required=True)
+    c = sub.add_parser("compare")
+    c.add_argument("f2lay")
+    c.add_argument("--check", action="store_true")
+    args = p.parse_args()
+    return record(args) if args.command == "record" else compare(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
