@@ -210,8 +210,9 @@ class Auditor {
         missing.push_back(where + ": " + t["reason"].get<std::string>());
       } else if (t.contains("wavefronts") && !t["wavefronts"].is_null()) {
         if (row["executions"].is_null())
-          missing.push_back(where + ": runs an unknown number of times (give the loop bounds' "
-                                    "arguments)");
+          missing.push_back(where +
+                            ": runs an unknown number of times (give the loop bounds' "
+                            "arguments)");
         else
           total += t["wavefronts"].get<uint64_t>() * row["executions"].get<uint64_t>();
       }
@@ -446,15 +447,6 @@ class Auditor {
   std::map<size_t, std::optional<int64_t>> trips_;
 };
 
-std::string describeLayouts(const Json& report, const Json& ids) {
-  std::string s;
-  for (const Json& id : ids) {
-    if (!s.empty()) s += ", ";
-    s += id.is_null() ? "-" : report["layouts"][id.get<size_t>()]["attribute"].get<std::string>();
-  }
-  return s.empty() ? "-" : s;
-}
-
 }  // namespace
 
 Json auditTtgir(std::string_view ttgir, const AuditOptions& options) {
@@ -465,33 +457,94 @@ Json auditTtgir(std::string_view ttgir, const AuditOptions& options) {
   return auditor.report(module);
 }
 
+namespace {
+
+std::string sourceText(const Json& row) {
+  if (row["source"].is_null()) return "-";
+  std::string file = row["source"]["file"];
+  return file.substr(file.find_last_of('/') + 1) + ":" +
+         std::to_string(row["source"]["line"].get<int>());
+}
+
+std::string tensorText(const Json& row) {
+  if (!row.contains("shape")) return "-";
+  std::string t;
+  for (const Json& d : row["shape"]) t += std::to_string(d.get<int64_t>()) + "x";
+  return t + row["element"].get<std::string>();
+}
+
+// "32 st.shared 1B + 32 ld.shared 1B": each side's instructions per CTA.
+std::string codeText(const Json& triton) {
+  std::string code;
+  for (const char* side : {"store", "load"})
+    if (triton.contains(side)) {
+      const Json& s = triton[side];
+      code += (code.empty() ? "" : " + ") + std::to_string(s["instructions"].get<uint64_t>()) +
+              " " + s["instruction"].get<std::string>() + " " +
+              std::to_string(s["vector_bytes"].get<uint64_t>()) + "B";
+    }
+  return code.empty() ? triton.value("path", std::string("-")) : code;
+}
+
+std::string wavefrontText(const Json& triton) {
+  if (!triton.contains("wavefronts") || triton["wavefronts"].is_null()) return "-";
+  std::string parts;
+  for (const char* side : {"store", "load"})
+    if (triton.contains(side) && !triton[side]["wavefronts"].is_null())
+      parts +=
+          (parts.empty() ? "" : "+") + std::to_string(triton[side]["wavefronts"].get<uint64_t>());
+  return parts.empty() ? std::to_string(triton["wavefronts"].get<uint64_t>()) : parts;
+}
+
+}  // namespace
+
 std::string auditTable(const Json& report) {
   std::ostringstream out;
   const Json& m = report["module"];
   out << "target " << m["target"].get<std::string>() << ", " << m["num_warps"] << " warps of "
       << m["threads_per_warp"] << " threads, Triton " << report["triton"].get<std::string>()
-      << " rules\n";
-  out << "source        op                     tensor          kind                  from -> to\n";
-  for (const Json& row : report["ops"]) {
-    std::ostringstream source, tensor;
-    if (row["source"].is_null()) {
-      source << "-";
-    } else {
-      std::string file = row["source"]["file"];
-      source << file.substr(file.find_last_of('/') + 1) << ":" << row["source"]["line"];
-    }
-    if (row.contains("shape")) {
-      for (const Json& d : row["shape"]) tensor << d << "x";
-      tensor << row["element"].get<std::string>();
-    } else {
-      tensor << "-";
-    }
-    char line[256];
-    std::snprintf(line, sizeof line, "%-13s %-22s %-15s %-21s ", source.str().c_str(),
-                  row["op"].get<std::string>().c_str(), tensor.str().c_str(),
-                  row["kind"].get<std::string>().c_str());
-    out << line << describeLayouts(report, row["from"]) << " -> "
-        << describeLayouts(report, row["to"]) << "\n";
+      << " rules; one CTA: ";
+  const Json& cta = report["cta"];
+  if (cta["wavefronts"].is_null())
+    out << "not every op is modelled (below)\n";
+  else
+    out << cta["wavefronts"] << " shared-memory wavefronts (ld/st.shared, ldmatrix/stmatrix)\n";
+  // Worst first: the largest gain over the optimum, then the most wavefronts.
+  std::vector<const Json*> rows;
+  for (const Json& row : report["ops"]) rows.push_back(&row);
+  auto key = [](const Json* r) {
+    double gain = r->value("gain", 0.0);
+    const Json& t = r->contains("triton") ? (*r)["triton"] : Json::object();
+    double w = t.contains("wavefronts") && t["wavefronts"].is_number()
+                   ? t["wavefronts"].get<double>()
+                   : -1;
+    return std::pair{gain, w};
+  };
+  std::stable_sort(rows.begin(), rows.end(), [&](auto* a, auto* b) { return key(a) > key(b); });
+  char line[512];
+  std::snprintf(line, sizeof line, "%-22s %-22s %-16s %-14s %-40s %5s %11s %8s %6s\n", "source",
+                "op", "tensor", "moves by", "Triton's code (per CTA)", "runs", "wavefronts",
+                "optimum", "gain");
+  out << line;
+  for (const Json* r : rows) {
+    const Json& row = *r;
+    const Json& t = row.contains("triton") ? row["triton"] : Json::object();
+    std::string path =
+        t.contains("path") ? t["path"].get<std::string>() : row["kind"].get<std::string>();
+    std::string code =
+        t.contains("modelled") ? "not modelled: " + t["reason"].get<std::string>() : codeText(t);
+    std::string runs =
+        row["executions"].is_null() ? "?" : std::to_string(row["executions"].get<int64_t>());
+    std::string optimum = row.contains("optimum")
+                              ? std::to_string(row["optimum"]["wavefronts"].get<uint64_t>())
+                              : "-";
+    char gain[32] = "-";
+    if (row.contains("gain")) std::snprintf(gain, sizeof gain, "%.2fx", row["gain"].get<double>());
+    std::snprintf(line, sizeof line, "%-22s %-22s %-16s %-14s %-40s %5s %11s %8s %6s",
+                  sourceText(row).c_str(), row["op"].get<std::string>().c_str(),
+                  tensorText(row).c_str(), path.c_str(), code.c_str(), runs.c_str(),
+                  wavefrontText(t).c_str(), optimum.c_str(), gain);
+    out << line << (row.value("exceeds_optimum", false) ? "  <- above the optimum" : "") << "\n";
   }
   size_t failed = 0;
   for (const Json& l : report["layouts"]) failed += l.contains("error");
@@ -501,6 +554,8 @@ std::string auditTable(const Json& report) {
       out << "\n  " << l["attribute"].get<std::string>() << ": " << l["error"].get<std::string>();
   for (const Json& u : report["unread"])
     out << "\n  unread (TTGIR line " << u["ttgir_line"] << "): " << u["error"].get<std::string>();
+  for (const Json& why : cta["missing"])
+    out << "\n  missing from the CTA's total: " << why.get<std::string>();
   out << "\n";
   return out.str();
 }

@@ -38,21 +38,31 @@ const std::map<std::string, std::function<Value(int64_t, int64_t)>>& binaryOps()
       {"arith.addi", [](int64_t a, int64_t b) -> Value { return a + b; }},
       {"arith.subi", [](int64_t a, int64_t b) -> Value { return a - b; }},
       {"arith.muli", [](int64_t a, int64_t b) -> Value { return a * b; }},
-      {"arith.divsi", [](int64_t a, int64_t b) -> Value { return b ? Value(a / b) : std::nullopt; }},
-      {"arith.divui", [](int64_t a, int64_t b) -> Value { return b ? Value(a / b) : std::nullopt; }},
+      {"arith.divsi",
+       [](int64_t a, int64_t b) -> Value { return b ? Value(a / b) : std::nullopt; }},
+      {"arith.divui",
+       [](int64_t a, int64_t b) -> Value { return b ? Value(a / b) : std::nullopt; }},
       {"arith.ceildivsi",
        [](int64_t a, int64_t b) -> Value { return b ? Value(ceilDiv(a, b)) : std::nullopt; }},
       {"arith.floordivsi",
        [](int64_t a, int64_t b) -> Value { return b ? Value(floorDiv(a, b)) : std::nullopt; }},
-      {"arith.remsi", [](int64_t a, int64_t b) -> Value { return b ? Value(a % b) : std::nullopt; }},
-      {"arith.remui", [](int64_t a, int64_t b) -> Value { return b ? Value(a % b) : std::nullopt; }},
+      {"arith.remsi",
+       [](int64_t a, int64_t b) -> Value { return b ? Value(a % b) : std::nullopt; }},
+      {"arith.remui",
+       [](int64_t a, int64_t b) -> Value { return b ? Value(a % b) : std::nullopt; }},
       {"arith.maxsi", [](int64_t a, int64_t b) -> Value { return std::max(a, b); }},
       {"arith.minsi", [](int64_t a, int64_t b) -> Value { return std::min(a, b); }},
       {"arith.andi", [](int64_t a, int64_t b) -> Value { return a & b; }},
       {"arith.ori", [](int64_t a, int64_t b) -> Value { return a | b; }},
       {"arith.xori", [](int64_t a, int64_t b) -> Value { return a ^ b; }},
-      {"arith.shli", [](int64_t a, int64_t b) -> Value { return b >= 0 && b < 63 ? Value(a << b) : std::nullopt; }},
-      {"arith.shrsi", [](int64_t a, int64_t b) -> Value { return b >= 0 && b < 63 ? Value(a >> b) : std::nullopt; }},
+      {"arith.shli",
+       [](int64_t a, int64_t b) -> Value {
+         return b >= 0 && b < 63 ? Value(a << b) : std::nullopt;
+       }},
+      {"arith.shrsi",
+       [](int64_t a, int64_t b) -> Value {
+         return b >= 0 && b < 63 ? Value(a >> b) : std::nullopt;
+       }},
   };
   return ops;
 }
@@ -64,8 +74,8 @@ bool passesThrough(const std::string& name) {
 
 }  // namespace
 
-std::map<size_t, std::optional<int64_t>> loopTrips(const TtgirModule& module,
-                                                   const std::map<std::string, int64_t>& arguments) {
+std::map<size_t, std::optional<int64_t>> loopTrips(
+    const TtgirModule& module, const std::map<std::string, int64_t>& arguments) {
   std::map<std::string, int64_t> values;
   // The kernel's arguments: the first function's operands are its parameters.
   std::vector<std::string> parameters;
@@ -78,7 +88,8 @@ std::map<size_t, std::optional<int64_t>> loopTrips(const TtgirModule& module,
     if (std::find(parameters.begin(), parameters.end(), "%" + name) == parameters.end()) {
       std::string known;
       for (const std::string& p : parameters) known += (known.empty() ? "" : ", ") + p.substr(1);
-      throw Error("audit: the kernel has no argument \"" + name + "\" (its arguments: " + known + ")");
+      throw Error("audit: the kernel has no argument \"" + name + "\" (its arguments: " + known +
+                  ")");
     }
     values["%" + name] = value;
   }
@@ -92,14 +103,16 @@ std::map<size_t, std::optional<int64_t>> loopTrips(const TtgirModule& module,
     Value result;
     if (op.name == "arith.constant") {
       result = constantOf(op.text);
-    } else if (auto f = binaryOps().find(op.name); f != binaryOps().end() && op.operands.size() == 2) {
+    } else if (auto f = binaryOps().find(op.name);
+               f != binaryOps().end() && op.operands.size() == 2) {
       Value a = value(op.operands[0]), b = value(op.operands[1]);
       if (a && b) result = f->second(*a, *b);
     } else if (passesThrough(op.name) && op.operands.size() == 1) {
       result = value(op.operands[0]);
     } else if (op.name == "scf.for" && op.operands.size() >= 4) {
       // scf.for %iv = %lower to %upper step %step ...
-      Value lower = value(op.operands[1]), upper = value(op.operands[2]), step = value(op.operands[3]);
+      Value lower = value(op.operands[1]), upper = value(op.operands[2]),
+            step = value(op.operands[3]);
       trips[i] = lower && upper && step && *step > 0
                      ? Value(std::max<int64_t>(0, ceilDiv(*upper - *lower, *step)))
                      : std::nullopt;
