@@ -42,7 +42,7 @@ def main():
     schema = json.loads((pathlib.Path(__file__).parent / "schema.json").read_text())
     jsonschema.Draft202012Validator.check_schema(schema)
     validator = jsonschema.Draft202012Validator(schema)
-    files = sorted(p for p in folder.glob("*.json") if p.name != "schema.json")
+    files = sorted(p for p in folder.glob("*.json") if not p.name.endswith("schema.json"))
     if not files:
         print(f"validate: no vector files in {folder}", file=sys.stderr)
         return 2
