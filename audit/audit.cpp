@@ -365,6 +365,29 @@ class Auditor {
     return best;
   }
 
+  // Triton's own number for a local op (Gluon's bank_conflicts: excess
+  // wavefronts per phase of an ld/st.shared) beside the hardware rule's, the
+  // excess of the code Triton emits over its conflict-free phases per phase.
+  static void compareTritonsModel(Json& row, const Json& side, const Json& conflicts) {
+    Json model = {{"bank_conflicts", conflicts}};
+    if (side["wavefronts"].is_null() || !side.contains("ideal_wavefronts")) {
+      model["hardware"] = nullptr;
+    } else {
+      uint64_t ideal = side["ideal_wavefronts"], actual = side["wavefronts"];
+      double hardware =
+          ideal ? static_cast<double>(actual - ideal) / static_cast<double>(ideal) : 0;
+      model["hardware"] = hardware;
+      std::string instruction = side["instruction"];
+      if (instruction != "st.shared" && instruction != "ld.shared")
+        model["note"] = "Triton's number prices ld/st.shared; its code uses " + instruction;
+      else if (conflicts.is_null())
+        model["note"] = "Triton's bank_conflicts aborts on this pair";
+      else
+        model["agrees"] = conflicts.get<double>() == hardware;
+    }
+    row["tritons_model"] = model;
+  }
+
   // What Triton 3.9.0 generates for the op (triton_convert, triton_local)
   // and what it costs; for a convert through shared memory also the optimum
   // (optimal_swizzle) and the gain.
@@ -419,8 +442,11 @@ class Auditor {
                        {"access", store ? "store" : "load"},
                        {"element_bytes", bytes},
                        {"compute_capability", capability_}});
-      triton = {{"path", "shared_memory"},
-                {store ? "store" : "load", costSide(side, dist, shared, bytes)}};
+      Json conflicts = side["triton_bank_conflicts"];
+      side.erase("triton_bank_conflicts");
+      side = costSide(side, dist, shared, bytes);
+      triton = {{"path", "shared_memory"}, {store ? "store" : "load", side}};
+      compareTritonsModel(row, side, conflicts);
     }
     Json total = 0;
     for (const char* s : {"store", "load"})

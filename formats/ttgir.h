@@ -52,8 +52,8 @@ struct TtgirOp {
   std::vector<std::string> operands;  // "%0" (in order of appearance)
   std::vector<TtgirType> operandTypes, resultTypes;
   std::optional<TtgirLocation> location;
-  int textLine = 0;   // the line of the TTGIR text (1-based)
-  std::string text;   // the line, without its leading blanks and trailing loc(...)
+  int textLine = 0;  // the line of the TTGIR text (1-based)
+  std::string text;  // the line, without its leading blanks and trailing loc(...)
   // The scf.for ops this op runs inside, outermost first (indices into
   // TtgirModule::ops): regions are read from the braces that end and start
   // lines, as Triton prints them.

@@ -99,9 +99,13 @@ Json tritonLocalJson(const Args& a) {
   std::string access = a.name("access");
   if (access != "store" && access != "load")
     throw Error("triton_local: \"access\" must be \"store\" or \"load\", got \"" + access + "\"");
-  return sideJson(ref::analysis::tritonLocal(a.layout("layout"), a.layout("shared"),
-                                             access == "store", a.number("element_bytes"),
-                                             computeCapability(a)));
+  Layout dist = a.layout("layout"), shared = a.layout("shared");
+  Json out = sideJson(ref::analysis::tritonLocal(dist, shared, access == "store",
+                                                 a.number("element_bytes"), computeCapability(a)));
+  std::optional<uint64_t> conflicts =
+      ref::analysis::tritonBankConflicts(dist, shared, a.number("element_bytes"));
+  out["triton_bank_conflicts"] = conflicts ? Json(*conflicts) : Json(nullptr);
+  return out;
 }
 
 }  // namespace
@@ -161,10 +165,12 @@ std::vector<Op> conversionOps() {
          {"access", "store (local_alloc with a source, local_store) or load (local_load)"},
          kElementBytes,
          kCapability},
-        "{instruction, vector_bytes, instructions}",
+        "{instruction, vector_bytes, instructions, triton_bank_conflicts}",
         "what Triton 3.9.0 generates for a local memory op on one CTA: stmatrix / ldmatrix "
         "(then .trans) where the layouts allow, else st/ld.shared as wide as the registers are "
-        "contiguous in memory (up to 16 bytes); instructions per CTA, every warp storing"},
+        "contiguous in memory (up to 16 bytes); instructions per CTA, every warp storing; and "
+        "Triton's own bank-conflict number for the pair (Gluon's bank_conflicts: excess "
+        "wavefronts per phase of one ld/st.shared; null where Triton aborts)"},
        tritonLocalJson},
   };
 }

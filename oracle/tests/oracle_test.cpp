@@ -503,7 +503,10 @@ std::map<std::string, OpCase> validRequests() {
            "out_dims": [{"name": "dim0", "size": 32}, {"name": "dim1", "size": 4}]})")},
        {"access", "store"},
        {"element_bytes", 4}},
-      {{"instruction", "st.shared"}, {"vector_bytes", 16}, {"instructions", 1}}};
+      {{"instruction", "st.shared"},
+       {"vector_bytes", 16},
+       {"instructions", 1},
+       {"triton_bank_conflicts", 0}}};
   c["bank_conflicts"] = {
       {{"layout", parse(R"({"in_dims": [{"name": "register", "bases": [[2,0],[4,0],[8,0],[16,0]]},
                                         {"name": "lane", "bases": [[0,1],[0,2],[0,4],[0,8],[1,0]]},

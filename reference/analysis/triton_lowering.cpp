@@ -95,7 +95,8 @@ uint64_t coordinates(const Vecs& basis, uint64_t t) {
   for (size_t i = 0; i < basis.size(); ++i) rows.push_back({basis[i], uint64_t{1} << i});
   for (size_t k = 0; k < rows.size(); ++k) {
     auto it = std::min_element(rows.begin() + static_cast<long>(k), rows.end(), [](auto x, auto y) {
-      return (x.first ? std::countr_zero(x.first) : 64) < (y.first ? std::countr_zero(y.first) : 64);
+      return (x.first ? std::countr_zero(x.first) : 64) <
+             (y.first ? std::countr_zero(y.first) : 64);
     });
     std::iter_swap(rows.begin() + static_cast<long>(k), it);
     uint64_t bit = lowBit(rows[k].first);
@@ -158,7 +159,8 @@ Side sideOf(const LinearLayout& l, const Tensor& t, const char* which) {
   const LayoutValue& v = l.value();
   for (const InDim& d : v.in_dims) {
     bool known = d.name == "register" || d.name == "lane" || d.name == "warp" || d.name == "block";
-    if (!known) throw Error(std::string("triton lowering: ") + which + " has in dim '" + d.name + "'");
+    if (!known)
+      throw Error(std::string("triton lowering: ") + which + " has in dim '" + d.name + "'");
     if (d.name == "block")
       for (const Basis& b : d.bases)
         if (!isZero(b))
@@ -171,8 +173,7 @@ Side sideOf(const LinearLayout& l, const Tensor& t, const char* which) {
   Side s;
   s.value = v;
   for (InDim& d : s.value.in_dims) {
-    if (d.name == "register")
-      std::erase_if(d.bases, isZero);
+    if (d.name == "register") std::erase_if(d.bases, isZero);
     for (const Basis& b : d.bases) {
       uint64_t f = t.flat(b);
       if (d.name == "register") s.reg.push_back(f);
@@ -281,9 +282,9 @@ Vecs computeSegment(const Vecs& bankSrc, const Vecs& bankDst, int dim, int lenS)
   if (a.size() > b.size()) std::swap(a, b);
   std::sort(a.begin(), a.end());
   std::sort(b.begin(), b.end());
-  int conflicts = std::min(
-      std::max(0, lenS - static_cast<int>(a.size()) - static_cast<int>(segment.size())),
-      static_cast<int>(a.size()));
+  int conflicts =
+      std::min(std::max(0, lenS - static_cast<int>(a.size()) - static_cast<int>(segment.size())),
+               static_cast<int>(a.size()));
   for (size_t i = static_cast<size_t>(conflicts); i < a.size(); ++i) segment.push_back(a[i] ^ b[i]);
   segment.insert(segment.end(), a.begin(), a.begin() + conflicts);
   segment.insert(segment.end(), b.begin(), b.begin() + conflicts);
@@ -357,7 +358,8 @@ Vecs ldStVector(const Side& src, const Side& dst, int bw, int dim, std::optional
   }
   for (size_t i = 0; v.size() < perBank && (i < warpSrc.size() || i < warpDst.size()); ++i) {
     if (i < warpSrc.size() && !contains(v, warpSrc[i])) v.push_back(warpSrc[i]);
-    if (v.size() < perBank && i < warpDst.size() && !contains(v, warpDst[i])) v.push_back(warpDst[i]);
+    if (v.size() < perBank && i < warpDst.size() && !contains(v, warpDst[i]))
+      v.push_back(warpDst[i]);
   }
   if (v.size() > perBank) v.resize(perBank);
   return v;
@@ -415,9 +417,9 @@ uint64_t largestVector(const Offsets& o, int bw) {
     for (uint64_t bit = 1; bit < v; bit *= 2)
       if (contains(o.reg, bit)) chosen.push_back(bit);
     if (chosen.size() != static_cast<size_t>(std::countr_zero(v))) continue;
-    bool clear = std::all_of(o.other.begin(), o.other.end(), [&](uint64_t x) { return (x & (v - 1)) == 0; });
-    for (uint64_t r : o.reg)
-      clear = clear && (contains(chosen, r) || (r & (v - 1)) == 0);
+    bool clear =
+        std::all_of(o.other.begin(), o.other.end(), [&](uint64_t x) { return (x & (v - 1)) == 0; });
+    for (uint64_t r : o.reg) clear = clear && (contains(chosen, r) || (r & (v - 1)) == 0);
     if (clear) return v;
   }
   return 1;
@@ -436,7 +438,8 @@ TritonSide matrixSide(const Side& s, int bw, bool trans, bool store, uint64_t ro
   uint64_t perTile = trans ? 2 : 32 / static_cast<uint64_t>(bw);
   uint64_t x = std::clamp<uint64_t>(std::min<uint64_t>(128 / bw, perRound) / perTile, 1, 4);
   std::string name = store ? "stmatrix" : "ldmatrix";
-  return {trans ? name + ".trans" : name, 4 * x, s.warps * std::max<uint64_t>(1, regs / (perTile * x))};
+  return {trans ? name + ".trans" : name, 4 * x,
+          s.warps * std::max<uint64_t>(1, regs / (perTile * x))};
 }
 
 // The number of register bits that trade places with lane bits: Triton
@@ -477,8 +480,7 @@ TritonConvert tritonConvert(const LinearLayout& a, const LinearLayout& b, uint64
   using ::f2lay::analysis::ConversionKind;
   if (classified.kind == ConversionKind::kNoOp) return out.path = "no_op", out;
   if (classified.kind == ConversionKind::kRegisterPermutation) return out.path = "registers", out;
-  if (classified.kind == ConversionKind::kWarpShuffle &&
-      mixedTranspositions(src, dst) < 2)
+  if (classified.kind == ConversionKind::kWarpShuffle && mixedTranspositions(src, dst) < 2)
     return out.path = "warp_shuffle", out;
   out.path = "shared_memory";
 
@@ -526,11 +528,50 @@ TritonConvert tritonConvert(const LinearLayout& a, const LinearLayout& b, uint64
   out.scratchElements = uint64_t{1} << offsetBits;
 
   Offsets storeAt = offsetsOf(src, memory), loadAt = offsetsOf(dst, memory);
-  out.store = bestStore == &kLdSt ? ldStSide(src, storeAt, bw, true)
-                                  : matrixSide(src, bw, bestStore == &kMatrixTrans, true, out.rounds);
+  out.store = bestStore == &kLdSt
+                  ? ldStSide(src, storeAt, bw, true)
+                  : matrixSide(src, bw, bestStore == &kMatrixTrans, true, out.rounds);
   out.load = bestLoad == &kLdSt ? ldStSide(dst, loadAt, bw, false)
                                 : matrixSide(dst, bw, bestLoad == &kMatrixTrans, false, out.rounds);
   return out;
+}
+
+namespace {
+
+// A memory layout's offset bases on the flattened tensor, checked invertible.
+Vecs memoryOf(const LinearLayout& dist, const LinearLayout& shared, const Tensor& t) {
+  if (shared.value().out_dims != dist.value().out_dims)
+    throw Error("triton lowering: the memory layout's out dims differ from the registers'");
+  const InDim* offset = findDim(shared.value(), "offset");
+  if (!offset) throw Error("triton lowering: the memory layout has no 'offset' in dim");
+  Vecs memory;
+  for (const Basis& b : offset->bases) memory.push_back(t.flat(b));
+  if (rref(memory).size() != static_cast<size_t>(t.bits) ||
+      memory.size() != static_cast<size_t>(t.bits))
+    throw Error("triton lowering: the memory layout is not invertible onto the tensor");
+  return memory;
+}
+
+}  // namespace
+
+std::optional<uint64_t> tritonBankConflicts(const LinearLayout& dist, const LinearLayout& shared,
+                                            uint64_t elementBytes) {
+  int bw = bitwidthOf(elementBytes);
+  Tensor t = tensorOf(dist.value());
+  Vecs memory = memoryOf(dist, shared, t);
+  Side s = sideOf(dist, t, "the registers");
+  uint64_t v = largestVector(offsetsOf(s, memory), bw);
+  // Offset bits: the vector, then one row of 32 banks of vectors, then the segment.
+  int vecBits = std::countr_zero(v);
+  // A row of banks is cut to the buffer; a buffer shorter than one vector of
+  // the row leaves no whole segment, where Triton's reshape asserts.
+  int bankBits = std::min(t.bits, std::countr_zero(std::max<uint64_t>(
+                                      1, uint64_t{1024} / (v * static_cast<uint64_t>(bw)))));
+  if (vecBits + bankBits > t.bits) return std::nullopt;
+  Vecs segment(memory.begin() + vecBits + bankBits, memory.end());
+  int phaseCut = std::countr_zero(std::max<uint64_t>(1, v * static_cast<uint64_t>(bw) / 32));
+  Vecs phase(s.lane.begin(), s.lane.end() - phaseCut);
+  return (uint64_t{1} << intersectionBasis(segment, phase, t.bits).size()) - 1;
 }
 
 TritonSide tritonLocal(const LinearLayout& dist, const LinearLayout& shared, bool store,
@@ -538,14 +579,7 @@ TritonSide tritonLocal(const LinearLayout& dist, const LinearLayout& shared, boo
   int bw = bitwidthOf(elementBytes);
   checkCapability(cc);
   Tensor t = tensorOf(dist.value());
-  if (shared.value().out_dims != dist.value().out_dims)
-    throw Error("triton lowering: the memory layout's out dims differ from the registers'");
-  const InDim* offset = findDim(shared.value(), "offset");
-  if (!offset) throw Error("triton lowering: the memory layout has no 'offset' in dim");
-  Vecs memory;
-  for (const Basis& b : offset->bases) memory.push_back(t.flat(b));
-  if (rref(memory).size() != static_cast<size_t>(t.bits) || memory.size() != static_cast<size_t>(t.bits))
-    throw Error("triton lowering: the memory layout is not invertible onto the tensor");
+  Vecs memory = memoryOf(dist, shared, t);
   Side s = sideOf(dist, t, "the registers");
   Offsets o = offsetsOf(s, memory);
   uint64_t regs = uint64_t{1} << s.reg.size();

@@ -50,8 +50,8 @@ struct TritonSide {
 };
 
 struct TritonConvert {
-  std::string path;  // "no_op", "registers", "warp_shuffle" or "shared_memory"
-  uint64_t rounds = 0;         // stores then loads, each round through the scratch
+  std::string path;     // "no_op", "registers", "warp_shuffle" or "shared_memory"
+  uint64_t rounds = 0;  // stores then loads, each round through the scratch
   uint64_t scratchElements = 0;
   // The scratch layout, (offset, reps) -> the tensor's dims: offset is one
   // round's address in elements, reps the round. Only on the shared path.
@@ -75,5 +75,16 @@ TritonConvert tritonConvert(const LinearLayout& a, const LinearLayout& b, uint64
 //   Throws: f2lay::Error naming what is outside that.
 TritonSide tritonLocal(const LinearLayout& dist, const LinearLayout& shared, bool store,
                        uint64_t elementBytes, int computeCapability);
+
+// Triton's own bank-conflict number for a distributed layout and a memory
+// layout (Gluon's ttgl.bank_conflicts, bankConflictsMemDesc): the excess
+// wavefronts per phase of one ld/st.shared at Triton's vector width, read as
+// 2^dim(span(segment vectors) ∩ span(one phase's lanes)) - 1, the store's
+// phases used for loads too. It knows nothing of ldmatrix/stmatrix, warps
+// holding copies, sub-word conflicts or the load's quad merge; nullopt where
+// Triton aborts (a buffer smaller than one bank row of vectors).
+//   Requires, throws: as tritonLocal.
+std::optional<uint64_t> tritonBankConflicts(const LinearLayout& dist, const LinearLayout& shared,
+                                            uint64_t elementBytes);
 
 }  // namespace f2lay::ref::analysis
