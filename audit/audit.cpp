@@ -522,7 +522,63 @@ std::string wavefrontText(const Json& triton) {
   return parts.empty() ? std::to_string(triton["wavefronts"].get<uint64_t>()) : parts;
 }
 
+// The rows that cost wavefronts, worst first (the table's order).
+std::vector<const Json*> worstFirst(const Json& report) {
+  std::vector<const Json*> rows;
+  for (const Json& row : report["ops"]) rows.push_back(&row);
+  auto key = [](const Json* r) {
+    double gain = r->value("gain", 0.0);
+    const Json& t = r->contains("triton") ? (*r)["triton"] : Json::object();
+    double w = t.contains("wavefronts") && t["wavefronts"].is_number()
+                   ? t["wavefronts"].get<double>()
+                   : -1;
+    return std::pair{gain, w};
+  };
+  std::stable_sort(rows.begin(), rows.end(), [&](auto* a, auto* b) { return key(a) > key(b); });
+  return rows;
+}
+
 }  // namespace
+
+Json worstOpPicture(const Json& report) {
+  for (const Json* r : worstFirst(report)) {
+    const Json& row = *r;
+    if (!row.contains("triton") || !row["triton"].contains("wavefronts") ||
+        !row["triton"]["wavefronts"].is_number() || row["triton"]["wavefronts"] == 0)
+      continue;
+    const Json& t = row["triton"];
+    // The memory layout: a convert's scratch (its rounds as high offsets) or
+    // the memory descriptor's.
+    Json shared;
+    if (t.contains("shared")) {
+      Json offsets = t["shared"]["in_dims"][0]["bases"];
+      for (const Json& b : t["shared"]["in_dims"][1]["bases"]) offsets.push_back(b);
+      shared = {{"in_dims", {{{"name", "offset"}, {"bases", offsets}}}},
+                {"out_dims", t["shared"]["out_dims"]}};
+    }
+    const char* worst = nullptr;
+    for (const char* side : {"store", "load"})
+      if (t.contains(side) && t[side]["wavefronts"].is_number() &&
+          (!worst || t[side]["wavefronts"] > t[worst]["wavefronts"]))
+        worst = side;
+    if (!worst) continue;
+    bool store = std::string(worst) == "store";
+    const Json& ids = store ? row["from"] : row["to"];
+    const Json& memIds = store ? row["to"] : row["from"];
+    const Json& dist = report["layouts"][ids[0].get<size_t>()]["layout"];
+    if (shared.is_null()) shared = report["layouts"][memIds[0].get<size_t>()]["layout"];
+    std::string access = accessOf(t[worst]["instruction"]);
+    if (access != "store" && access != "load" && row["element_bytes"] != 2) continue;
+    Json request = {{"op", "bank_conflicts"},
+                    {"layout", withoutRegisterCopies(dist)},
+                    {"shared", shared},
+                    {"element_bytes", row["element_bytes"]},
+                    {"access", access}};
+    if (access == "store" || access == "load") request["vector_bytes"] = t[worst]["vector_bytes"];
+    return request;
+  }
+  return nullptr;
+}
 
 std::string auditTable(const Json& report) {
   std::ostringstream out;
@@ -536,17 +592,7 @@ std::string auditTable(const Json& report) {
   else
     out << cta["wavefronts"] << " shared-memory wavefronts (ld/st.shared, ldmatrix/stmatrix)\n";
   // Worst first: the largest gain over the optimum, then the most wavefronts.
-  std::vector<const Json*> rows;
-  for (const Json& row : report["ops"]) rows.push_back(&row);
-  auto key = [](const Json* r) {
-    double gain = r->value("gain", 0.0);
-    const Json& t = r->contains("triton") ? (*r)["triton"] : Json::object();
-    double w = t.contains("wavefronts") && t["wavefronts"].is_number()
-                   ? t["wavefronts"].get<double>()
-                   : -1;
-    return std::pair{gain, w};
-  };
-  std::stable_sort(rows.begin(), rows.end(), [&](auto* a, auto* b) { return key(a) > key(b); });
+  std::vector<const Json*> rows = worstFirst(report);
   char line[512];
   std::snprintf(line, sizeof line, "%-22s %-22s %-16s %-14s %-40s %5s %11s %8s %6s\n", "source",
                 "op", "tensor", "moves by", "Triton's code (per CTA)", "runs", "wavefronts",

@@ -49,7 +49,14 @@ struct AuditOptions {
 //     message); everything inside a module that f2lay cannot read is reported.
 Json auditTtgir(std::string_view ttgir, const AuditOptions& options = {});
 
-// The report as a table for people: one row per data-moving op.
+// The report as a table for people: one row per data-moving op, worst first.
 std::string auditTable(const Json& report);
+
+// The picture of the worst op (the largest gain over the optimum, then the
+// most wavefronts): a bank_conflicts request of its costliest side on the
+// memory layout Triton uses, with Triton's instruction and width, for
+// `f2lay show --svg` (tools/pictures). Null when no op moves data through
+// shared memory at a cost f2lay models.
+Json worstOpPicture(const Json& report);
 
 }  // namespace f2lay::audit

@@ -227,6 +227,12 @@ int main(int argc, char** argv) {
   audit->add_option("FILE", auditPath, "TTGIR file, as Triton prints .asm[\"ttgir\"] (- for stdin)")
       ->required();
   audit->add_flag("--json", auditJson, "Print the report as JSON (vectors/audit.schema.json)");
+  bool auditSvg = false;
+  audit
+      ->add_flag("--svg", auditSvg,
+                 "Print an SVG picture of the worst op instead: the bank scope of its costliest "
+                 "side on the memory layout Triton uses")
+      ->excludes("--json");
   audit->add_option("--triton", auditTriton, "Whose TTGIR and rules: 3.9 (default) or 3.6")
       ->check(CLI::IsMember({"3.9", "3.6"}));
   std::vector<std::string> auditArgs;
@@ -325,6 +331,15 @@ int main(int argc, char** argv) {
         report = f2lay::audit::auditTtgir(readInput(auditPath), options);
       } catch (const f2lay::Error& e) {
         throw f2lay::Error(auditPath + ": " + e.what());
+      }
+      if (auditSvg) {
+        f2lay::Json request = f2lay::audit::worstOpPicture(report);
+        if (request.is_null())
+          throw f2lay::Error(auditPath +
+                             ": no op moves data through shared memory at a cost "
+                             "f2lay models: nothing to draw");
+        std::cout << f2lay::tools::pictures::svgPicture(request);
+        return kOk;
       }
       std::cout << (auditJson ? report.dump(1) + "\n" : f2lay::audit::auditTable(report));
       return kOk;
