@@ -132,6 +132,13 @@ class Auditor {
       Json response = oracle::answer(request);
       if (response["ok"].get<bool>()) {
         entry["layout"] = response["result"];
+        Json sizes = Json::array();
+        for (const Json& d : entry["layout"]["out_dims"]) sizes.push_back(d["size"]);
+        if (sizes != Json(shape)) {
+          entry.erase("layout");
+          entry["error"] = "the layout spans " + sizes.dump() + ", not the type's shape " +
+                           Json(shape).dump();
+        }
       } else {
         entry["error"] = response["error"];
       }

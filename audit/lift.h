@@ -20,8 +20,9 @@ namespace f2lay::audit {
 //   Throws: f2lay::Error naming the attribute and what f2lay cannot read: an
 //     attribute f2lay has no family for, or a key it does not know (never
 //     dropped: a dropped key could change the layout).
-//   Ensures: the request has "op" and "shape" and the family's keys; nested
-//     parents (slice, dot_op) are requests without "shape".
+//   Ensures: the request has "op" and "shape" (but shared_linear, whose shape
+//     is its bases' extent) and the family's keys; nested parents (slice,
+//     dot_op) are requests without "shape".
 Json liftRequest(const Json& encoding, const std::vector<int64_t>& shape, TritonVersion triton);
 
 // The attribute's name without its dialect's parameters ("ttg.blocked"), or

@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """The corpus's kernels as an H100 ran them, against what `f2lay audit` predicts.
 
-usage: measured.py record MEASURED.json MANIFEST.json --gpu TEXT --date DAY
-           writes measured-h100.json here from device_tests/audit_kernels.py's run
+usage: measured.py record MEASURED.json MANIFEST.json --gpu TEXT --date DAY [--triton 3.6]
+           writes measured-h100.json here (measured-h100-triton3.6.json for the kernels
+           Triton 3.6.0 compiled, whose TTGIR is in ttgir-3.6/) from
+           device_tests/audit_kernels.py's run
            (its report's measured.json and its build's manifest.json): per kernel the
            grid, ncu's counts and the integer arguments of the launch
-       measured.py compare F2LAY [--check] [--markdown]
+       measured.py compare F2LAY [--check] [--triton 3.6]
            audits each measured kernel with its launch's arguments and prints, per kernel,
            the shared-memory wavefronts predicted for Triton's code (one CTA times the
            programs), ncu's count (loads + stores), the optimum (each convert_layout at
@@ -27,7 +29,9 @@ import sys
 
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
-DATA = HERE / "measured-h100.json"
+# Per Triton release: the measurements and the TTGIR it compiled.
+DATA = {"3.9": HERE / "measured-h100.json", "3.6": HERE / "measured-h100-triton3.6.json"}
+TTGIR = {"3.9": HERE / "ttgir", "3.6": HERE / "ttgir-3.6"}
 
 
 def integer_arguments(name):
@@ -63,19 +67,21 @@ def record(args):
                         "ldmatrix": m["ldmatrix_instructions"],
                         "stmatrix": m["stmatrix_instructions"],
                         "cp_async": m["cp_async_instructions"]})
-    old = json.load(open(DATA)) if DATA.exists() else {}
-    data = {"gpu": args.gpu, "date": args.date, "triton": "3.9.0",
+    path = DATA[args.triton]
+    old = json.load(open(path)) if path.exists() else {}
+    data = {"gpu": args.gpu, "date": args.date, "triton": args.triton + ".0",
             "how": "device_tests/audit_run.sh: each kernel once under ncu, counts summed over "
                    "the grid's CTAs",
-            "explained": old.get("explained", {}), "kernels": kernels}
-    DATA.write_text(json.dumps(data, indent=1) + "\n")
-    print(f"measured.py: {len(kernels)} kernels recorded in {DATA.relative_to(ROOT)}")
+            "explained": old.get("explained", {}), "open": old.get("open", {}), "kernels": kernels}
+    path.write_text(json.dumps(data, indent=1) + "\n")
+    print(f"measured.py: {len(kernels)} kernels recorded in {path.relative_to(ROOT)}")
     return 0
 
 
-def predict(f2lay, kernel):
+def predict(f2lay, kernel, triton):
     """(predicted, optimum) wavefronts of the whole grid, or (None, what is missing)."""
-    command = [f2lay, "audit", "--json", str(HERE / "ttgir" / f"{kernel['name']}.ttgir")]
+    command = [f2lay, "audit", "--json", "--triton", triton,
+               str(TTGIR[triton] / f"{kernel['name']}.ttgir")]
     for name, value in kernel["arguments"].items():
         command += ["--arg", f"{name}={value}"]
     report = json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
@@ -91,13 +97,13 @@ def predict(f2lay, kernel):
 
 
 def compare(args):
-    data = json.load(open(DATA))
+    data = json.load(open(DATA[args.triton]))
     explained = data.get("explained", {})
     still_open = data.get("open", {})
     rows, missing, wrong = [], [], []
     for kernel in data["kernels"]:
         measured = kernel["load_wavefronts"] + kernel["store_wavefronts"]
-        predicted, optimum = predict(args.f2lay, kernel)
+        predicted, optimum = predict(args.f2lay, kernel, args.triton)
         if predicted is None:
             missing.append((kernel["name"], measured, optimum))
             continue
@@ -135,9 +141,11 @@ def main():
     r.add_argument("manifest")
     r.add_argument("--gpu", required=True)
     r.add_argument("--date", required=True)
+    r.add_argument("--triton", choices=sorted(DATA), default="3.9")
     c = sub.add_parser("compare")
     c.add_argument("f2lay")
     c.add_argument("--check", action="store_true")
+    c.add_argument("--triton", choices=sorted(DATA), default="3.9")
     args = p.parse_args()
     return record(args) if args.command == "record" else compare(args)
 
