@@ -136,8 +136,8 @@ class Auditor {
         for (const Json& d : entry["layout"]["out_dims"]) sizes.push_back(d["size"]);
         if (sizes != Json(shape)) {
           entry.erase("layout");
-          entry["error"] = "the layout spans " + sizes.dump() + ", not the type's shape " +
-                           Json(shape).dump();
+          entry["error"] =
+              "the layout spans " + sizes.dump() + ", not the type's shape " + Json(shape).dump();
         }
       } else {
         entry["error"] = response["error"];
