@@ -443,15 +443,19 @@ TritonSide matrixSide(const Side& s, int bw, bool trans, bool store, uint64_t ro
 }
 
 // The number of register bits that trade places with lane bits: Triton
-// exchanges lanes and registers by shuffles only when it is under two.
+// exchanges lanes and registers by shuffles only when it is under two. Either
+// side's registers may hold what the other's lanes do (where lanes broadcast,
+// the two counts differ), so the larger count is the one.
 size_t mixedTranspositions(const Side& a, const Side& b) {
-  Vecs lanes;
-  for (uint64_t l : b.lane)
-    if (l) lanes.push_back(l);
-  Vecs both = a.reg;
-  both.insert(both.end(), lanes.begin(), lanes.end());
-  // dim(span(A_reg) ∩ span(B_lane)) = |A_reg| + |B_lane| - dim(span of both)
-  return a.reg.size() + rref(lanes).size() - rref(both).size();
+  auto traded = [](const Vecs& regs, const Vecs& lanes) {
+    Vecs nonzero, both = regs;
+    for (uint64_t l : lanes)
+      if (l) nonzero.push_back(l);
+    both.insert(both.end(), nonzero.begin(), nonzero.end());
+    // dim(span(regs) ∩ span(lanes)) = |regs| + dim(span(lanes)) - dim(span of both)
+    return rref(regs).size() + rref(nonzero).size() - rref(both).size();
+  };
+  return std::max(traded(a.reg, b.lane), traded(b.reg, a.lane));
 }
 
 int bitwidthOf(uint64_t elementBytes) {
