@@ -98,9 +98,10 @@ TEST(LinearEncoding, HoldsEveryElementAndTheTileCutToTheTensor) {
         for (size_t d = 0; d < tensor.size(); ++d)
           EXPECT_EQ(v.in_dims[dim].bases[j][d], (*dims[dim])[j][d] % tensor[d]);
     }
-    if (grows)
+    if (grows) {
       for (size_t j = 0; j < p.regBases.size(); ++j)
         EXPECT_EQ(v.in_dims[0].bases[j], p.regBases[j]);
+    }
     ++checked;
   }
   EXPECT_GT(checked, 100);
