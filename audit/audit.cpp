@@ -436,12 +436,19 @@ class Auditor {
       if (op.name.starts_with("ttg.memdesc")) return;  // a view: no data moves
       bool store = op.name != "ttg.local_load";
       const TtgirType& memType = store ? op.resultTypes.at(0) : op.operandTypes.at(0);
-      if (memType.alloc.size() >= memType.shape.size() &&
-          !std::equal(memType.shape.begin(), memType.shape.end(),
-                      memType.alloc.end() - static_cast<long>(memType.shape.size())))
-        throw Error("a subslice of a larger buffer: not modelled yet");
-      const Json& dist = lifted(store ? from.at(0) : to.at(0));
-      const Json& shared = lifted(store ? to.at(0) : from.at(0));
+      Json dist = lifted(store ? from.at(0) : to.at(0));
+      Json shared = lifted(store ? to.at(0) : from.at(0));
+      // A sub-slice of a larger buffer (memdesc_subslice) is addressed by the
+      // buffer's own layout, offset by the slice's start: a constant XOR of
+      // the offsets, which moves no access to another bank relation. So it
+      // costs what the same access at the buffer's origin costs.
+      std::vector<int64_t> alloc(memType.alloc.end() - static_cast<long>(memType.shape.size()),
+                                 memType.alloc.end());
+      if (memType.alloc.size() >= memType.shape.size() && alloc != memType.shape) {
+        shared = ask(liftRequest(memType.encoding, alloc, options_.triton));
+        for (size_t k = 0; k < alloc.size(); ++k) dist["out_dims"][k]["size"] = alloc[k];
+        row["subslice_of"] = alloc;
+      }
       if (shared.contains("padding")) throw Error("padded shared memory: not modelled yet");
       Json side = ask({{"op", "triton_local"},
                        {"layout", dist},
