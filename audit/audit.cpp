@@ -21,6 +21,7 @@ namespace {
 const std::map<std::string, std::string>& movingOps() {
   static const std::map<std::string, std::string> kinds = {
       {"ttg.convert_layout", ""},  // classified below
+      {"tt.reduce", ""},           // by the converts it lowers to
       {"ttg.local_alloc", "shared_memory"},
       {"ttg.local_store", "shared_memory"},
       {"ttg.local_load", "shared_memory"},
@@ -194,6 +195,101 @@ class Auditor {
       loops_.push_back({{"ttgir_line", module.ops[index].textLine},
                         {"trips", count ? Json(*count) : Json(nullptr)}});
   }
+  // How many ops read each value.
+  void setUses(const TtgirModule& module) {
+    for (const TtgirOp& op : module.ops)
+      for (const std::string& v : op.operands) ++uses_[v];
+  }
+
+  // The kernel's last store (a tt.store right before the tt.return, outside
+  // loops) and the ops that load what only it writes: back from its value
+  // through elementwise ops (arith, math) and converts that stay in
+  // registers, each value read by that one op, to the first op on the way
+  // that loads from shared memory (skipCopyWarps).
+  void setEarlyExit(const TtgirModule& module) {
+    std::map<std::string, const TtgirOp*> producer;
+    for (const TtgirOp& op : module.ops)
+      for (const std::string& r : op.results) producer[r] = &op;
+    std::map<int, Json*> rows;
+    for (Json& row : ops_) rows[row["ttgir_line"].get<int>()] = &row;
+    size_t n = module.ops.size();
+    if (n < 2 || module.ops[n - 1].name != "tt.return" || module.ops[n - 2].name != "tt.store" ||
+        !module.ops[n - 2].loops.empty() || module.ops[n - 2].operands.size() < 2)
+      return;
+    std::vector<std::string> todo = {module.ops[n - 2].operands[1]};
+    std::set<std::string> seen;
+    while (!todo.empty()) {
+      std::string v = todo.back();
+      todo.pop_back();
+      auto it = producer.find(v);
+      if (!seen.insert(v).second || it == producer.end() || uses_[v] != 1) continue;
+      const TtgirOp& op = *it->second;
+      auto row = rows.find(op.textLine);
+      Json* triton = row == rows.end() || !row->second->contains("triton")
+                         ? nullptr
+                         : &(*row->second)["triton"];
+      if (triton && (*triton)["path"] == "shared_memory") {
+        if (op.name == "ttg.convert_layout") {
+          skipCopyWarps((*triton)["load"], lifted((*row->second)["to"][0]));
+          (*triton)["wavefronts"] = sideSum(*triton);
+        } else if (op.name == "tt.reduce" && op.operandTypes.size() == 1 &&
+                   triton->contains("result_loads")) {  // Triton 3.6's
+          Json& last = (*triton)["result_loads"][0];
+          Json before = last;
+          skipCopyWarps(last, lifted((*row->second)["to"][0]));
+          for (const char* key : {"instructions", "wavefronts"})
+            (*triton)["load"][key] = (*triton)["load"][key].get<uint64_t>() -
+                                     before[key].get<uint64_t>() + last[key].get<uint64_t>();
+          (*triton)["wavefronts"] = sideSum(*triton);
+        } else if (op.name == "tt.reduce" && op.operandTypes.size() == 1 &&
+                   triton->contains("conversions") &&
+                   (*triton)["conversions"].back().value("to_result", false)) {
+          Json& last = (*triton)["conversions"].back();
+          skipCopyWarps(last["load"], lifted((*row->second)["to"][0]));
+          last["wavefronts"] = sideSum(last);
+          uint64_t total = 0;
+          for (const Json& c : (*triton)["conversions"])
+            total += c.value("wavefronts", uint64_t{0});
+          (*triton)["wavefronts"] = total;
+        }
+        setGain(*row->second);
+      } else if (op.name.starts_with("arith.") || op.name.starts_with("math.") ||
+                 op.name == "tt.fp_to_fp" || op.name == "ttg.convert_layout") {
+        todo.insert(todo.end(), op.operands.begin(), op.operands.end());
+      }
+    }
+  }
+
+  // Whether result k of an op with `count` results is read ("%4#1"; "%4"
+  // alone when it has one).
+  bool isUsed(const TtgirOp& op, size_t k, size_t count) const {
+    if (op.results.empty()) return false;
+    return uses_.contains(count == 1 ? op.results[0] : op.results[0] + "#" + std::to_string(k));
+  }
+
+  // ptxas ends a kernel whose last act is a predicated global store with an
+  // early exit for the threads that do not store, placed before the shared
+  // load that fetches the stored value (SASS: "@!P0 EXIT; LDS; STG"). Whole
+  // warps leave when the value's layout gives them only copies (zero warp
+  // bases: Triton stores each element once), so their loads never run; not
+  // before an ldmatrix, which every lane of a warp must execute.
+  static void skipCopyWarps(Json& load, const Json& to) {
+    uint64_t copies = 1;
+    for (const Json& d : to["in_dims"])
+      if (d["name"] == "warp")
+        for (const Json& b : d["bases"]) {
+          bool zero = true;
+          for (const Json& x : b) zero = zero && x.get<uint64_t>() == 0;
+          if (zero) copies *= 2;
+        }
+    // ldmatrix is warp-collective (.aligned): the exit stays after it.
+    if (copies == 1 || load["instruction"] != "ld.shared") return;
+    load["instructions"] = load["instructions"].get<uint64_t>() / copies;
+    if (!load["wavefronts"].is_null())
+      load["wavefronts"] = load["wavefronts"].get<uint64_t>() / copies;
+    load["early_exit"] = "the warps holding copies exit before this load (the kernel's last store)";
+  }
+
   Json executions(const TtgirOp& op) const {
     int64_t n = 1;
     for (size_t loop : op.loops) {
@@ -226,8 +322,7 @@ class Auditor {
     }
     // Ops whose scratch in shared memory f2lay does not cost yet.
     for (const TtgirOp& op : module.ops)
-      if (op.name == "tt.reduce" || op.name == "tt.scan" || op.name == "tt.gather" ||
-          op.name == "tt.histogram")
+      if (op.name == "tt.scan" || op.name == "tt.gather" || op.name == "tt.histogram")
         missing.push_back(op.name + " (TTGIR line " + std::to_string(op.textLine) +
                           "): its shared-memory scratch is not modelled yet");
     return {{"wavefronts", missing.empty() ? Json(total) : Json(nullptr)}, {"missing", missing}};
@@ -395,13 +490,140 @@ class Auditor {
     row["tritons_model"] = model;
   }
 
+  // Triton's code for a convert_layout from A to B (triton_convert), each side
+  // costed on the scratch layout its swizzling chooses.
+  Json convertCode(const Json& a, const Json& b, uint64_t bytes) const {
+    Json triton = ask({{"op", "triton_convert"},
+                       {"self", a},
+                       {"other", b},
+                       {"element_bytes", bytes},
+                       {"compute_capability", capability_}});
+    if (triton["path"] != "shared_memory") return triton;
+    // One offset space: the rounds' bits above one round's addresses.
+    Json shared = triton["shared"];
+    Json offsets = shared["in_dims"][0]["bases"];
+    for (const Json& r : shared["in_dims"][1]["bases"]) offsets.push_back(r);
+    Json flat = {{"in_dims", {{{"name", "offset"}, {"bases", offsets}}}},
+                 {"out_dims", shared["out_dims"]}};
+    triton["store"] = costSide(triton["store"], a, flat, bytes);
+    triton["load"] = costSide(triton["load"], b, flat, bytes);
+    return triton;
+  }
+
+  // A tt.reduce: the converts Triton lowers it to (triton_reduce), each once
+  // per operand at the operand's width, costed as convert_layouts are; its
+  // optimum is theirs at their optimal swizzles.
+  void costReduce(Json& row, const TtgirOp& op, const std::vector<Json>& from,
+                  const std::vector<Json>& to) {
+    auto at = op.text.find("axis = ");
+    if (at == std::string::npos) throw Error("a tt.reduce without an axis");
+    uint64_t axis = std::stoull(op.text.substr(at + 7));
+    Json request = {{"op", "triton_reduce"}, {"layout", lifted(from.at(0))}, {"axis", axis}};
+    if (!op.resultTypes.empty()) request["result"] = lifted(to.at(0));
+    if (options_.triton == TritonVersion::k3_6) return costReduce36(row, op, request);
+    Json conversions = ask(request)["conversions"];
+    row["kind"] = conversions.empty() ? "warp_shuffle" : "shared_memory";
+    Json code = Json::array();
+    Json total = 0, best = {{"wavefronts", 0}, {"instructions", 0}};
+    for (const Json& c : conversions)
+      for (size_t k = 0; k < op.operandTypes.size(); ++k) {
+        uint64_t bytes = elementBytes(op.operandTypes[k].element);
+        if (!bytes) throw Error("an operand of element type " + op.operandTypes[k].element);
+        Json triton = convertCode(c["from"], c["to"], bytes);
+        triton["operand"] = k;
+        triton["element_bytes"] = bytes;
+        // The convert to the result's layout is the one without the axis.
+        bool toResult = c["to"]["out_dims"].size() < request["layout"]["out_dims"].size();
+        if (triton["path"] == "shared_memory" && toResult) {
+          // The last convert's loads of a result nobody reads are dead code.
+          triton["to_result"] = true;
+          if (!isUsed(op, k, op.operandTypes.size())) {
+            triton["load"]["instructions"] = 0;
+            triton["load"]["wavefronts"] = 0;
+            triton["load"]["dead"] = "the result is never read";
+          }
+        }
+        if (triton["path"] == "shared_memory") {
+          Json w = sideSum(triton);
+          triton["wavefronts"] = w;
+          total = total.is_null() || w.is_null() ? Json(nullptr)
+                                                 : Json(total.get<uint64_t>() + w.get<uint64_t>());
+          Json o = optimum(c["from"], c["to"], bytes);
+          for (const char* key : {"wavefronts", "instructions"})
+            best[key] = best[key].get<uint64_t>() + o[key].get<uint64_t>();
+        }
+        code.push_back(triton);
+      }
+    row["triton"] = {{"path", row["kind"]}, {"conversions", code}, {"wavefronts", total}};
+    if (conversions.empty()) return;
+    row["optimum"] = best;
+    setGain(row);
+  }
+
+  // Triton 3.6's reduce: scalar partials through an unswizzled scratch, in
+  // the operand encoding's order (blocked's "order"; the others' default,
+  // the last dim fastest).
+  void costReduce36(Json& row, const TtgirOp& op, Json request) {
+    const Json& encoding = op.operandTypes.at(0).encoding;
+    Json order = encoding.contains("order") ? encoding["order"] : Json::array();
+    if (order.empty())
+      for (size_t d = op.operandTypes[0].shape.size(); d-- > 0;) order.push_back(d);
+    Json bytes = Json::array();
+    for (const TtgirType& t : op.operandTypes) {
+      if (!elementBytes(t.element)) throw Error("an operand of element type " + t.element);
+      bytes.push_back(elementBytes(t.element));
+    }
+    request["triton"] = "3.6";
+    request["order"] = order;
+    request["element_bytes"] = bytes;
+    Json triton = ask(request);
+    // The loads of a result nobody reads are dead code.
+    for (size_t k = 0; k < op.operandTypes.size(); ++k)
+      if (!isUsed(op, k, op.operandTypes.size())) {
+        Json& dead = triton["result_loads"][k];
+        for (const char* key : {"instructions", "wavefronts", "ideal_wavefronts"}) {
+          triton["load"][key] = triton["load"][key].get<uint64_t>() - dead[key].get<uint64_t>();
+          dead[key] = 0;
+        }
+        dead["dead"] = "the result is never read";
+      }
+    bool shared = triton["store"]["instructions"] != 0;
+    row["kind"] = shared ? "shared_memory" : "warp_shuffle";
+    triton["path"] = row["kind"];
+    triton["wavefronts"] = sideSum(triton);
+    if (!shared) triton.erase("store"), triton.erase("load");
+    row["triton"] = triton;
+  }
+
+  // Store plus load wavefronts of a shared-memory code; null if either is.
+  static Json sideSum(const Json& triton) {
+    Json total = 0;
+    for (const char* s : {"store", "load"})
+      if (triton.contains(s)) {
+        if (triton[s]["wavefronts"].is_null()) return nullptr;
+        total = total.get<uint64_t>() + triton[s]["wavefronts"].get<uint64_t>();
+      }
+    return total;
+  }
+
+  // The gain of the optimum over Triton's code, and whether Triton exceeds it.
+  static void setGain(Json& row) {
+    const Json& total = row["triton"]["wavefronts"];
+    if (!row.contains("optimum") || total.is_null()) return;
+    uint64_t best = row["optimum"]["wavefronts"];
+    row["gain"] =
+        best ? static_cast<double>(total.get<uint64_t>()) / static_cast<double>(best) : 1.0;
+    row["exceeds_optimum"] = total.get<uint64_t>() > best;
+  }
+
   // What Triton 3.9.0 generates for the op (triton_convert, triton_local)
   // and what it costs; for a convert through shared memory also the optimum
   // (optimal_swizzle) and the gain.
   void cost(Json& row, const TtgirOp& op, const std::vector<Json>& from,
             const std::vector<Json>& to) {
     const std::string& kind = row["kind"];
-    if (kind != "shared_memory" && op.name != "ttg.convert_layout") return;
+    if (kind != "shared_memory" && op.name != "ttg.convert_layout" && op.name != "tt.reduce")
+      return;
     if (!capability_) throw Error("Triton's lowering is modelled for NVIDIA (cuda) targets only");
     if (op.name == "ttg.async_copy_global_to_local") {
       // cp.async (LDGSTS) writes shared memory past the LSU's ld/st
@@ -411,26 +633,15 @@ class Auditor {
     }
     uint64_t bytes = row["element_bytes"];
     Json triton;
+    if (op.name == "tt.reduce") return costReduce(row, op, from, to);
     if (op.name == "ttg.convert_layout") {
       if (kind == "unknown") throw Error("the conversion's layouts are not both lifted");
       const Json &a = lifted(from.at(0)), &b = lifted(to.at(0));
-      triton = ask({{"op", "triton_convert"},
-                    {"self", a},
-                    {"other", b},
-                    {"element_bytes", bytes},
-                    {"compute_capability", capability_}});
+      triton = convertCode(a, b, bytes);
       if (triton["path"] != "shared_memory") {
         row["triton"] = triton;
         return;
       }
-      // One offset space: the rounds' bits above one round's addresses.
-      Json shared = triton["shared"];
-      Json offsets = shared["in_dims"][0]["bases"];
-      for (const Json& r : shared["in_dims"][1]["bases"]) offsets.push_back(r);
-      Json flat = {{"in_dims", {{{"name", "offset"}, {"bases", offsets}}}},
-                   {"out_dims", shared["out_dims"]}};
-      triton["store"] = costSide(triton["store"], a, flat, bytes);
-      triton["load"] = costSide(triton["load"], b, flat, bytes);
       row["optimum"] = optimum(a, b, bytes);
     } else {
       if (op.name.starts_with("ttg.memdesc")) return;  // a view: no data moves
@@ -462,21 +673,9 @@ class Auditor {
       triton = {{"path", "shared_memory"}, {store ? "store" : "load", side}};
       compareTritonsModel(row, side, conflicts);
     }
-    Json total = 0;
-    for (const char* s : {"store", "load"})
-      if (triton.contains(s)) {
-        if (triton[s]["wavefronts"].is_null()) total = nullptr;
-        if (!total.is_null())
-          total = total.get<uint64_t>() + triton[s]["wavefronts"].get<uint64_t>();
-      }
-    triton["wavefronts"] = total;
+    triton["wavefronts"] = sideSum(triton);
     row["triton"] = triton;
-    if (row.contains("optimum") && !total.is_null()) {
-      uint64_t best = row["optimum"]["wavefronts"];
-      row["gain"] =
-          best ? static_cast<double>(total.get<uint64_t>()) / static_cast<double>(best) : 1.0;
-      row["exceeds_optimum"] = total.get<uint64_t>() > best;
-    }
+    setGain(row);
   }
 
   AuditOptions options_;
@@ -485,6 +684,7 @@ class Auditor {
   Json layouts_ = Json::array(), ops_ = Json::array(), unread_ = Json::array(),
        loops_ = Json::array();
   std::map<size_t, std::optional<int64_t>> trips_;
+  std::map<std::string, int> uses_;
 };
 
 }  // namespace
@@ -493,7 +693,9 @@ Json auditTtgir(std::string_view ttgir, const AuditOptions& options) {
   TtgirModule module = readTtgir(ttgir);
   Auditor auditor(options, capabilityOf(module.target));
   auditor.setTrips(module);
+  auditor.setUses(module);
   for (const TtgirOp& op : module.ops) auditor.addOp(op);
+  auditor.setEarlyExit(module);
   return auditor.report(module);
 }
 
@@ -515,13 +717,20 @@ std::string tensorText(const Json& row) {
 
 // "32 st.shared 1B + 32 ld.shared 1B": each side's instructions per CTA.
 std::string codeText(const Json& triton) {
+  if (triton.contains("conversions")) {  // a reduce: its converts in turn
+    std::string code;
+    for (const Json& c : triton["conversions"]) code += (code.empty() ? "" : "; ") + codeText(c);
+    return code.empty() ? triton["path"].get<std::string>() : code;
+  }
   std::string code;
   for (const char* side : {"store", "load"})
     if (triton.contains(side)) {
       const Json& s = triton[side];
       code += (code.empty() ? "" : " + ") + std::to_string(s["instructions"].get<uint64_t>()) +
-              " " + s["instruction"].get<std::string>() + " " +
-              std::to_string(s["vector_bytes"].get<uint64_t>()) + "B";
+              " " + s["instruction"].get<std::string>() +
+              (s.contains("vector_bytes")
+                   ? " " + std::to_string(s["vector_bytes"].get<uint64_t>()) + "B"
+                   : " scalar");
     }
   return code.empty() ? triton.value("path", std::string("-")) : code;
 }

@@ -76,7 +76,8 @@ class Aliases {
 
 // loc(...)'s body: "file":line:col, "name"(inner), callsite(a at b),
 // fused[a, b], #locN or unknown. The first file position found wins: for a
-// named or fused location that is the Python line Triton attached.
+// named or fused location that is the Python line Triton attached; for a
+// call site, the caller's.
 std::optional<TtgirLocation> resolveLocation(std::string_view body, const Aliases& aliases,
                                              int depth = 0) {
   if (depth > 64) return std::nullopt;  // a cycle: no location
@@ -90,7 +91,20 @@ std::optional<TtgirLocation> resolveLocation(std::string_view body, const Aliase
     if (!aliases.has(name)) return std::nullopt;
     return resolveLocation(aliases.text(name), aliases, depth + 1);
   }
-  if (in.accept("callsite(") || in.accept("fused[") || in.accept("fused<")) {
+  if (in.accept("callsite(")) {
+    // callsite(callee at caller): the caller's line is the kernel's (a
+    // tl.max's reduce is called from the kernel into Triton's standard.py).
+    std::string_view rest = in.rest();
+    int open = 0;
+    for (size_t i = 0; i < rest.size() && open >= 0; ++i) {
+      char c = rest[i];
+      open += (c == '(' || c == '[' || c == '<') - (c == ')' || c == ']' || c == '>');
+      if (open == 0 && rest.substr(i).starts_with(" at "))
+        if (auto caller = resolveLocation(rest.substr(i + 4), aliases, depth + 1)) return caller;
+    }
+    return resolveLocation(rest, aliases, depth + 1);
+  }
+  if (in.accept("fused[") || in.accept("fused<")) {
     if (in.startsWith("{")) readBalanced(in), in.accept(">"), in.accept("[");
     return resolveLocation(in.rest(), aliases, depth + 1);
   }
@@ -312,8 +326,13 @@ TtgirModule readTtgir(std::string_view text) {
   }
   TtgirModule module;
   bool sawModule = false;
-  // The open regions: the index of the scf.for that opened each, or -1.
-  std::vector<long> regions;
+  // The open regions: the op that opened each (an index into module.ops), and
+  // whether it is a loop (scf.for).
+  struct Region {
+    size_t op;
+    bool loop;
+  };
+  std::vector<Region> regions;
   auto opens = [](std::string_view t) {
     size_t at = t.rfind(" loc(");
     if (at != std::string_view::npos) t = t.substr(0, at);
@@ -326,14 +345,26 @@ TtgirModule readTtgir(std::string_view text) {
     } else if (!sawModule || line.text.empty() || line.text[0] == '#' || line.text[0] == '^') {
       continue;
     } else if (line.text[0] == '}') {
-      // "}", "} loc(...)", "}) : (...)", or "} else {" (which opens another).
-      if (!regions.empty()) regions.pop_back();
-      if (opens(line.text)) regions.push_back(-1);
+      // "}", "} loc(...)", "} else {" (which opens another), or "}) : (...)
+      // -> ... loc(...)": the end of an op printed in generic form (tt.reduce,
+      // tt.scan), whose types and location come after its regions.
+      if (regions.empty()) continue;
+      Region closed = regions.back();
+      regions.pop_back();
+      if (opens(line.text)) regions.push_back({closed.op, false});
+      if (line.text.starts_with("}) : ")) {
+        // Read as the signature of an op of its own.
+        std::string signature = "\"generic.tail\"" + std::string(line.text.substr(2));
+        std::optional<TtgirOp> tail = readOp({signature, line.number}, aliases);
+        TtgirOp& op = module.ops[closed.op];
+        op.operandTypes = tail->operandTypes;
+        op.resultTypes = tail->resultTypes;
+        if (tail->location) op.location = tail->location;
+      }
     } else if (std::optional<TtgirOp> op = readOp(line, aliases)) {
-      for (long r : regions)
-        if (r >= 0) op->loops.push_back(static_cast<size_t>(r));
-      if (opens(line.text))
-        regions.push_back(op->name == "scf.for" ? static_cast<long>(module.ops.size()) : -1);
+      for (const Region& r : regions)
+        if (r.loop) op->loops.push_back(r.op);
+      if (opens(line.text)) regions.push_back({module.ops.size(), op->name == "scf.for"});
       module.ops.push_back(std::move(*op));
     }
   }

@@ -6,6 +6,8 @@
 #include "analysis/gather.h"
 #include "oracle/op_table.h"
 #include "reference/analysis/triton_lowering.h"
+#include "reference/analysis/triton_reduce.h"
+#include "reference/analysis/wavefront_rule.h"
 
 namespace f2lay::oracle {
 
@@ -108,6 +110,55 @@ Json tritonLocalJson(const Args& a) {
   return out;
 }
 
+// Scalar warp-instructions priced by the wavefront rule: the stores, the
+// loads, and apart each operand's loads of the result (result_loads, also
+// counted in the loads): warp-instructions with an active lane, and their
+// wavefronts.
+Json pricedAccesses(const std::vector<ref::analysis::WarpAccess>& accesses, size_t operands) {
+  auto side = [&](auto keep, bool store) {
+    uint64_t instructions = 0, wavefronts = 0, ideal = 0;
+    for (const auto& w : accesses) {
+      if (!keep(w)) continue;
+      auto cost = ref::analysis::vectorWavefronts(
+          store ? analysis::AccessKind::kStore : analysis::AccessKind::kLoad, w.bytes, w.lanes);
+      instructions += cost.phases > 0;
+      wavefronts += cost.wavefronts;
+      ideal += cost.phases;
+    }
+    return Json{{"instruction", store ? "st.shared" : "ld.shared"},
+                {"instructions", instructions},
+                {"wavefronts", wavefronts},
+                {"ideal_wavefronts", ideal}};
+  };
+  Json out = {{"store", side([](const auto& w) { return w.store; }, true)},
+              {"load", side([](const auto& w) { return !w.store; }, false)}};
+  Json results = Json::array();
+  for (size_t k = 0; k < operands; ++k)
+    results.push_back(side([&](const auto& w) { return w.result && w.operand == k; }, false));
+  out["result_loads"] = results;
+  return out;
+}
+
+Json tritonReduceJson(const Args& a) {
+  Layout layout = a.layout("layout");
+  Layout result = a.has("result") ? a.layout("result") : Layout::empty();
+  if (a.triton() == TritonVersion::k3_6) {
+    if (!a.has("order") || !a.has("element_bytes"))
+      throw Error("triton_reduce: Triton 3.6 needs \"order\" and \"element_bytes\"");
+    std::vector<size_t> order;
+    for (uint64_t d : a.numbers("order")) order.push_back(d);
+    std::vector<uint64_t> bytes = a.numbers("element_bytes");
+    return pricedAccesses(
+        ref::analysis::tritonReduceAccesses36(layout, a.number("axis"), result, order, bytes),
+        bytes.size());
+  }
+  Json conversions = Json::array();
+  for (const auto& [from, to] :
+       ref::analysis::tritonReduceConversions(layout, a.number("axis"), result))
+    conversions.push_back({{"from", layoutJson(from)}, {"to", layoutJson(to)}});
+  return {{"conversions", conversions}};
+}
+
 }  // namespace
 
 std::vector<Op> conversionOps() {
@@ -172,6 +223,27 @@ std::vector<Op> conversionOps() {
         "Triton's own bank-conflict number for the pair (Gluon's bank_conflicts: excess "
         "wavefronts per phase of one ld/st.shared; null where Triton aborts)"},
        tritonLocalJson},
+      {{"triton_reduce",
+        {{"layout", "the operand's distributed layout: register, lane, warp -> tensor"},
+         {"axis", "the reduced out dim's position"},
+         {"result",
+          "the result's layout (the operand's slice along the axis); absent for a scalar "
+          "result",
+          false},
+         {"triton", "\"3.9\" (default) or \"3.6\": whose lowering", false},
+         {"order", "Triton 3.6: the operand encoding's dims, fastest first", false},
+         {"element_bytes", "Triton 3.6: each operand's bytes per element, in order", false}},
+        "3.9: {conversions: [{from, to}]}; 3.6: {store, load, result_loads}",
+        "the convert_layouts Triton 3.9.0 lowers a tt.reduce's data movement to, in order, "
+        "each run once per operand: after the registers and lanes along the axis are "
+        "combined, one that moves the warp bits along the axis into lanes, and one to the "
+        "result's layout where the reduced layout is not already it; none when no warp "
+        "holds part of the axis. Triton 3.6.0 instead stored each warp's partials with "
+        "scalar st.shared into an unswizzled scratch (axis fastest), combined them in a "
+        "second pass and loaded the results with scalar ld.shared: its store and load "
+        "warp-instructions (with an active lane) and their wavefronts by the H100 rule; "
+        "result_loads: each operand's loads of its result, part of load"},
+       tritonReduceJson},
   };
 }
 

@@ -207,6 +207,15 @@ std::vector<DrawnRequest> conversions() {
                       {"shared", lj(shared)},
                       {"access", "store"},
                       {"element_bytes", p.elementBytes}}});
+      out.push_back({"triton_reduce " + p.name,
+                     {{"op", "triton_reduce"}, {"layout", lj(p.a)}, {"axis", i % 2}}});
+      out.push_back({"triton_reduce (Triton 3.6) " + p.name,
+                     {{"op", "triton_reduce"},
+                      {"layout", lj(p.a)},
+                      {"axis", i % 2},
+                      {"triton", "3.6"},
+                      {"order", {1, 0}},
+                      {"element_bytes", {p.elementBytes}}}});
     }
     out.push_back({"divide_by_tile " + p.name,
                    {{"op", "divide_by_tile"},
