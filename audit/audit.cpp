@@ -21,7 +21,9 @@ namespace {
 const std::map<std::string, std::string>& movingOps() {
   static const std::map<std::string, std::string> kinds = {
       {"ttg.convert_layout", ""},  // classified below
-      {"tt.reduce", ""},           // by the converts it lowers to
+      {"tt.reduce", "unknown"},    // by the converts it lowers to (costReduce)
+      {"tt.scan", "unknown"},      // by the warps along its axis (costScan)
+      {"tt.gather", "unknown"},    // by where its src and index lie (costGather)
       {"ttg.local_alloc", "shared_memory"},
       {"ttg.local_store", "shared_memory"},
       {"ttg.local_load", "shared_memory"},
@@ -190,7 +192,7 @@ class Auditor {
 
   // How often each op runs, from its loops' trips; the loops themselves.
   void setTrips(const TtgirModule& module) {
-    trips_ = loopTrips(module, options_.arguments);
+    trips_ = loopTrips(module, options_.arguments, options_.grid, options_.program);
     for (const auto& [index, count] : trips_)
       loops_.push_back({{"ttgir_line", module.ops[index].textLine},
                         {"trips", count ? Json(*count) : Json(nullptr)}});
@@ -322,7 +324,7 @@ class Auditor {
     }
     // Ops whose scratch in shared memory f2lay does not cost yet.
     for (const TtgirOp& op : module.ops)
-      if (op.name == "tt.scan" || op.name == "tt.gather" || op.name == "tt.histogram")
+      if (op.name == "tt.histogram")
         missing.push_back(op.name + " (TTGIR line " + std::to_string(op.textLine) +
                           "): its shared-memory scratch is not modelled yet");
     return {{"wavefronts", missing.empty() ? Json(total) : Json(nullptr)}, {"missing", missing}};
@@ -515,16 +517,13 @@ class Auditor {
   // optimum is theirs at their optimal swizzles.
   void costReduce(Json& row, const TtgirOp& op, const std::vector<Json>& from,
                   const std::vector<Json>& to) {
-    auto at = op.text.find("axis = ");
-    if (at == std::string::npos) throw Error("a tt.reduce without an axis");
-    uint64_t axis = std::stoull(op.text.substr(at + 7));
-    Json request = {{"op", "triton_reduce"}, {"layout", lifted(from.at(0))}, {"axis", axis}};
+    Json request = {{"op", "triton_reduce"}, {"layout", lifted(from.at(0))}, {"axis", axisOf(op)}};
     if (!op.resultTypes.empty()) request["result"] = lifted(to.at(0));
     if (options_.triton == TritonVersion::k3_6) return costReduce36(row, op, request);
     Json conversions = ask(request)["conversions"];
     row["kind"] = conversions.empty() ? "warp_shuffle" : "shared_memory";
     Json code = Json::array();
-    Json total = 0, best = {{"wavefronts", 0}, {"instructions", 0}};
+    Json total = 0, best = {{"wavefronts", 0}, {"instructions", 0}, {"parts", Json::array()}};
     for (const Json& c : conversions)
       for (size_t k = 0; k < op.operandTypes.size(); ++k) {
         uint64_t bytes = elementBytes(op.operandTypes[k].element);
@@ -551,6 +550,7 @@ class Auditor {
           Json o = optimum(c["from"], c["to"], bytes);
           for (const char* key : {"wavefronts", "instructions"})
             best[key] = best[key].get<uint64_t>() + o[key].get<uint64_t>();
+          best["parts"].push_back(o);
         }
         code.push_back(triton);
       }
@@ -558,6 +558,52 @@ class Auditor {
     if (conversions.empty()) return;
     row["optimum"] = best;
     setGain(row);
+  }
+
+  // The axis an op (tt.reduce, tt.scan, tt.gather) works along.
+  static uint64_t axisOf(const TtgirOp& op) {
+    auto at = op.text.find("axis = ");
+    if (at == std::string::npos) throw Error("no axis");
+    return std::stoull(op.text.substr(at + 7));
+  }
+
+  // Each operand's bytes per element as the op stores it.
+  static Json operandBytes(const TtgirOp& op) {
+    Json bytes = Json::array();
+    for (const TtgirType& t : op.operandTypes) {
+      if (!elementBytes(t.element)) throw Error("an operand of element type " + t.element);
+      bytes.push_back(elementBytes(t.element));
+    }
+    return bytes;
+  }
+
+  // A tt.scan: each warp's totals through shared memory (triton_scan).
+  void costScan(Json& row, const TtgirOp& op, const std::vector<Json>& from) {
+    Json triton = ask({{"op", "triton_scan"},
+                       {"layout", lifted(from.at(0))},
+                       {"axis", axisOf(op)},
+                       {"element_bytes", operandBytes(op)},
+                       {"triton", toString(options_.triton)}});
+    bool shared = triton["store"]["instructions"] != 0;
+    row["kind"] = shared ? "shared_memory" : "warp_shuffle";
+    triton.erase("result_loads");
+    if (!shared) triton = Json::object();
+    triton["path"] = row["kind"];
+    triton["wavefronts"] = sideSum(triton);
+    row["triton"] = triton;
+  }
+
+  // A tt.gather: within warps, or through shared memory at the addresses its
+  // indices name, which f2lay cannot know.
+  void costGather(Json& row, const TtgirOp& op, const std::vector<Json>& from) {
+    bool local = ask({{"op", "triton_gather"},
+                      {"src", lifted(from.at(0))},
+                      {"index", lifted(from.at(1))},
+                      {"axis", axisOf(op)}})["warp_local"];
+    row["kind"] = local ? "warp_shuffle" : "shared_memory";
+    if (!local)
+      throw Error("a gather across warps loads from addresses its indices name (data-dependent)");
+    row["triton"] = {{"path", "warp_shuffle"}, {"wavefronts", 0}};
   }
 
   // Triton 3.6's reduce: scalar partials through an unswizzled scratch, in
@@ -568,14 +614,9 @@ class Auditor {
     Json order = encoding.contains("order") ? encoding["order"] : Json::array();
     if (order.empty())
       for (size_t d = op.operandTypes[0].shape.size(); d-- > 0;) order.push_back(d);
-    Json bytes = Json::array();
-    for (const TtgirType& t : op.operandTypes) {
-      if (!elementBytes(t.element)) throw Error("an operand of element type " + t.element);
-      bytes.push_back(elementBytes(t.element));
-    }
     request["triton"] = "3.6";
     request["order"] = order;
-    request["element_bytes"] = bytes;
+    request["element_bytes"] = operandBytes(op);
     Json triton = ask(request);
     // The loads of a result nobody reads are dead code.
     for (size_t k = 0; k < op.operandTypes.size(); ++k)
@@ -622,8 +663,9 @@ class Auditor {
   void cost(Json& row, const TtgirOp& op, const std::vector<Json>& from,
             const std::vector<Json>& to) {
     const std::string& kind = row["kind"];
-    if (kind != "shared_memory" && op.name != "ttg.convert_layout" && op.name != "tt.reduce")
-      return;
+    static const std::set<std::string> classified = {"ttg.convert_layout", "tt.reduce", "tt.scan",
+                                                     "tt.gather"};
+    if (kind != "shared_memory" && !classified.contains(op.name)) return;
     if (!capability_) throw Error("Triton's lowering is modelled for NVIDIA (cuda) targets only");
     if (op.name == "ttg.async_copy_global_to_local") {
       // cp.async (LDGSTS) writes shared memory past the LSU's ld/st
@@ -634,6 +676,8 @@ class Auditor {
     uint64_t bytes = row["element_bytes"];
     Json triton;
     if (op.name == "tt.reduce") return costReduce(row, op, from, to);
+    if (op.name == "tt.scan") return costScan(row, op, from);
+    if (op.name == "tt.gather") return costGather(row, op, from);
     if (op.name == "ttg.convert_layout") {
       if (kind == "unknown") throw Error("the conversion's layouts are not both lifted");
       const Json &a = lifted(from.at(0)), &b = lifted(to.at(0));
@@ -692,8 +736,8 @@ class Auditor {
 Json auditTtgir(std::string_view ttgir, const AuditOptions& options) {
   TtgirModule module = readTtgir(ttgir);
   Auditor auditor(options, capabilityOf(module.target));
-  auditor.setTrips(module);
   auditor.setUses(module);
+  auditor.setTrips(module);
   for (const TtgirOp& op : module.ops) auditor.addOp(op);
   auditor.setEarlyExit(module);
   return auditor.report(module);

@@ -31,6 +31,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "formats/json_format.h"
 #include "formats/triton_version.h"
@@ -41,6 +42,10 @@ struct AuditOptions {
   TritonVersion triton = kCurrentTriton;  // whose rules and attribute syntax
   // The kernel's integer arguments at a launch ("K": 256), for loop counts.
   std::map<std::string, int64_t> arguments;
+  // The launch's grid (tt.get_num_programs) and the CTA's program id
+  // (tt.get_program_id), x, y, z, where loop counts depend on them (a
+  // persistent kernel's tiles, a causal attention's blocks); empty: unknown.
+  std::vector<int64_t> grid, program;
 };
 
 // The report of a TTGIR module.

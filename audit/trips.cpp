@@ -74,8 +74,25 @@ bool passesThrough(const std::string& name) {
 
 }  // namespace
 
-std::map<size_t, std::optional<int64_t>> loopTrips(
-    const TtgirModule& module, const std::map<std::string, int64_t>& arguments) {
+std::map<size_t, std::optional<int64_t>> loopTrips(const TtgirModule& module,
+                                                   const std::map<std::string, int64_t>& arguments,
+                                                   const std::vector<int64_t>& grid,
+                                                   const std::vector<int64_t>& program) {
+  if (grid.size() > 3 || program.size() > 3)
+    throw Error("audit: a grid or program id has at most 3 values (x, y, z)");
+  for (int64_t g : grid)
+    if (g < 1) throw Error("audit: a grid's sizes must be at least 1, got " + std::to_string(g));
+  for (size_t k = 0; k < program.size(); ++k)
+    if (program[k] < 0 || (!grid.empty() && program[k] >= (k < grid.size() ? grid[k] : 1)))
+      throw Error("audit: program id " + std::to_string(program[k]) + " is outside the grid");
+  // A launch value of axis x, y or z: given, or the default of an axis past
+  // those given (size 1, id 0), or unknown.
+  auto launch = [](const std::vector<int64_t>& v, const std::string& text, int64_t past) -> Value {
+    size_t at = text.find_first_of("xyz", text.find(' '));
+    if (v.empty() || at == std::string::npos) return std::nullopt;
+    size_t axis = static_cast<size_t>(text[at] - 'x');
+    return axis < v.size() ? Value(v[axis]) : Value(past);
+  };
   std::map<std::string, int64_t> values;
   // The kernel's arguments: the first function's operands are its parameters.
   std::vector<std::string> parameters;
@@ -107,6 +124,10 @@ std::map<size_t, std::optional<int64_t>> loopTrips(
                f != binaryOps().end() && op.operands.size() == 2) {
       Value a = value(op.operands[0]), b = value(op.operands[1]);
       if (a && b) result = f->second(*a, *b);
+    } else if (op.name == "tt.get_program_id") {
+      result = launch(program, op.text, 0);
+    } else if (op.name == "tt.get_num_programs") {
+      result = launch(grid, op.text, 1);
     } else if (passesThrough(op.name) && op.operands.size() == 1) {
       result = value(op.operands[0]);
     } else if (op.name == "scf.for" && op.operands.size() >= 4) {

@@ -6,6 +6,7 @@ usage: audit_kernels.py build OUT [--only NAME...]   here, with .venv's Triton 3
        audit_kernels.py run DIR [--only NAME...] [--dry-run]
                                                      on the GPU: numpy and cupy, no Triton
        audit_kernels.py report DIR NCU.csv           join a run with ncu's measurement of it
+       audit_kernels.py sources DIR NCU_SOURCE.csv   the same, per SASS instruction
        audit_kernels.py selftest                     here: build two entries, check the files,
                                                      prepare their launches, report a fake ncu run
 
@@ -46,6 +47,17 @@ Commands. OUT under build/, which git ignores, so `run` must carry it to the GPU
     ncu --csv --page raw --metrics l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum,sm__sass_inst_executed_op_ldsm.sum,sm__sass_inst_executed_op_shared_stsm.sum,smsp__inst_executed_op_ldgsts.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum python3 device_tests/audit_kernels.py run build/audit-kernels > build/audit-kernels/ncu.csv
     python3 device_tests/audit_kernels.py report build/audit-kernels build/audit-kernels/ncu.csv
 
+sources joins DIR/launched.json with ncu's SourceCounters page of another run (per SASS
+instruction; `ncu --section SourceCounters --page source --csv --print-source sass python3
+device_tests/audit_kernels.py run DIR`, one table per launch, in launch order) and writes
+DIR/sources.json: per entry each instruction that moved shared-memory wavefronts ("L1
+Wavefronts Shared") and their sums by class: load (LDS, LDSM), store (STS, STSM), cp_async
+(LDGSTS), mma_operands (wgmma reading shared memory), other. Unlike the raw
+l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st counter, which on the H100 counts a few
+to a few hundred wavefronts more than the instructions move in some kernels, differently
+from run to run (device_tests/RESULTS.md, "Counting by instruction"), these sums repeat
+exactly.
+
 Should this ncu not know a metric (it then profiles nothing), leave that one out: report
 gives null for a metric the CSV lacks.
 
@@ -54,6 +66,7 @@ wrong or a launch failed; report 0; selftest 0, or 1; any of them 2 on bad argum
 unreadable input.
 """
 import argparse
+import csv
 import json
 import os
 import re
@@ -426,6 +439,82 @@ def report(folder, ncu_path):
     return 0
 
 
+# ---- sources ---------------------------------------------------------------------------
+
+# What issues a SASS instruction's shared-memory wavefronts: the classes ncu's SourceCounters
+# lets apart, by the instruction's opcode (its first upper-case word, after any predicate).
+SOURCE_CLASSES = [
+    ("cp_async", ("LDGSTS",)),                         # cp.async's writes
+    ("mma_operands", ("HGMMA", "QGMMA", "IGMMA", "BGMMA")),  # wgmma reading its operands
+    ("load", ("LDSM", "LDS")),                         # ldmatrix, ld.shared
+    ("store", ("STSM", "STS")),                        # stmatrix, st.shared
+]
+
+
+def source_class(opcode):
+    for name, prefixes in SOURCE_CLASSES:
+        if opcode.startswith(prefixes):
+            return name
+    return "other"
+
+
+def read_source_tables(path):
+    """ncu --page source --csv: one table per profiled kernel, each after its "Kernel Name"
+    line, in launch order; each row a SASS instruction with its counters."""
+    tables = []
+    with open(path, newline="") as f:
+        for line in f:
+            if line.startswith('"Kernel Name"'):
+                tables.append({"kernel": next(csv.reader([line]))[1], "lines": []})
+            elif tables and line.startswith('"'):
+                tables[-1]["lines"].append(line)
+    for t in tables:
+        rows = list(csv.reader(t.pop("lines")))
+        t["rows"] = [dict(zip(rows[0], r)) for r in rows[1:]] if rows else []
+    return tables
+
+
+def sources(folder, ncu_path):
+    """Join DIR/launched.json with ncu's SourceCounters page of that run: per entry, each SASS
+    instruction that moved shared-memory wavefronts, and their sums by class."""
+    folder = Path(folder)
+    try:
+        launched = json.loads((folder / "launched.json").read_text())
+        tables = read_source_tables(ncu_path)
+    except (OSError, ValueError) as e:
+        print(f"audit_kernels.py sources: {e}", file=sys.stderr)
+        return 2
+    runs = [r for r in launched if r["launched"]]
+    if len(tables) != len(runs):
+        print(f"audit_kernels.py sources: {len(tables)} kernels profiled, {len(runs)} launched: "
+              f"the CSV is not of this run", file=sys.stderr)
+        return 2
+    out = []
+    for record, table in zip(runs, tables):
+        item = {"name": record["name"], "kernel": table["kernel"], "instructions": [],
+                **{name: 0 for name, _ in SOURCE_CLASSES}, "other": 0}
+        for row in table["rows"]:
+            wavefronts = number(row.get("L1 Wavefronts Shared", "") or "0")
+            if not wavefronts:
+                continue
+            words = [w for w in row["Source"].split() if w[:1].isupper()]
+            opcode = words[0] if words else "?"
+            item[source_class(opcode)] += wavefronts
+            item["instructions"].append({
+                "sass": row["Source"].strip(),
+                "executed": number(row.get("Instructions Executed", "") or "0"),
+                "wavefronts": wavefronts,
+                "ideal": number(row.get("L1 Wavefronts Shared Ideal", "") or "0")})
+        out.append(item)
+    (folder / "sources.json").write_text(json.dumps(out, indent=1) + "\n")
+    print("| kernel | ld | st | cp.async | wgmma operands | other |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for m in out:
+        print(f"| {m['name']} | {m['load']} | {m['store']} | {m['cp_async']} | "
+              f"{m['mma_operands']} | {m['other']} |")
+    return 0
+
+
 # ---- selftest (here: no GPU) -----------------------------------------------------------
 
 def selftest():
@@ -487,6 +576,9 @@ def main(argv):
     rep = sub.add_parser("report", help="join launched.json with ncu's CSV")
     rep.add_argument("dir")
     rep.add_argument("ncu_csv")
+    src = sub.add_parser("sources", help="join launched.json with ncu's SourceCounters page")
+    src.add_argument("dir")
+    src.add_argument("ncu_csv")
     sub.add_parser("selftest", help="check build and report here (no GPU)")
     args = p.parse_args(argv)
     if args.command == "build":
@@ -495,6 +587,8 @@ def main(argv):
         return run(args.dir, args.only, args.dry_run)
     if args.command == "report":
         return report(args.dir, args.ncu_csv)
+    if args.command == "sources":
+        return sources(args.dir, args.ncu_csv)
     return selftest()
 
 

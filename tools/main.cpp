@@ -239,6 +239,13 @@ int main(int argc, char** argv) {
   audit->add_option("--arg", auditArgs,
                     "NAME=VALUE: a kernel integer argument's value at the launch, for the loop "
                     "counts (repeat for several)");
+  std::string auditGrid, auditProgram;
+  audit->add_option("--grid", auditGrid,
+                    "X[,Y[,Z]]: the launch's grid (tt.get_num_programs), for loop counts that "
+                    "depend on it");
+  audit->add_option("--program", auditProgram,
+                    "X[,Y[,Z]]: the CTA's program id (tt.get_program_id), for loop counts that "
+                    "depend on it (one CTA's report)");
 
 #ifdef F2LAY_WITH_VECTORS
   auto* vectors = app.add_subcommand(
@@ -315,7 +322,8 @@ int main(int argc, char** argv) {
 #endif
     if (audit->parsed()) {
       f2lay::Json report;
-      f2lay::audit::AuditOptions options{f2lay::parseTritonVersion(auditTriton), {}};
+      f2lay::audit::AuditOptions options;
+      options.triton = f2lay::parseTritonVersion(auditTriton);
       for (const std::string& arg : auditArgs) {
         size_t eq = arg.find('=');
         try {
@@ -327,6 +335,23 @@ int main(int argc, char** argv) {
           throw f2lay::Error("audit: --arg \"" + arg + "\" is not NAME=INTEGER");
         }
       }
+      auto triple = [](const std::string& name, const std::string& text) {
+        std::vector<int64_t> out;
+        if (text.empty()) return out;
+        std::stringstream in(text);
+        for (std::string part; std::getline(in, part, ',');) {
+          try {
+            size_t end = 0;
+            out.push_back(std::stoll(part, &end));
+            if (end != part.size()) throw std::invalid_argument("trailing text");
+          } catch (const std::exception&) {
+            throw f2lay::Error("audit: " + name + " \"" + text + "\" is not X[,Y[,Z]] integers");
+          }
+        }
+        return out;
+      };
+      options.grid = triple("--grid", auditGrid);
+      options.program = triple("--program", auditProgram);
       try {
         report = f2lay::audit::auditTtgir(readInput(auditPath), options);
       } catch (const f2lay::Error& e) {

@@ -7,6 +7,11 @@ usage: measured.py record MEASURED.json MANIFEST.json --gpu TEXT --date DAY [--t
            device_tests/audit_kernels.py's run
            (its report's measured.json and its build's manifest.json): per kernel the
            grid, ncu's counts and the integer arguments of the launch
+       measured.py sources SOURCES.json [--triton 3.6]
+           adds to each kernel of measured-h100.json (or the 3.6 file) the wavefronts
+           ncu counted per SASS instruction (device_tests/audit_kernels.py sources),
+           summed by class: loads, stores, cp.async, wgmma operands; these repeat
+           exactly from run to run where the raw counters do not, so compare uses them
        measured.py compare F2LAY [--check] [--triton 3.6]
            audits each measured kernel with its launch's arguments and prints, per kernel,
            the shared-memory wavefronts predicted for Triton's code (one CTA times the
@@ -78,22 +83,67 @@ def record(args):
     return 0
 
 
-def predict(f2lay, kernel, triton):
-    """(predicted, optimum) wavefronts of the whole grid, or (None, what is missing)."""
+def audit(f2lay, kernel, triton, program=None):
+    """f2lay audit's report of one CTA of the launch (any CTA without a program id)."""
     command = [f2lay, "audit", "--json", "--triton", triton,
-               str(TTGIR[triton] / f"{kernel['name']}.ttgir")]
+               str(TTGIR[triton] / f"{kernel['name']}.ttgir"),
+               "--grid", ",".join(map(str, kernel["grid"]))]
     for name, value in kernel["arguments"].items():
         command += ["--arg", f"{name}={value}"]
-    report = json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
-    cta = report["cta"]
-    if cta["wavefronts"] is None:
-        return None, cta["missing"]
-    programs = math.prod(kernel["grid"])
-    optimum = cta["wavefronts"]
-    for op in report["ops"]:
-        if "optimum" in op and op["triton"].get("wavefronts") is not None:
-            optimum -= (op["triton"]["wavefronts"] - op["optimum"]["wavefronts"]) * op["executions"]
-    return cta["wavefronts"] * programs, optimum * programs
+    if program is not None:
+        command += ["--program", ",".join(map(str, program))]
+    return json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
+
+
+def add_sources(args):
+    path = DATA[args.triton]
+    data = json.load(open(path))
+    by_name = {m["name"]: m for m in json.load(open(args.sources))}
+    missing = [k["name"] for k in data["kernels"] if k["name"] not in by_name]
+    if missing:
+        raise SystemExit(f"measured.py: {args.sources} lacks {', '.join(missing)}")
+    for kernel in data["kernels"]:
+        m = by_name[kernel["name"]]
+        kernel["by_instruction"] = {c: m[c] for c in
+                                    ("load", "store", "cp_async", "mma_operands", "other")}
+    path.write_text(json.dumps(data, indent=1) + "\n")
+    print(f"measured.py: per-instruction counts of {len(data['kernels'])} kernels added to "
+          f"{path.relative_to(ROOT)}")
+    return 0
+
+
+def measured_wavefronts(kernel):
+    """The kernel's ld/st.shared and ldmatrix/stmatrix wavefronts: counted per SASS
+    instruction where recorded (exact), else the raw counters'."""
+    if "by_instruction" in kernel:
+        return kernel["by_instruction"]["load"] + kernel["by_instruction"]["store"]
+    return kernel["load_wavefronts"] + kernel["store_wavefronts"]
+
+
+def predict(f2lay, kernel, triton):
+    """(predicted, optimum) wavefronts of the whole grid, or (None, what is missing).
+    Where loop counts depend on the program id (a causal attention's blocks), each CTA
+    is audited with its own and the CTAs are summed."""
+    reports = [audit(f2lay, kernel, triton)]
+    if reports[0]["cta"]["wavefronts"] is None and any(
+            "unknown number of times" in why for why in reports[0]["cta"]["missing"]):
+        gx, gy, gz = kernel["grid"]
+        reports = [audit(f2lay, kernel, triton, (x, y, z))
+                   for z in range(gz) for y in range(gy) for x in range(gx)]
+    else:
+        reports *= math.prod(kernel["grid"])
+    predicted = optimum = 0
+    for report in reports:
+        cta = report["cta"]
+        if cta["wavefronts"] is None:
+            return None, cta["missing"]
+        predicted += cta["wavefronts"]
+        optimum += cta["wavefronts"]
+        for op in report["ops"]:
+            if "optimum" in op and op["triton"].get("wavefronts") is not None:
+                optimum -= ((op["triton"]["wavefronts"] - op["optimum"]["wavefronts"])
+                            * op["executions"])
+    return predicted, optimum
 
 
 def compare(args):
@@ -102,7 +152,7 @@ def compare(args):
     still_open = data.get("open", {})
     rows, missing, wrong = [], [], []
     for kernel in data["kernels"]:
-        measured = kernel["load_wavefronts"] + kernel["store_wavefronts"]
+        measured = measured_wavefronts(kernel)
         predicted, optimum = predict(args.f2lay, kernel, args.triton)
         if predicted is None:
             missing.append((kernel["name"], measured, optimum))
@@ -119,8 +169,9 @@ def compare(args):
                                   " (open)" if name in still_open else " **differs**")
         print(f"| {name} | {p} | {m}{mark} | {o} | {g:.2f}x |")
     print(f"\n{len(rows)} kernels modelled completely: {sum(r[1] == r[2] for r in rows)} predicted "
-          f"exactly, {len(rows) - sum(r[1] == r[2] for r in rows)} differ ({len(still_open)} of them "
-          f"open questions, listed below); {len(missing)} not yet (first reason each):")
+          f"exactly, {len(rows) - sum(r[1] == r[2] for r in rows)} differ ({len(explained)} "
+          f"explained, {len(still_open)} open, listed below); {len(missing)} not yet (first "
+          f"reason each):")
     for name, measured, why in missing:
         print(f"- {name} (measured {measured}): {why[0]}")
     for name, reason in explained.items():
@@ -142,11 +193,16 @@ def main():
     r.add_argument("--gpu", required=True)
     r.add_argument("--date", required=True)
     r.add_argument("--triton", choices=sorted(DATA), default="3.9")
+    so = sub.add_parser("sources")
+    so.add_argument("sources")
+    so.add_argument("--triton", choices=sorted(DATA), default="3.9")
     c = sub.add_parser("compare")
     c.add_argument("f2lay")
     c.add_argument("--check", action="store_true")
     c.add_argument("--triton", choices=sorted(DATA), default="3.9")
     args = p.parse_args()
+    if args.command == "sources":
+        return add_sources(args)
     return record(args) if args.command == "record" else compare(args)
 
 

@@ -5,8 +5,8 @@
 #include "analysis/conversion.h"
 #include "analysis/gather.h"
 #include "oracle/op_table.h"
+#include "reference/analysis/triton_axis_ops.h"
 #include "reference/analysis/triton_lowering.h"
-#include "reference/analysis/triton_reduce.h"
 #include "reference/analysis/wavefront_rule.h"
 
 namespace f2lay::oracle {
@@ -159,6 +159,18 @@ Json tritonReduceJson(const Args& a) {
   return {{"conversions", conversions}};
 }
 
+Json tritonScanJson(const Args& a) {
+  std::vector<uint64_t> bytes = a.numbers("element_bytes");
+  return pricedAccesses(
+      ref::analysis::tritonScanAccesses(a.layout("layout"), a.number("axis"), bytes, a.triton()),
+      bytes.size());
+}
+
+Json tritonGatherJson(const Args& a) {
+  return {{"warp_local", ref::analysis::tritonGatherIsWarpLocal(a.layout("src"), a.layout("index"),
+                                                                a.number("axis"))}};
+}
+
 }  // namespace
 
 std::vector<Op> conversionOps() {
@@ -244,6 +256,29 @@ std::vector<Op> conversionOps() {
         "warp-instructions (with an active lane) and their wavefronts by the H100 rule; "
         "result_loads: each operand's loads of its result, part of load"},
        tritonReduceJson},
+      {{"triton_scan",
+        {{"layout", "the operand's blocked layout: register, lane, warp -> tensor"},
+         {"axis", "the scanned out dim's position"},
+         {"element_bytes", "each operand's bytes per element (1, 2, 4 or 8), in order"},
+         {"triton", "\"3.9\" (default) or \"3.6\": whose LLVM merges the loads", false}},
+        "{store, load, result_loads}",
+        "the shared-memory code of a tt.scan (Triton 3.6.0 and 3.9.0 alike) when more than one "
+        "warp holds the axis: each warp's last lane along the axis stores its totals (scalar "
+        "st.shared, predicated), and every thread loads the totals of the warps before it; "
+        "where every thread is on the axis LLVM merges those loads into vectors (3.9.0 per "
+        "16-byte window, 3.6.0 in power-of-two pieces). Warp-instructions with an active lane "
+        "and wavefronts by the H100 rule; none when one warp holds the axis"},
+       tritonScanJson},
+      {{"triton_gather",
+        {{"src", "the gathered tensor's layout"},
+         {"index", "the index tensor's layout (that of the result)"},
+         {"axis", "the gather axis: an out dim's position"}},
+        "{warp_local}",
+        "whether Triton's tt.gather stays within warps (GatherLoweringHelper::isWarpLocal: no "
+        "warp basis of src or index along the axis, their warp and lane bases equal off it), "
+        "with shuffles and no shared memory; otherwise it goes through shared memory at "
+        "addresses the indices name"},
+       tritonGatherJson},
   };
 }
 

@@ -42,13 +42,16 @@ def ask(request: dict, impl: str = "opt") -> dict:
     return response
 
 
-def audit(ttgir: str, *, triton: str = "3.9", arguments: dict = None) -> dict:
+def audit(ttgir: str, *, triton: str = "3.9", arguments: dict = None, grid=(),
+          program=()) -> dict:
     """`f2lay audit --json` in process: a compiled Triton kernel's TTGIR (the
     text of `compiled.asm["ttgir"]`) read for every layout it holds and every
     op that moves data between layouts, as plain data (vectors/audit.schema.json):
     {"triton", "module", "layouts", "ops", "unread"}. triton is "3.9" (the
     default) or "3.6": whose TTGIR and rules. arguments: the kernel's integer
-    arguments at a launch ({"K": 256}), from which loop counts are evaluated.
+    arguments at a launch ({"K": 256}), from which loop counts are evaluated;
+    grid and program: the launch's grid and the CTA's program id, (x, y, z) or
+    fewer, for loops whose counts depend on them.
     Text that is not a TTGIR module raises f2lay.Error; what f2lay cannot read
     inside one is reported, never dropped."""
     if not isinstance(ttgir, str):
@@ -60,7 +63,11 @@ def audit(ttgir: str, *, triton: str = "3.9", arguments: dict = None) -> dict:
             isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)
             for k, v in arguments.items()):
         raise TypeError("audit: arguments must map names (str) to integers")
-    return _json.loads(_audit_json(ttgir, triton, arguments))
+    for name, value in (("grid", grid), ("program", program)):
+        if not isinstance(value, (tuple, list)) or len(value) > 3 or not all(
+                isinstance(v, int) and not isinstance(v, bool) for v in value):
+            raise TypeError(f"audit: {name} must be up to 3 integers (x, y, z)")
+    return _json.loads(_audit_json(ttgir, triton, arguments, list(grid), list(program)))
 
 
 def show(value, *, element_bytes: int = None, warp: int = 0, instruction: int = 0) -> str:

@@ -47,11 +47,14 @@ NB_MODULE(_f2lay, m) {
   m.def(
       "audit_json",
       [](const std::string& ttgir, const std::string& triton,
-         const std::map<std::string, int64_t>& arguments) {
-        return f2lay::audit::auditTtgir(ttgir, {f2lay::parseTritonVersion(triton), arguments})
+         const std::map<std::string, int64_t>& arguments, const std::vector<int64_t>& grid,
+         const std::vector<int64_t>& program) {
+        return f2lay::audit::auditTtgir(
+                   ttgir, {f2lay::parseTritonVersion(triton), arguments, grid, program})
             .dump();
       },
       "ttgir"_a, "triton"_a = "3.9", "arguments"_a = std::map<std::string, int64_t>{},
+      "grid"_a = std::vector<int64_t>{}, "program"_a = std::vector<int64_t>{},
       "`f2lay audit --json` in process: the report of a TTGIR module, as JSON text.");
 
   m.def(

@@ -216,6 +216,14 @@ std::vector<DrawnRequest> conversions() {
                       {"triton", "3.6"},
                       {"order", {1, 0}},
                       {"element_bytes", {p.elementBytes}}}});
+      out.push_back({"triton_scan " + p.name,
+                     {{"op", "triton_scan"},
+                      {"layout", lj(p.a)},
+                      {"axis", i % 2},
+                      {"element_bytes", {p.elementBytes}}}});
+      out.push_back(
+          {"triton_gather " + p.name,
+           {{"op", "triton_gather"}, {"src", lj(p.a)}, {"index", lj(p.b)}, {"axis", i % 2}}});
     }
     out.push_back({"divide_by_tile " + p.name,
                    {{"op", "divide_by_tile"},

@@ -82,9 +82,9 @@ const std::map<std::string, std::string>& familyOfOp() {
                     "tensor_memory_scales",
                     "tmem_reg_layout"});
     put("shape_operations", {"trans", "reshape", "join", "split", "expand_dims", "broadcast"});
-    put("conversions",
-        {"classify_conversion", "shuffle_plan", "gather_plan", "duplication", "vectorization",
-         "divide_by_tile", "triton_convert", "triton_local", "triton_reduce"});
+    put("conversions", {"classify_conversion", "shuffle_plan", "gather_plan", "duplication",
+                        "vectorization", "divide_by_tile", "triton_convert", "triton_local",
+                        "triton_reduce", "triton_scan", "triton_gather"});
     put("swizzles", {"optimal_swizzle"});
     put("bank_conflicts", {"bank_conflicts"});
     return t;

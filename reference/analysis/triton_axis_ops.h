@@ -1,6 +1,9 @@
-// What Triton 3.9.0 generates for a tt.reduce on NVIDIA GPUs (one CTA): the
-// convert_layouts it lowers the reduction's data movement to. Since Triton's
-// PR #9219 the reduce has no shared-memory code of its own:
+// What Triton generates on NVIDIA GPUs (one CTA) for the ops that work along
+// an axis and may go through shared memory: tt.reduce, tt.scan, tt.gather.
+//
+// tt.reduce, Triton 3.9.0: the convert_layouts it lowers the reduction's data
+// movement to. Since Triton's PR #9219 the reduce has no shared-memory code
+// of its own:
 //   1. it combines the values a thread holds along the axis (registers),
 //   2. then the lanes' along it (shfl.sync.bfly),
 //   3. then moves the warp bits that still run along the axis into lanes with
@@ -20,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include "formats/triton_version.h"
 #include "reference/analysis/wavefront_rule.h"
 #include "reference/linear_layout.h"
 
@@ -47,7 +51,7 @@ struct WarpAccess {
   bool store = false;
   uint64_t bytes = 0;
   std::vector<LaneAccess> lanes;
-  size_t operand = 0;  // whose data it moves
+  size_t operand = 0;   // whose data it moves
   bool result = false;  // a load of the op's result, its last code
 };
 
@@ -75,5 +79,37 @@ std::vector<WarpAccess> tritonReduceAccesses36(const LinearLayout& operand, size
                                                const LinearLayout& result,
                                                const std::vector<size_t>& order,
                                                const std::vector<uint64_t>& operandBytes);
+
+// What Triton (3.6.0 and 3.9.0 alike) generates for a tt.scan along `axis`
+// of a blocked operand, when more than one warp holds the axis (else the scan
+// stays in registers and shuffles: empty). Each warp scans its part, then
+//   1. the last lane along the axis of each warp stores its running total per
+//      chunk (the registers of a run along the axis), a scalar st.shared at
+//      par + warpAxis * NPL + chunk * NPL * W, where par numbers the threads
+//      by their coordinates off the axis and NPL counts them;
+//   2. after a barrier every thread loads, per chunk, the totals of the W
+//      warps along the axis (scalar loads, the last warp's dead in the last
+//      block along the axis, which LLVM deletes).
+// Where every thread is on the axis (NPL = 1) the loads of a chunk are
+// adjacent and LLVM merges them into vector loads: Triton 3.9.0's LLVM per
+// 16-byte window, rounded up to a power of two; 3.6.0's in power-of-two
+// pieces of the run.
+//   Requires: operand a blocked layout's linear layout (register, lane, warp:
+//     single-bit bases); axis one of its out dims' positions; operandBytes
+//     as for tritonReduceAccesses36.
+//   Throws: f2lay::Error naming what is outside that.
+std::vector<WarpAccess> tritonScanAccesses(const LinearLayout& operand, size_t axis,
+                                           const std::vector<uint64_t>& operandBytes,
+                                           TritonVersion triton);
+
+// Whether Triton's tt.gather of `src` by `index` along `axis` stays within
+// warps (GatherLoweringHelper::isWarpLocal: shuffles and selects, no shared
+// memory): no warp basis of either moves along the axis, and their warp
+// bases and their lane bases agree off the axis. Otherwise Triton stores src
+// whole into shared memory and loads each gathered element from the address
+// its index names (data-dependent).
+//   Requires: two distributed layouts over the same out dims; axis below
+//     their rank. Throws: f2lay::Error naming what is outside that.
+bool tritonGatherIsWarpLocal(const LinearLayout& src, const LinearLayout& index, size_t axis);
 
 }  // namespace f2lay::ref::analysis

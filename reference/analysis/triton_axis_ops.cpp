@@ -1,6 +1,7 @@
-#include "reference/analysis/triton_reduce.h"
+#include "reference/analysis/triton_axis_ops.h"
 
 #include <algorithm>
+#include <bit>
 #include <map>
 #include <string>
 
@@ -14,10 +15,13 @@ bool isZero(const Basis& b) {
   return std::all_of(b.begin(), b.end(), [](uint64_t x) { return x == 0; });
 }
 
-InDim* dimNamed(LayoutValue& v, const std::string& name) {
-  for (InDim& d : v.in_dims)
+const InDim* dimNamed(const LayoutValue& v, const std::string& name) {
+  for (const InDim& d : v.in_dims)
     if (d.name == name) return &d;
   return nullptr;
+}
+InDim* dimNamed(LayoutValue& v, const std::string& name) {
+  return const_cast<InDim*>(dimNamed(std::as_const(v), name));
 }
 
 void dropZeroRegisters(LayoutValue& v) {
@@ -68,8 +72,8 @@ LayoutValue withoutAxis(LayoutValue v, size_t axis) {
 // operand's own slice (Triton's for a slice of a parent at size 1 along the
 // axis: its bases off the axis).
 LayoutValue resultOf(const LinearLayout& operand, size_t axis, const LinearLayout& result) {
-  LayoutValue r = result.value().out_dims.empty() ? withoutAxis(operand.value(), axis)
-                                                  : result.value();
+  LayoutValue r =
+      result.value().out_dims.empty() ? withoutAxis(operand.value(), axis) : result.value();
   dropZeroRegisters(r);
   return r;
 }
@@ -155,6 +159,26 @@ AxisBits axisBits(const InDim& d, size_t axis) {
   return b;
 }
 
+// Each operand's region of a scratch of `elements` per operand: the widest
+// first, stable among equals (Triton's getSmemBases).
+std::vector<uint64_t> regionsOf(const std::vector<uint64_t>& operandBytes, uint64_t elements,
+                                const char* op) {
+  std::vector<size_t> byWidth(operandBytes.size());
+  for (size_t i = 0; i < byWidth.size(); ++i) byWidth[i] = i;
+  std::stable_sort(byWidth.begin(), byWidth.end(),
+                   [&](size_t a, size_t b) { return operandBytes[a] > operandBytes[b]; });
+  std::vector<uint64_t> base(operandBytes.size());
+  uint64_t next = 0;
+  for (size_t i : byWidth) {
+    if (operandBytes[i] != 1 && operandBytes[i] != 2 && operandBytes[i] != 4 &&
+        operandBytes[i] != 8)
+      throw Error(std::string(op) + ": element bytes must be 1, 2, 4 or 8, got " +
+                  std::to_string(operandBytes[i]));
+    base[i] = next, next += elements * operandBytes[i];
+  }
+  return base;
+}
+
 }  // namespace
 
 std::vector<WarpAccess> tritonReduceAccesses36(const LinearLayout& operand, size_t axis,
@@ -195,19 +219,7 @@ std::vector<WarpAccess> tritonReduceAccesses36(const LinearLayout& operand, size
     return off;
   };
   // Each operand's region, the widest first (stable among equals).
-  std::vector<size_t> byWidth(operandBytes.size());
-  for (size_t i = 0; i < byWidth.size(); ++i) byWidth[i] = i;
-  std::stable_sort(byWidth.begin(), byWidth.end(),
-                   [&](size_t a, size_t b) { return operandBytes[a] > operandBytes[b]; });
-  std::vector<uint64_t> base(operandBytes.size());
-  uint64_t next = 0;
-  for (size_t i : byWidth) {
-    if (operandBytes[i] != 1 && operandBytes[i] != 2 && operandBytes[i] != 4 &&
-        operandBytes[i] != 8)
-      throw Error("triton_reduce: element bytes must be 1, 2, 4 or 8, got " +
-                  std::to_string(operandBytes[i]));
-    base[i] = next, next += elements * operandBytes[i];
-  }
+  std::vector<uint64_t> base = regionsOf(operandBytes, elements, "triton_reduce");
 
   std::vector<WarpAccess> out;
   auto emit = [&](bool store, size_t k, auto laneAccess, bool result = false) {
@@ -253,20 +265,165 @@ std::vector<WarpAccess> tritonReduceAccesses36(const LinearLayout& operand, size
   // 3. The results, read from each row's first partial.
   for (size_t k = 0; k < operandBytes.size(); ++k) {
     if (rank == 1) {  // a scalar result
-      emit(false, k, [&](uint64_t, uint64_t) { return LaneAccess{true, base[k]}; }, true);
+      emit(
+          false, k,
+          [&](uint64_t, uint64_t) {
+            return LaneAccess{true, base[k]};
+          },
+          true);
       continue;
     }
     LayoutValue r = resultOf(operand, axis, result);
     const InDim* rreg = dimNamed(r, "register");
     uint64_t registers = rreg ? uint64_t{1} << rreg->bases.size() : 1;
     for (uint64_t j = 0; j < registers; ++j)
-      emit(false, k, [&](uint64_t l, uint64_t wi) {
-        Basis c = coordinatesOf(r, {{"register", j}, {"lane", l}, {"warp", wi}});
-        c.insert(c.begin() + static_cast<long>(axis), 0);
-        return LaneAccess{true, base[k] + operandBytes[k] * offsetOf(c)};
-      }, true);
+      emit(
+          false, k,
+          [&](uint64_t l, uint64_t wi) {
+            Basis c = coordinatesOf(r, {{"register", j}, {"lane", l}, {"warp", wi}});
+            c.insert(c.begin() + static_cast<long>(axis), 0);
+            return LaneAccess{true, base[k] + operandBytes[k] * offsetOf(c)};
+          },
+          true);
   }
   return out;
+}
+
+namespace {
+
+// The bits of an in dim's index whose bases lie off the axis and are not
+// zero, packed in basis order: for a blocked layout the thread's
+// coordinates off the axis linearised in the layout's order, copies left out.
+uint64_t offAxisIndex(const InDim& d, size_t axis, uint64_t x) {
+  uint64_t out = 0;
+  int k = 0;
+  for (size_t i = 0; i < d.bases.size(); ++i)
+    if (d.bases[i][axis] == 0 && !isZero(d.bases[i])) out |= (x >> i & 1) << k++;
+  return out;
+}
+
+int offAxisBits(const InDim& d, size_t axis) {
+  int n = 0;
+  for (const Basis& b : d.bases) n += b[axis] == 0 && !isZero(b);
+  return n;
+}
+
+}  // namespace
+
+std::vector<WarpAccess> tritonScanAccesses(const LinearLayout& operand, size_t axis,
+                                           const std::vector<uint64_t>& operandBytes,
+                                           TritonVersion triton) {
+  LayoutValue v = operand.value();
+  size_t rank = v.out_dims.size();
+  if (axis >= rank)
+    throw Error("triton_scan: axis " + std::to_string(axis) + " is not below the rank " +
+                std::to_string(rank));
+  const InDim *lane = dimNamed(v, "lane"), *warp = dimNamed(v, "warp");
+  if (!lane || !warp || !dimNamed(v, "register"))
+    throw Error("triton_scan: the operand needs 'register', 'lane' and 'warp' in dims");
+  dropZeroRegisters(v);
+  const InDim& reg = *dimNamed(v, "register");
+  AxisBits lanes = axisBits(*lane, axis), warps = axisBits(*warp, axis);
+  uint64_t w = uint64_t{1} << warps.along.size();
+  if (w == 1) return {};
+  // The run of registers along the axis: bases 1, 2, 4, ... on it.
+  size_t contigBits = 0;
+  while (contigBits < reg.bases.size()) {
+    Basis unit(rank, 0);
+    unit[axis] = uint64_t{1} << contigBits;
+    if (reg.bases[contigBits] != unit) break;
+    ++contigBits;
+  }
+  uint64_t lanesPerWarp = uint64_t{1} << lane->bases.size();
+  uint64_t numWarps = uint64_t{1} << warp->bases.size();
+  uint64_t chunks = uint64_t{1} << (reg.bases.size() - contigBits);
+  uint64_t lanesOnAxis = uint64_t{1} << lanes.along.size();
+  uint64_t npl = uint64_t{1} << (offAxisBits(*lane, axis) + offAxisBits(*warp, axis));
+  uint64_t laneParallel = uint64_t{1} << offAxisBits(*lane, axis);
+  // A block along the axis: what the run, the lanes and the warps cover.
+  uint64_t block = (uint64_t{1} << contigBits) * lanesOnAxis * w;
+  uint64_t lastBlock = v.out_dims[axis].size / block - 1;
+  auto par = [&](uint64_t l, uint64_t wi) {
+    return offAxisIndex(*lane, axis, l) + offAxisIndex(*warp, axis, wi) * laneParallel;
+  };
+  auto chunkIsLast = [&](uint64_t c) {
+    Basis at = coordinatesOf(v, {{"register", c << contigBits}});
+    return at[axis] / block == lastBlock;
+  };
+  std::vector<uint64_t> base = regionsOf(operandBytes, npl * w * chunks, "triton_scan");
+
+  std::vector<WarpAccess> out;
+  auto emit = [&](bool store, size_t k, uint64_t bytes, auto laneAccess) {
+    for (uint64_t wi = 0; wi < numWarps; ++wi) {
+      WarpAccess a{store, bytes, {}, k, false};
+      for (uint64_t l = 0; l < lanesPerWarp; ++l) a.lanes.push_back(laneAccess(l, wi));
+      out.push_back(std::move(a));
+    }
+  };
+  // 1. Each warp's totals, from its last lane along the axis.
+  for (uint64_t c = 0; c < chunks; ++c)
+    for (size_t k = 0; k < operandBytes.size(); ++k)
+      emit(true, k, operandBytes[k], [&](uint64_t l, uint64_t wi) {
+        bool active = lanes.index(l) == lanesOnAxis - 1 && lanes.representative(l) &&
+                      warps.representative(wi);
+        uint64_t e = par(l, wi) + warps.index(wi) * npl + c * npl * w;
+        return LaneAccess{active, base[k] + operandBytes[k] * e};
+      });
+  // 2. The totals of the warps along the axis, read back by every thread.
+  for (uint64_t c = 0; c < chunks; ++c) {
+    uint64_t live = chunkIsLast(c) ? w - 1 : w;
+    for (size_t k = 0; k < operandBytes.size(); ++k) {
+      uint64_t bytes = operandBytes[k];
+      if (npl != 1) {
+        for (uint64_t i = 0; i < live; ++i)
+          emit(false, k, bytes, [&](uint64_t l, uint64_t wi) {
+            return LaneAccess{true, base[k] + bytes * (par(l, wi) + npl * (i + c * w))};
+          });
+        continue;
+      }
+      // Every thread reads the same run of `live` totals: vector loads.
+      uint64_t begin = base[k] + bytes * c * w, end = begin + bytes * live;
+      std::vector<std::pair<uint64_t, uint64_t>> loads;  // (address, bytes)
+      if (triton == TritonVersion::k3_9) {
+        for (uint64_t window = begin & ~uint64_t{15}; window < end; window += 16) {
+          uint64_t lo = std::max(begin, window), hi = std::min(end, window + 16);
+          uint64_t size = std::bit_ceil(hi - lo);
+          loads.push_back({lo & ~(size - 1), size});
+        }
+      } else {
+        for (uint64_t at = begin; at < end;) {
+          uint64_t size = std::min<uint64_t>(16, std::bit_floor(end - at));
+          while (at % size) size /= 2;
+          loads.push_back({at, size});
+          at += size;
+        }
+      }
+      for (const auto& load : loads)
+        emit(false, k, load.second,
+             [&](uint64_t, uint64_t) { return LaneAccess{true, load.first}; });
+    }
+  }
+  return out;
+}
+
+bool tritonGatherIsWarpLocal(const LinearLayout& src, const LinearLayout& index, size_t axis) {
+  const LayoutValue &a = src.value(), &b = index.value();
+  if (a.out_dims.size() != b.out_dims.size() || axis >= a.out_dims.size())
+    throw Error("triton_gather: src and index need the same rank, above the axis " +
+                std::to_string(axis));
+  auto offAxis = [&](const LayoutValue& v, const char* name) {
+    const InDim* d = dimNamed(v, name);
+    std::vector<Basis> out;
+    if (!d) return out;
+    for (Basis x : d->bases) x[axis] = 0, out.push_back(x);
+    return out;
+  };
+  for (const LayoutValue* v : {&a, &b})
+    for (const char* name : {"warp", "block"})
+      if (const InDim* d = dimNamed(*v, name))
+        for (const Basis& x : d->bases)
+          if (x[axis] != 0) return false;
+  return offAxis(a, "warp") == offAxis(b, "warp") && offAxis(a, "lane") == offAxis(b, "lane");
 }
 
 }  // namespace f2lay::ref::analysis
