@@ -520,7 +520,7 @@ def sources(folder, ncu_path):
 def selftest():
     """build two entries (sm_80 to PTX, sm_90 to a cubin) and one it must skip (sm_100), check
     the files and the manifest, prepare the launches with the stand-in Triton (run --dry-run),
-    and report a made-up ncu run of them."""
+    and report a made-up ncu run of them, raw and per instruction."""
     names = ["transpose_int8-sm80-w1-32x32", "transpose_int8-sm90-w1-32x32",
              "matmul_fp16-sm100-w4-128x128x64-s3"]
     assert METRICS in " ".join(__doc__.split()), "the docstring's ncu command lacks METRICS"
@@ -559,6 +559,28 @@ def selftest():
         assert [m["name"] for m in measured] == names[:2]
         assert all(measured[0][f] == 1024 for f, _, _ in MEASURES)
         assert [measured[1][f] for f, _, _ in MEASURES] == list(range(len(MEASURES)))
+
+        # A made-up SourceCounters page: one table per launch, in launch order.
+        cols = ["Address", "Source", "Instructions Executed", "L1 Wavefronts Shared",
+                "L1 Wavefronts Shared Ideal"]
+        table = [cols, ["0x10", "STS.128 [R3+UR5], R16", "24", "96", "96"],
+                 ["0x20", "@!P0 LDSM.16.M88.4 R4, [R5]", "24", "1,024", "96"],
+                 ["0x30", "LDGSTS.E.BYPASS.128 [R1], desc[UR4][R2.64]", "8", "32", "32"],
+                 ["0x40", "HGMMA.64x128x16.F32 R24, gdesc[UR8], R24", "4", "48", "48"],
+                 ["0x50", "IADD3 R1, R2, R3, RZ", "24", "0", "0"]]
+        page = "==PROF== not CSV\n"
+        for _ in names[:2]:
+            page += '"Kernel Name","transpose_int8_kernel",\n' + "".join(
+                ",".join(f'"{cell}"' for cell in line) + "\n" for line in table)
+        (out / "source.csv").write_text(page)
+        assert sources(out, out / "source.csv") == 0
+        counted = json.loads((out / "sources.json").read_text())
+        assert [m["name"] for m in counted] == names[:2]
+        assert {k: counted[0][k] for k in ("load", "store", "cp_async", "mma_operands", "other")} \
+            == {"load": 1024, "store": 96, "cp_async": 32, "mma_operands": 48, "other": 0}
+        assert len(counted[0]["instructions"]) == 4  # the IADD3 moved nothing
+        (out / "source.csv").write_text(page.split('"Kernel Name"')[0])  # no tables
+        assert sources(out, out / "source.csv") == 2
     print("selftest: ok")
     return 0
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The audit corpus on the GPU (device_tests/audit_kernels.py's docstring): every
 # kernel launched once and its output checked, then again under ncu, joined
-# into OUT/measured.json and OUT/report.md; then the one-warp int8 transpose
+# into OUT/measured.json and OUT/report.md, and once more per SASS instruction into
+# OUT/sources.json (measured.py sources reads it); then the one-warp int8 transpose
 # under the Triton installed there (triton36_transpose.py), under ncu.
 #   device_tests/audit_run.sh BUILD OUT     (BUILD: audit_kernels.py build's folder)
 set -uo pipefail
@@ -20,7 +21,14 @@ echo "run: exit $? ($(tail -1 "$out/run.txt"))"
 echo "ncu: exit $?"
 python3 device_tests/audit_kernels.py report "$build" "$out/ncu.csv" > "$out/report.md"
 echo "report: exit $?"
-cp "$build/measured.json" "$build/launched.json" "$out/" 2>/dev/null
+# Again per SASS instruction (SourceCounters): these sums repeat exactly, where the raw
+# counters above may count more than the instructions move (RESULTS.md, 2026-11-28).
+"$ncu" --section SourceCounters --page source --csv --print-source sass \
+  python3 device_tests/audit_kernels.py run "$build" > "$out/source.csv" 2> "$out/source.err"
+echo "ncu per instruction: exit $?"
+python3 device_tests/audit_kernels.py sources "$build" "$out/source.csv" > "$out/sources.md"
+echo "sources: exit $?"
+cp "$build/measured.json" "$build/launched.json" "$build/sources.json" "$out/" 2>/dev/null
 python3 device_tests/triton36_transpose.py "$out" > "$out/t36.txt" 2>&1
 echo "triton36: exit $? ($(cat "$out/t36.txt" | tr '\n' ' '))"
 "$ncu" --csv --page raw -k regex:trans_kernel --metrics "$metrics" \

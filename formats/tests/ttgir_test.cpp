@@ -134,6 +134,47 @@ TEST(MlirText, ReadsEachKindOfValue) {
   EXPECT_THROW(read("[1, 2"), Error);
 }
 
+// An argmax: a generic op whose types and location follow its region
+// (Triton 3.9.0, sm_90; the reduce is called from Triton's standard.py).
+constexpr const char* kArgmax =
+    R"(#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#loc = loc("kernels/a.py":6:1)
+#loc1 = loc("/site-packages/triton/language/standard.py":216:15)
+#loc43 = loc("kernels/a.py":20:30)
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @argmax_kernel(%x: !tt.ptr<f32> loc("x"(#loc))) attributes {noinline = false} {
+    %4:2 = "tt.reduce"(%x_11, %x_9) <{axis = 1 : i32}> ({
+    ^bb0(%arg4: f32 loc(callsite(#loc1 at #loc43)), %arg5: i32 loc(callsite(#loc1 at #loc43)), %arg6: f32 loc(callsite(#loc1 at #loc43)), %arg7: i32 loc(callsite(#loc1 at #loc43))):
+      %gt = arith.cmpf ogt, %arg4, %arg6 : f32 loc(#loc1)
+      %v_ret = arith.select %gt, %arg4, %arg6 : f32 loc(#loc1)
+      %i_ret = arith.select %gt, %arg5, %arg7 : i32 loc(#loc1)
+      tt.reduce.return %v_ret, %i_ret : f32, i32 loc(#loc1)
+    }) : (tensor<64x256xf32, #blocked>, tensor<64x256xi32, #blocked>) -> (tensor<64xf32, #ttg.slice<{dim = 1, parent = #blocked}>>, tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>>) loc(#loc52)
+    tt.return loc(#loc)
+  } loc(#loc)
+} loc(#loc)
+#loc52 = loc(callsite(#loc1 at #loc43))
+)";
+
+TEST(Ttgir, ReadsAGenericOpsTypesAfterItsRegionAndTheCallersLine) {
+  TtgirModule m = readTtgir(kArgmax);
+  const TtgirOp& reduce = opNamed(m, "tt.reduce");
+  EXPECT_EQ(reduce.results, std::vector<std::string>{"%4"});
+  EXPECT_EQ(reduce.operands, (std::vector<std::string>{"%x_11", "%x_9"}));
+  ASSERT_EQ(reduce.operandTypes.size(), 2u);
+  ASSERT_EQ(reduce.resultTypes.size(), 2u);
+  EXPECT_EQ(reduce.operandTypes[1].element, "i32");
+  EXPECT_EQ(reduce.resultTypes[0].shape, std::vector<int64_t>{64});
+  EXPECT_EQ(reduce.resultTypes[1].encodingText, "#ttg.slice<{dim = 1, parent = #blocked}>");
+  // callsite(callee at caller): the kernel's line, not standard.py's.
+  ASSERT_TRUE(reduce.location.has_value());
+  EXPECT_EQ(reduce.location->file, "kernels/a.py");
+  EXPECT_EQ(reduce.location->line, 20);
+  // The region's ops are read too, and the region closes: tt.return is outside.
+  EXPECT_EQ(opNamed(m, "arith.select").location->line, 216);
+  EXPECT_TRUE(opNamed(m, "tt.return").loops.empty());
+}
+
 TEST(Ttgir, RefusesWhatIsNotAModule) {
   EXPECT_THROW(readTtgir("hello"), Error);
   try {

@@ -36,7 +36,24 @@ def test_the_one_warp_int8_transpose():
     assert all("layout" in report["layouts"][i] for i in converts[0]["from"] + converts[0]["to"])
 
 
+def test_a_causal_attentions_blocks_follow_the_program_id():
+    path = os.path.join(ROOT, "audit", "corpus", "ttgir",
+                        "attention_fwd_fp16-sm80-w4-d128-causal-64x64-s3.ttgir")
+    text = open(path).read()
+    trips = [f2lay.audit(text, grid=(4, 2), program=(x, 0))["loops"][0]["trips"]
+             for x in range(4)]
+    assert trips == [1, 2, 3, 4]
+    assert f2lay.audit(text)["loops"][0]["trips"] is None  # no program id: unknown
+
+
 def test_bad_arguments_raise():
+    with pytest.raises(TypeError, match="grid"):
+        f2lay.audit("", grid=(1, 2, 3, 4))
+    with pytest.raises(TypeError, match="program"):
+        f2lay.audit("", program="0")
+    path = os.path.join(ROOT, "audit", "corpus", "ttgir", "transpose_int8-sm90-w1-32x32.ttgir")
+    with pytest.raises(f2lay.Error, match="outside the grid"):
+        f2lay.audit(open(path).read(), grid=(1,), program=(1,))
     with pytest.raises(TypeError):
         f2lay.audit(b"module attributes {}")
     with pytest.raises(f2lay.Error, match="triton"):

@@ -399,8 +399,9 @@ std::vector<WarpAccess> tritonScanAccesses(const LinearLayout& operand, size_t a
         }
       }
       for (const auto& load : loads)
-        emit(false, k, load.second,
-             [&](uint64_t, uint64_t) { return LaneAccess{true, load.first}; });
+        emit(false, k, load.second, [&](uint64_t, uint64_t) {
+          return LaneAccess{true, load.first};
+        });
     }
   }
   return out;
