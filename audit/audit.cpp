@@ -231,7 +231,7 @@ class Auditor {
                          ? nullptr
                          : &(*row->second)["triton"];
       if (triton && (*triton)["path"] == "shared_memory") {
-        if (op.name == "ttg.convert_layout") {
+        if (op.name == "ttg.convert_layout" || op.name == "ttg.local_load") {
           skipCopyWarps((*triton)["load"], lifted((*row->second)["to"][0]));
           (*triton)["wavefronts"] = sideSum(*triton);
         } else if (op.name == "tt.reduce" && op.operandTypes.size() == 1 &&
@@ -273,8 +273,7 @@ class Auditor {
   // early exit for the threads that do not store, placed before the shared
   // load that fetches the stored value (SASS: "@!P0 EXIT; LDS; STG"). Whole
   // warps leave when the value's layout gives them only copies (zero warp
-  // bases: Triton stores each element once), so their loads never run; not
-  // before an ldmatrix, which every lane of a warp must execute.
+  // bases: Triton stores each element once), so their loads never run.
   static void skipCopyWarps(Json& load, const Json& to) {
     uint64_t copies = 1;
     for (const Json& d : to["in_dims"])
@@ -284,8 +283,12 @@ class Auditor {
           for (const Json& x : b) zero = zero && x.get<uint64_t>() == 0;
           if (zero) copies *= 2;
         }
-    // ldmatrix is warp-collective (.aligned): the exit stays after it.
-    if (copies == 1 || load["instruction"] != "ld.shared") return;
+    // Seen in the SASS of the corpus and of device_tests/better_reduce.py: the exit
+    // goes before a load of up to 4 bytes a lane, never before a wider one (its
+    // latency is hidden early) or an ldmatrix (warp-collective, .aligned).
+    if (copies == 1 || load["instruction"] != "ld.shared" ||
+        load.value("vector_bytes", uint64_t{0}) > 4)
+      return;
     load["instructions"] = load["instructions"].get<uint64_t>() / copies;
     if (!load["wavefronts"].is_null())
       load["wavefronts"] = load["wavefronts"].get<uint64_t>() / copies;
