@@ -17,7 +17,10 @@ OUT/<entry>.cubin for sm_90 (sm_90a SASS), OUT/<entry>.ptx for sm_80 and sm_89 (
 cannot run on sm_90; the driver JIT-compiles the PTX for the H100, mma.sync and cp.async
 included) and OUT/manifest.json: per entry the function, num_warps, shared bytes, the scratch
 sizes, the grid and every runtime argument (pointer or scalar, numpy dtype), in launch order;
-under "skipped", the entries an H100 cannot run (sm_100, AMD) and why.
+under "skipped", the entries an H100 cannot run (sm_100, AMD) and why. It compiles with
+USE_IR_LOC=ttgir, so a cubin's line table names lines of the entry's TTGIR (the code is the
+same); each sm_90 entry's "sass_lines" lists [SASS byte offset, TTGIR line] where the line
+changes (nvdisasm -g), which maps ncu's per-instruction counts to TTGIR ops.
 
 run launches each entry of DIR/manifest.json once, in order: inputs from the kernel file's
 make_inputs(cfg, numpy.random.default_rng(seed 0)), grid(cfg), blocks of 32 * num_warps
@@ -51,7 +54,7 @@ sources joins DIR/launched.json with ncu's SourceCounters page of another run (p
 instruction; `ncu --section SourceCounters --page source --csv --print-source sass python3
 device_tests/audit_kernels.py run DIR`, one table per launch, in launch order) and writes
 DIR/sources.json: per entry each instruction that moved shared-memory wavefronts ("L1
-Wavefronts Shared") and their sums by class: load (LDS, LDSM), store (STS, STSM), cp_async
+Wavefronts Shared"; with its byte offset in the kernel) and their sums by class: load (LDS, LDSM), store (STS, STSM), cp_async
 (LDGSTS), mma_operands (wgmma reading shared memory), other. Unlike the raw
 l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st counter, which on the H100 counts a few
 to a few hundred wavefronts more than the instructions move in some kernels, differently
@@ -170,6 +173,9 @@ def build(out, only):
     corpus = import_corpus()
     os.chdir(corpus.REPO)  # as compile.py: the TTGIR locations are repository-relative
     corpus.clean_environment()  # before triton is imported
+    # The cubins' line tables name TTGIR lines, not Python ones (the code is the same):
+    # each SASS instruction maps to the TTGIR op it came from (sass_lines below).
+    os.environ["USE_IR_LOC"] = "ttgir"
 
     def error(message):
         print(f"audit_kernels.py build: error: {message}", file=sys.stderr)
@@ -203,8 +209,10 @@ def build(out, only):
             continue
         kind = BINARY[cfg["target"]["arch"]]
         binary = f"{name}.{kind}"
+        lines = []
         if kind == "cubin":
             (out / binary).write_bytes(kernel.asm["cubin"])
+            lines = sass_lines(out / binary)
         else:
             (out / binary).write_text(kernel.asm["ptx"])
         if not as_corpus:
@@ -220,7 +228,7 @@ def build(out, only):
             "profile_scratch_size": meta["profile_scratch_size"],
             "profile_scratch_align": meta["profile_scratch_align"],
             "grid": list(module.grid(cfg)), "arguments": arguments, "outputs": cfg["outputs"],
-            "ttgir_as_corpus": as_corpus,
+            "ttgir_as_corpus": as_corpus, "sass_lines": lines,
         })
         print(f"{time.monotonic() - t0:6.2f}s  {name}  ({binary}, shared {meta['shared']})")
     import triton
@@ -233,6 +241,26 @@ def build(out, only):
     for f in failed:
         print(f"  failed: {f}")
     return 1 if failed else 0
+
+
+def sass_lines(cubin):
+    """[[SASS byte offset, TTGIR line], ...] from the cubin's line table (nvdisasm -g, as
+    Triton ships it): each line holds from its offset up to the next one."""
+    import triton
+    nvdisasm = Path(triton.__file__).parent / "backends" / "nvidia" / "bin" / "nvdisasm"
+    text = subprocess.run([str(nvdisasm), "-g", "-c", str(cubin)], capture_output=True,
+                          text=True, check=True).stdout
+    out, pending = [], None
+    for row in text.splitlines():
+        marker = re.search(r'//## File ".*\.ttgir", line (\d+)', row)
+        at = re.match(r"\s*/\*([0-9a-f]+)\*/", row)
+        if marker:
+            pending = int(marker.group(1))
+        elif at and pending is not None:
+            if not out or out[-1][1] != pending:
+                out.append([int(at.group(1), 16), pending])
+            pending = None
+    return out
 
 
 # ---- run (on the GPU machine: numpy and cupy, no Triton) -------------------------------
@@ -493,7 +521,10 @@ def sources(folder, ncu_path):
     for record, table in zip(runs, tables):
         item = {"name": record["name"], "kernel": table["kernel"], "instructions": [],
                 **{name: 0 for name, _ in SOURCE_CLASSES}, "other": 0}
+        first = None
         for row in table["rows"]:
+            address = int(row["Address"], 16) if row.get("Address", "").startswith("0x") else None
+            first = address if first is None else first
             wavefronts = number(row.get("L1 Wavefronts Shared", "") or "0")
             if not wavefronts:
                 continue
@@ -501,6 +532,7 @@ def sources(folder, ncu_path):
             opcode = words[0] if words else "?"
             item[source_class(opcode)] += wavefronts
             item["instructions"].append({
+                "offset": None if address is None else address - first,
                 "sass": row["Source"].strip(),
                 "executed": number(row.get("Instructions Executed", "") or "0"),
                 "wavefronts": wavefronts,
@@ -538,6 +570,13 @@ def selftest():
         assert ".entry transpose_int8_kernel(" in ptx
         cubin = (out / entries[names[1]]["binary"]).read_bytes()
         assert entries[names[1]]["binary"].endswith(".cubin") and cubin[:4] == b"\x7fELF"
+        # The cubin's line table names lines of the corpus TTGIR (USE_IR_LOC=ttgir).
+        lines = entries[names[1]]["sass_lines"]
+        ttgir = (REPO / "audit" / "corpus" / "ttgir" / f"{names[1]}.ttgir").read_text()
+        assert lines and lines[0][0] == 0 and [o for o, _ in lines] == sorted(o for o, _ in lines)
+        converts = [n + 1 for n, t in enumerate(ttgir.splitlines()) if "ttg.convert_layout" in t]
+        assert set(converts) <= {line for _, line in lines}, (converts, lines)
+        assert entries[names[0]]["sass_lines"] == []  # PTX: the driver compiles it there
         for e in entries.values():
             assert e["function"] == "transpose_int8_kernel" and e["num_warps"] == 1
             assert e["shared"] == 1024 and e["global_scratch_size"] == 0 and e["ttgir_as_corpus"]
