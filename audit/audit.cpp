@@ -199,6 +199,7 @@ class Auditor {
   }
   // How many ops read each value.
   void setUses(const TtgirModule& module) {
+    numWarps_ = static_cast<uint64_t>(module.numWarps);
     for (const TtgirOp& op : module.ops)
       for (const std::string& v : op.operands) ++uses_[v];
   }
@@ -230,7 +231,7 @@ class Auditor {
       Json* triton = row == rows.end() || !row->second->contains("triton")
                          ? nullptr
                          : &(*row->second)["triton"];
-      if (triton && (*triton)["path"] == "shared_memory") {
+      if (triton && triton->value("path", std::string()) == "shared_memory") {
         if (op.name == "ttg.convert_layout" || op.name == "ttg.local_load") {
           skipCopyWarps((*triton)["load"], lifted((*row->second)["to"][0]));
           (*triton)["wavefronts"] = sideSum(*triton);
@@ -274,7 +275,7 @@ class Auditor {
   // load that fetches the stored value (SASS: "@!P0 EXIT; LDS; STG"). Whole
   // warps leave when the value's layout gives them only copies (zero warp
   // bases: Triton stores each element once), so their loads never run.
-  static void skipCopyWarps(Json& load, const Json& to) {
+  void skipCopyWarps(Json& load, const Json& to) const {
     uint64_t copies = 1;
     for (const Json& d : to["in_dims"])
       if (d["name"] == "warp")
@@ -283,16 +284,22 @@ class Auditor {
           for (const Json& x : b) zero = zero && x.get<uint64_t>() == 0;
           if (zero) copies *= 2;
         }
-    // Seen in the SASS of the corpus and of device_tests/better_reduce.py: the exit
-    // goes before a load of up to 4 bytes a lane, never before a wider one (its
-    // latency is hidden early) or an ldmatrix (warp-collective, .aligned).
+    // What the SASS of the corpus and of device_tests/better_reduce.py shows: the
+    // exit goes before a thread's one load of up to 4 bytes; not before a wider
+    // load (its latency is hidden early) or an ldmatrix (warp-collective,
+    // .aligned). Where a thread loads more, where the exit goes is not known.
+    uint64_t instructions = load["instructions"];
     if (copies == 1 || load["instruction"] != "ld.shared" ||
-        load.value("vector_bytes", uint64_t{0}) > 4)
+        load.value("vector_bytes", uint64_t{0}) > 4 || instructions != numWarps_)
       return;
-    load["instructions"] = load["instructions"].get<uint64_t>() / copies;
-    if (!load["wavefronts"].is_null())
-      load["wavefronts"] = load["wavefronts"].get<uint64_t>() / copies;
-    load["early_exit"] = "the warps holding copies exit before this load (the kernel's last store)";
+    Json skipped = {{"instructions", instructions - instructions / copies}};
+    load["instructions"] = instructions / copies;
+    if (!load["wavefronts"].is_null()) {
+      uint64_t wavefronts = load["wavefronts"];
+      skipped["wavefronts"] = wavefronts - wavefronts / copies;
+      load["wavefronts"] = wavefronts / copies;
+    }
+    load["early_exit"] = skipped;
   }
 
   Json executions(const TtgirOp& op) const {
@@ -732,6 +739,7 @@ class Auditor {
        loops_ = Json::array();
   std::map<size_t, std::optional<int64_t>> trips_;
   std::map<std::string, int> uses_;
+  uint64_t numWarps_ = 0;
 };
 
 }  // namespace
