@@ -438,6 +438,22 @@ class Auditor {
                     {"access", access}};
     if (!matrix) request["vector_bytes"] = side["vector_bytes"];
     Json banks = ask(request);
+    if (access.ends_with("_trans")) {
+      // A .trans matrix's 8 rows are a register bit and lanes 0, 1; Triton
+      // picks the register bit whose rows conflict least
+      // (getLdStMatrixRowPermutation): the register paired into each 32-bit
+      // word, which the bank model takes as register bit 0.
+      Json* dims = &request["layout"]["in_dims"];
+      auto reg = std::find_if(dims->begin(), dims->end(),
+                              [](const Json& d) { return d["name"] == "register"; });
+      Json& registers = (*reg)["bases"];
+      for (size_t k = 1; k < registers.size(); ++k) {
+        std::swap(registers[0], registers[k]);
+        Json tried = ask(request);
+        if (tried["wavefronts"] < banks["wavefronts"]) banks = tried;
+        std::swap(registers[0], registers[k]);
+      }
+    }
     side["wavefronts"] = banks["wavefronts"];
     side["ideal_wavefronts"] = banks["ideal_wavefronts"];
     if (banks["instructions"] != side["instructions"])
