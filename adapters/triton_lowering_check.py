@@ -46,7 +46,7 @@ that disagrees the same way. Ops f2lay does not model ({"modelled": false} or no
 are listed, not compared. Triton's refusals and aborts (asked in forked children) are listed.
 
 Usage: triton_lowering_check.py F2LAY [--cases N] [--seed S] [--jobs J] [--measure-only]
-           [--case JSON|@FILE] [--keep DIR] [--json FILE] [--shrink N] [--ir-level]
+           [--case JSON|@FILE] [--keep DIR] [--json FILE] [--shrink N] [--ir-level] [--merges-known]
   --measure-only   print what was measured per kernel, ask f2lay nothing (F2LAY may be "-")
 Exit status: 0 when f2lay agrees everywhere, 1 on an f2lay bug or when the interpretation
 fails its own checks, 2 on usage errors, 77 (skip) without Triton or when f2lay models no op.
@@ -1083,6 +1083,10 @@ def main():
                    help="spend at most S seconds shrinking (default 20)")
     p.add_argument("--ir-level", action="store_true",
                    help="where the PTX merged LLVM IR accesses, judge by the IR's (Triton's own lowering)")
+    p.add_argument("--merges-known", action="store_true",
+                   help="list a disagreement that is only the NVPTX backend's merging of accesses f2lay "
+                        "matches in the LLVM IR, without failing (a known limit: f2lay models Triton's "
+                        "widths, not LLVM's; what ctest runs)")
     args = p.parse_args()
     if triton is None:
         print(f"triton_lowering_check: Triton is not installed ({TRITON_MISSING}); run scripts/setup", file=sys.stderr)
@@ -1179,8 +1183,12 @@ def main():
             extra += "".join(f"\n    ({note})" for note in notes)
             smaller = "" if witness is case else f"\n    smaller, disagreeing the same way: {reproducer(witness)}"
             tag = " [NVPTX merge only]" if merge_only else ""
-            report.f2lay_bug(",".join(diffs), f"case {i}{tag}: {op} (line {line}): {text}{extra}"
-                             f"\n    {reproducer(case)}{smaller}")
+            line_text = (f"case {i}{tag}: {op} (line {line}): {text}{extra}"
+                         f"\n    {reproducer(case)}{smaller}")
+            if merge_only and args.merges_known:
+                print(f"known (NVPTX merge): {line_text}")
+            else:
+                report.f2lay_bug(",".join(diffs), line_text)
     for why, ops in sorted(unmodelled.items()):
         print(f"triton_lowering_check: {len(ops)} ops f2lay does not model ({why}), not compared: "
               + ", ".join(ops[:6]) + (" ..." if len(ops) > 6 else ""))
