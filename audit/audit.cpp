@@ -910,7 +910,16 @@ std::string auditTable(const Json& report) {
                   sourceText(row).c_str(), row["op"].get<std::string>().c_str(),
                   tensorText(row).c_str(), path.c_str(), code.c_str(), runs.c_str(),
                   wavefrontText(t).c_str(), optimum.c_str(), gain);
-    out << line << (row.value("exceeds_optimum", false) ? "  <- above the optimum" : "") << "\n";
+    out << line << (row.value("exceeds_optimum", false) ? "  <- above the optimum" : "");
+    if (row.contains("tritons_model") && !row["tritons_model"].value("agrees", true)) {
+      char model[160];
+      std::snprintf(model, sizeof model,
+                    "  <- Triton's bank_conflicts says %s, the hardware rule %.2f (excess a phase)",
+                    row["tritons_model"]["bank_conflicts"].dump().c_str(),
+                    row["tritons_model"]["hardware"].get<double>());
+      out << model;
+    }
+    out << "\n";
   }
   size_t failed = 0;
   for (const Json& l : report["layouts"]) failed += l.contains("error");

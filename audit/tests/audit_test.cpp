@@ -44,7 +44,8 @@ TEST(Audit, TheLastStoresLoadRunsInTheWarpsThatStore) {
   EXPECT_EQ(load["instructions"], 4);  // 8 warps, 4 of them copies
   EXPECT_EQ(load["early_exit"]["instructions"], 4);
   // A store after it: the convert no longer feeds the kernel's last act.
-  Json later = auditTtgir(convertThenStore("    tt.store %0, %1 : tensor<128x!tt.ptr<f16>, #blocked>\n"));
+  Json later =
+      auditTtgir(convertThenStore("    tt.store %0, %1 : tensor<128x!tt.ptr<f16>, #blocked>\n"));
   EXPECT_EQ(rowAt(later, 8)["triton"]["load"]["instructions"], 8);
   EXPECT_FALSE(rowAt(later, 8)["triton"]["load"].contains("early_exit"));
 }
@@ -59,6 +60,32 @@ TEST(Audit, AnUnliftedLayoutBeforeTheLastStoreIsReportedNotFatal) {
   EXPECT_FALSE(row["triton"].contains("path"));
   EXPECT_TRUE(report["cta"]["wavefronts"].is_null());
   EXPECT_NE(auditTable(report).find("not modelled"), std::string::npos);
+}
+
+TEST(Audit, TheTableFlagsWhereTritonsBankModelDisagreesWithTheHardware) {
+  Json report = auditTtgir(convertThenStore(""));
+  Json local = {{"op", "ttg.local_load"},
+                {"ttgir_line", 3},
+                {"source", nullptr},
+                {"shape", {128}},
+                {"element", "f16"},
+                {"kind", "shared_memory"},
+                {"executions", 1},
+                {"triton",
+                 {{"path", "shared_memory"},
+                  {"load",
+                   {{"instruction", "ld.shared"},
+                    {"vector_bytes", 8},
+                    {"instructions", 8},
+                    {"wavefronts", 16}}},
+                  {"wavefronts", 16}}},
+                {"tritons_model", {{"bank_conflicts", 1}, {"hardware", 0.0}, {"agrees", false}}}};
+  report["ops"].push_back(local);
+  std::string table = auditTable(report);
+  EXPECT_NE(table.find("Triton's bank_conflicts says 1, the hardware rule 0.00"), std::string::npos)
+      << table;
+  report["ops"].back()["tritons_model"]["agrees"] = true;
+  EXPECT_EQ(auditTable(report).find("Triton's bank_conflicts says"), std::string::npos);
 }
 
 }  // namespace

@@ -507,6 +507,20 @@ std::map<std::string, OpCase> validRequests() {
        {"vector_bytes", 16},
        {"instructions", 1},
        {"triton_bank_conflicts", 0}}};
+  // One warp holds the whole axis: a reduce and a scan stay in its lanes, a
+  // gather too.
+  c["triton_reduce"] = {{{"layout", lanes32}, {"axis", 0}}, {{"conversions", Json::array()}}};
+  auto none = [](const char* instruction) {
+    return Json{{"instruction", instruction},
+                {"instructions", 0},
+                {"wavefronts", 0},
+                {"ideal_wavefronts", 0}};
+  };
+  const Json noLoad = none("ld.shared"), noStore = none("st.shared");
+  c["triton_scan"] = {{{"layout", lanes32}, {"axis", 0}, {"element_bytes", {4}}},
+                      {{"store", noStore}, {"load", noLoad}, {"result_loads", {noLoad}}}};
+  c["triton_gather"] = {{{"src", lanes32}, {"index", lanes32}, {"axis", 0}},
+                        {{"warp_local", true}}};
   c["bank_conflicts"] = {
       {{"layout", parse(R"({"in_dims": [{"name": "register", "bases": [[2,0],[4,0],[8,0],[16,0]]},
                                         {"name": "lane", "bases": [[0,1],[0,2],[0,4],[0,8],[1,0]]},
