@@ -25,7 +25,7 @@ import json
 import os
 import sys
 
-from better_transpose import ask
+from better_run import ask, compile_for_h100, main, run_kernels
 
 M, N, WARPS = 256, 128, 8
 TILES = 1024  # a launch reads 64 MiB
@@ -36,8 +36,6 @@ KINDS = ("triton", "optimum", "direct")
 
 
 def build(f2lay, out):
-    import triton
-    from triton.backends.compiler import GPUTarget
     from triton.experimental import gluon
     from triton.experimental.gluon import language as ttgl
     from triton.experimental.gluon._runtime import GluonASTSource
@@ -82,12 +80,7 @@ def build(f2lay, out):
             constexprs={"M": M, "N": N, "L": blocked(TILE), "LB": blocked(STORE),
                         "S": ttgl.SharedLinearLayout(offsets), "KIND": kind},
             attrs={(0,): [["tt.divisibility", 16]], (1,): [["tt.divisibility", 16]]})
-        k = triton.compile(src, target=GPUTarget("cuda", 90, 32), options={"num_warps": WARPS})
-        with open(os.path.join(out, kind + ".cubin"), "wb") as f:
-            f.write(k.asm["cubin"])
-        with open(os.path.join(out, kind + ".ttgir"), "w") as f:
-            f.write(k.asm["ttgir"])
-        manifest.append({"name": kind, "kernel": k.metadata.name, "shared": k.metadata.shared})
+        manifest.append(compile_for_h100(out, kind, src, WARPS))
     with open(os.path.join(out, "manifest.json"), "w") as f:
         json.dump({"tiles": TILES, "optimum_offsets": offsets, "kernels": manifest}, f, indent=1)
     print(f"better_reduce: {len(manifest)} kernels in {out}")
@@ -97,52 +90,14 @@ def build(f2lay, out):
 def run(folder, times):
     import cupy
     import numpy
-    manifest = json.load(open(os.path.join(folder, "manifest.json")))
-    tiles = manifest["tiles"]
+    tiles = json.load(open(os.path.join(folder, "manifest.json")))["tiles"]
     host = numpy.random.default_rng(1).standard_normal((tiles, M, N)).astype(numpy.float16)
     src = cupy.asarray(host)
     want = host.max(axis=1)
-    functions, wrong = {}, 0
-    for k in manifest["kernels"]:
-        f = cupy.RawModule(path=os.path.join(folder, k["name"] + ".cubin")).get_function(k["kernel"])
-        functions[k["name"]] = (f, k["shared"])
-
-    def launch(name, dst):
-        f, shared = functions[name]
-        f((tiles, 1, 1), (32 * WARPS, 1, 1), (src, dst, numpy.uint64(0), numpy.uint64(0)),
-          shared_mem=shared)
-    for name in functions:  # once each, checked (ncu counts these launches)
-        dst = cupy.zeros((tiles, N), dtype=cupy.float16)
-        launch(name, dst)
-        cupy.cuda.Device().synchronize()
-        ok = bool((cupy.asnumpy(dst) == want).all())
-        wrong += not ok
-        print(f"{name}: output {'right' if ok else 'WRONG'}")
-    if times:
-        dst = cupy.zeros((tiles, N), dtype=cupy.float16)
-        samples = {name: [] for name in functions}
-        start, end = cupy.cuda.Event(), cupy.cuda.Event()
-        for _ in range(times):  # interleaved: one launch of each in turn
-            for name in functions:
-                start.record()
-                launch(name, dst)
-                end.record()
-                end.synchronize()
-                samples[name].append(cupy.cuda.get_elapsed_time(start, end) * 1000)
-        for name, s in samples.items():
-            print(f"{name}: median {sorted(s)[len(s) // 2]:.1f} us over {times} launches "
-                  f"({tiles} tiles)")
-    return 1 if wrong else 0
-
-
-def main(argv):
-    if len(argv) >= 4 and argv[1] == "build":
-        return build(argv[2], argv[3])
-    if len(argv) >= 3 and argv[1] == "run":
-        return run(argv[2], int(argv[3]) if len(argv) > 3 else 0)
-    print(__doc__, file=sys.stderr)
-    return 2
+    return run_kernels(folder, times, (tiles, 1, 1), (32 * WARPS, 1, 1), lambda dst: (src, dst),
+                       lambda: cupy.zeros((tiles, N), dtype=cupy.float16),
+                       lambda dst: bool((cupy.asnumpy(dst) == want).all()))
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(main(sys.argv, __doc__, build, run))

@@ -20,8 +20,9 @@ Exit status: 1 when an output is wrong, 2 on bad arguments.
 """
 import json
 import os
-import subprocess
 import sys
+
+from better_run import ask, compile_for_h100, main, run_kernels
 
 N = 32
 TILES = 8192  # tiles a launch: 8 MiB in, 8 MiB out
@@ -31,18 +32,7 @@ B = {"size_per_thread": [1, 16], "threads_per_warp": [16, 2], "warps_per_cta": [
      "order": [1, 0]}
 
 
-def ask(f2lay, request):
-    out = subprocess.run([f2lay, "oracle"], input=json.dumps(request) + "\n", capture_output=True,
-                         text=True, check=True).stdout
-    response = json.loads(out)
-    if not response["ok"]:
-        raise SystemExit(f"better_transpose: {request['op']}: {response['error']}")
-    return response["result"]
-
-
 def build(f2lay, out):
-    import triton
-    from triton.backends.compiler import GPUTarget
     from triton.experimental import gluon
     from triton.experimental.gluon import language as ttgl
     from triton.experimental.gluon._runtime import GluonASTSource
@@ -83,12 +73,7 @@ def build(f2lay, out):
             constexprs={"N": N, "LA": blocked(A), "LB": blocked(B),
                         "S": ttgl.SharedLinearLayout(offsets), "OPTIMUM": kind == "optimum"},
             attrs={(0,): [["tt.divisibility", 16]], (1,): [["tt.divisibility", 16]]})
-        k = triton.compile(src, target=GPUTarget("cuda", 90, 32), options={"num_warps": 1})
-        with open(os.path.join(out, kind + ".cubin"), "wb") as f:
-            f.write(k.asm["cubin"])
-        with open(os.path.join(out, kind + ".ttgir"), "w") as f:
-            f.write(k.asm["ttgir"])
-        manifest.append({"name": kind, "kernel": k.metadata.name, "shared": k.metadata.shared})
+        manifest.append(compile_for_h100(out, kind, src, 1))
     with open(os.path.join(out, "manifest.json"), "w") as f:
         json.dump({"tiles": TILES, "n": N, "optimum_offsets": offsets, "kernels": manifest}, f,
                   indent=1)
@@ -101,50 +86,13 @@ def run(folder, times):
     import numpy
     manifest = json.load(open(os.path.join(folder, "manifest.json")))
     tiles, n = manifest["tiles"], manifest["n"]
-    rng = numpy.random.default_rng(1)
-    host = rng.integers(-128, 127, (tiles, n, n), dtype=numpy.int8)
+    host = numpy.random.default_rng(1).integers(-128, 127, (tiles, n, n), dtype=numpy.int8)
     src = cupy.asarray(host)
     want = numpy.ascontiguousarray(host.transpose(0, 2, 1))
-    functions, wrong = {}, 0
-    for k in manifest["kernels"]:
-        f = cupy.RawModule(path=os.path.join(folder, k["name"] + ".cubin")).get_function(k["kernel"])
-        functions[k["name"]] = (f, k["shared"])
-    def launch(name, dst):
-        f, shared = functions[name]
-        f((tiles, 1, 1), (32, 1, 1), (src, dst, numpy.uint64(0), numpy.uint64(0)),
-          shared_mem=shared)
-    for name in functions:  # once each, checked (ncu counts these launches)
-        dst = cupy.zeros_like(src)
-        launch(name, dst)
-        cupy.cuda.Device().synchronize()
-        ok = bool((cupy.asnumpy(dst) == want).all())
-        wrong += not ok
-        print(f"{name}: output {'right' if ok else 'WRONG'}")
-    if times:
-        dst = cupy.zeros_like(src)
-        samples = {name: [] for name in functions}
-        start, end = cupy.cuda.Event(), cupy.cuda.Event()
-        for _ in range(times):  # interleaved: one launch of each in turn
-            for name in functions:
-                start.record()
-                launch(name, dst)
-                end.record()
-                end.synchronize()
-                samples[name].append(cupy.cuda.get_elapsed_time(start, end) * 1000)
-        for name, s in samples.items():
-            print(f"{name}: median {sorted(s)[len(s) // 2]:.1f} us over {times} launches "
-                  f"({tiles} tiles)")
-    return 1 if wrong else 0
-
-
-def main(argv):
-    if len(argv) >= 4 and argv[1] == "build":
-        return build(argv[2], argv[3])
-    if len(argv) >= 3 and argv[1] == "run":
-        return run(argv[2], int(argv[3]) if len(argv) > 3 else 0)
-    print(__doc__, file=sys.stderr)
-    return 2
+    return run_kernels(folder, times, (tiles, 1, 1), (32, 1, 1), lambda dst: (src, dst),
+                       lambda: cupy.zeros_like(src),
+                       lambda dst: bool((cupy.asnumpy(dst) == want).all()))
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(main(sys.argv, __doc__, build, run))
