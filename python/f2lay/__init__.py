@@ -8,6 +8,7 @@ families, shape operations, analyses) in process. Bad input raises f2lay.Error,
 a ValueError carrying f2lay's message. See python/README.md.
 """
 import json as _json
+from typing import Dict, Optional, Sequence, Union
 
 from ._f2lay import Error, LinearLayout
 from ._f2lay import answer_line as _answer_line
@@ -18,7 +19,7 @@ from . import ref
 __all__ = ["Error", "LinearLayout", "ask", "audit", "ref", "show"]
 
 
-def _layout_json(value):
+def _layout_json(value: object) -> dict:
     # Layouts of either implementation may stand in a request for their JSON.
     if isinstance(value, (LinearLayout, ref.LinearLayout)):
         return _json.loads(value.to_text("json"))
@@ -37,13 +38,13 @@ def ask(request: dict, impl: str = "opt") -> dict:
     response = _json.loads(_answer_line(_json.dumps(request, default=_layout_json), impl))
     if not response["ok"]:
         error = Error(response["error"])
-        error.response = response
+        setattr(error, "response", response)  # the refused request's whole answer
         raise error
     return response
 
 
-def audit(ttgir: str, *, triton: str = "3.9", arguments: dict = None, grid=(),
-          program=()) -> dict:
+def audit(ttgir: str, *, triton: str = "3.9", arguments: Optional[Dict[str, int]] = None,
+          grid: Sequence[int] = (), program: Sequence[int] = ()) -> dict:
     """`f2lay audit --json` in process: a compiled Triton kernel's TTGIR (the
     text of `compiled.asm["ttgir"]`) read for every layout it holds and every
     op that moves data between layouts, as plain data (vectors/audit.schema.json):
@@ -70,7 +71,8 @@ def audit(ttgir: str, *, triton: str = "3.9", arguments: dict = None, grid=(),
     return _json.loads(_audit_json(ttgir, triton, arguments, list(grid), list(program)))
 
 
-def show(value, *, element_bytes: int = None, warp: int = 0, instruction: int = 0) -> str:
+def show(value: Union[LinearLayout, "ref.LinearLayout", dict], *,
+         element_bytes: Optional[int] = None, warp: int = 0, instruction: int = 0) -> str:
     """The SVG picture `f2lay show --svg` draws (tools/pictures/picture.h), as
     text: of a layout (either implementation's LinearLayout, or its JSON as a
     dict), of a catalog request (a dict with "op"), of a bank_conflicts

@@ -23,19 +23,25 @@ Layouts come as f2lay.LinearLayout (Triton's API; ref=True gives f2lay.ref.Linea
 each strategy named *_values draws the plain JSON value instead. Installing f2lay registers
 linear_layouts() for st.from_type(f2lay.LinearLayout) (Hypothesis' entry point).
 """
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+
 from hypothesis import strategies as st
+from hypothesis.strategies import DrawFn, SearchStrategy
 
 from . import LinearLayout, ask, ref
+
+Value = Dict[str, Any]  # a layout's plain JSON value
+Layout = Union[LinearLayout, ref.LinearLayout]
 
 HARDWARE = ("register", "lane", "warp", "block")
 LANE_BITS = 5  # 32-lane warps
 
 
-def out_dim_names(rank):
+def out_dim_names(rank: int) -> List[str]:
     return [f"dim{d}" for d in range(rank)]
 
 
-def to_layout(value, ref_impl=False):
+def to_layout(value: Value, ref_impl: bool = False) -> Layout:
     """A plain layout value ({"in_dims": [...], "out_dims": [...]}) as a LinearLayout."""
     cls = ref.LinearLayout if ref_impl else LinearLayout
     return cls.from_bases([(d["name"], d["bases"]) for d in value["in_dims"]],
@@ -44,17 +50,18 @@ def to_layout(value, ref_impl=False):
 
 
 @st.composite
-def shapes(draw, min_rank=1, max_rank=3, max_bits=9):
+def shapes(draw: DrawFn, min_rank: int = 1, max_rank: int = 3, max_bits: int = 9) -> List[int]:
     """A tensor shape of powers of two, at most 2^max_bits elements."""
     rank = draw(st.integers(min_rank, max_rank))
-    bits = []
+    bits: List[int] = []
     for _ in range(rank):
         bits.append(draw(st.integers(0, max(0, max_bits - sum(bits)))))
     return [1 << b for b in bits]
 
 
 @st.composite
-def layout_values(draw, in_dims=None, out_dims=None, max_bits=3):
+def layout_values(draw: DrawFn, in_dims: Optional[Sequence[Tuple[str, int]]] = None,
+                  out_dims: Optional[Sequence[Tuple[str, int]]] = None, max_bits: int = 3) -> Value:
     """A linear layout's plain value. in_dims: [(name, bits)] or None (1-4 of register, lane,
     warp, block, 0 to max_bits bits each); out_dims: [(name, size)] or None (dim0.. of 1 to
     2^max_bits each)."""
@@ -71,12 +78,14 @@ def layout_values(draw, in_dims=None, out_dims=None, max_bits=3):
     return {"in_dims": dims, "out_dims": [{"name": n, "size": s} for n, s in out_dims]}
 
 
-def linear_layouts(in_dims=None, out_dims=None, max_bits=3, ref_impl=False):
+def linear_layouts(in_dims: Optional[Sequence[Tuple[str, int]]] = None,
+                   out_dims: Optional[Sequence[Tuple[str, int]]] = None, max_bits: int = 3,
+                   ref_impl: bool = False) -> SearchStrategy[Layout]:
     """layout_values as LinearLayouts."""
     return layout_values(in_dims, out_dims, max_bits).map(lambda v: to_layout(v, ref_impl))
 
 
-def unit_bases(shape):
+def unit_bases(shape: Sequence[int]) -> List[List[int]]:
     """One basis per tensor bit: the unit vectors of each dim in turn."""
     out = []
     for d, size in enumerate(shape):
@@ -88,7 +97,8 @@ def unit_bases(shape):
 
 
 @st.composite
-def distributed_values(draw, shape=None, max_warp_bits=3):
+def distributed_values(draw: DrawFn, shape: Optional[Sequence[int]] = None,
+                       max_warp_bits: int = 3) -> Value:
     """Def 4.10 on `shape` (drawn when None): the tensor bits, in a random order, fill the
     lanes' 5 bits, then warps (up to max_warp_bits), then registers, with zero bases where
     a dim has fewer bits than its hardware."""
@@ -111,16 +121,17 @@ def distributed_values(draw, shape=None, max_warp_bits=3):
             "out_dims": [{"name": n, "size": s} for n, s in zip(out_dim_names(len(shape)), shape)]}
 
 
-def distributed_layouts(shape=None, ref_impl=False):
+def distributed_layouts(shape: Optional[Sequence[int]] = None,
+                        ref_impl: bool = False) -> SearchStrategy[Layout]:
     return distributed_values(shape).map(lambda v: to_layout(v, ref_impl))
 
 
-def _xor(a, b):
+def _xor(a: List[int], b: List[int]) -> List[int]:
     return [x ^ y for x, y in zip(a, b)]
 
 
 @st.composite
-def memory_values(draw, shape=None):
+def memory_values(draw: DrawFn, shape: Optional[Sequence[int]] = None) -> Value:
     """Def 4.14 on `shape`: offset -> tensor, invertible; offset bit j is a tensor bit,
     XORed with an earlier offset bit's tensor bit or not (a swizzle)."""
     shape = draw(shapes()) if shape is None else list(shape)
@@ -133,11 +144,12 @@ def memory_values(draw, shape=None):
             "out_dims": [{"name": n, "size": s} for n, s in zip(out_dim_names(len(shape)), shape)]}
 
 
-def memory_layouts(shape=None, ref_impl=False):
+def memory_layouts(shape: Optional[Sequence[int]] = None,
+                   ref_impl: bool = False) -> SearchStrategy[Layout]:
     return memory_values(shape).map(lambda v: to_layout(v, ref_impl))
 
 
-def _powers(draw, total_bits, rank):
+def _powers(draw: DrawFn, total_bits: int, rank: int) -> List[int]:
     """`rank` powers of two whose product is 2^total_bits."""
     out = [1] * rank
     for _ in range(total_bits):
@@ -146,7 +158,8 @@ def _powers(draw, total_bits, rank):
 
 
 @st.composite
-def blocked_requests(draw, shape=None, warps=None):
+def blocked_requests(draw: DrawFn, shape: Optional[Sequence[int]] = None,
+                     warps: Optional[int] = None) -> Value:
     shape = draw(shapes(min_rank=1, max_rank=3, max_bits=10)) if shape is None else list(shape)
     rank = len(shape)
     warp_bits = draw(st.integers(0, 3)) if warps is None else warps.bit_length() - 1
@@ -159,7 +172,7 @@ def blocked_requests(draw, shape=None, warps=None):
 
 
 @st.composite
-def slice_requests(draw):
+def slice_requests(draw: DrawFn) -> Value:
     parent = draw(blocked_requests(shape=draw(shapes(min_rank=2, max_rank=3, max_bits=10))))
     dim = draw(st.integers(0, len(parent["shape"]) - 1))
     shape = [s for d, s in enumerate(parent["shape"]) if d != dim]
@@ -168,7 +181,7 @@ def slice_requests(draw):
 
 
 @st.composite
-def mma_requests(draw):
+def mma_requests(draw: DrawFn) -> Value:
     version = draw(st.sampled_from([2, 3]))
     warp_bits = draw(st.integers(2 if version == 3 else 0, 3))
     warps = _powers(draw, warp_bits, 2)
@@ -182,7 +195,7 @@ def mma_requests(draw):
 
 
 @st.composite
-def dot_operand_requests(draw):
+def dot_operand_requests(draw: DrawFn) -> Value:
     parent = draw(mma_requests())
     # wgmma (version 3) reads B from shared memory: only A is held in registers.
     index = 0 if parent["version"][0] == 3 else draw(st.integers(0, 1))
@@ -194,7 +207,7 @@ def dot_operand_requests(draw):
 
 
 @st.composite
-def swizzled_shared_requests(draw):
+def swizzled_shared_requests(draw: DrawFn) -> Value:
     shape = draw(shapes(min_rank=2, max_rank=2, max_bits=10))
     max_phase = 1 << draw(st.integers(0, 3))
     return {"op": "swizzled_shared", "vec": 1 << draw(st.integers(0, 3)),
@@ -203,7 +216,7 @@ def swizzled_shared_requests(draw):
 
 
 @st.composite
-def nvmma_shared_requests(draw):
+def nvmma_shared_requests(draw: DrawFn) -> Value:
     bitwidth = draw(st.sampled_from([8, 16, 32]))
     swizzle = draw(st.sampled_from([0, 32, 64, 128]))
     inner = max(swizzle, 16) * 8 // bitwidth  # elements of one swizzle row at least
@@ -214,7 +227,7 @@ def nvmma_shared_requests(draw):
 
 
 @st.composite
-def distributed_linear_requests(draw, op="distributed_linear"):
+def distributed_linear_requests(draw: DrawFn, op: str = "distributed_linear") -> Value:
     """Gluon's DistributedLinearLayout (or, op="linear_encoding", Triton's #ttg.linear)
     with the bases of a Def 4.10 layout."""
     value = draw(distributed_values())
@@ -224,7 +237,7 @@ def distributed_linear_requests(draw, op="distributed_linear"):
 
 
 @st.composite
-def shared_linear_requests(draw):
+def shared_linear_requests(draw: DrawFn) -> Value:
     """Gluon's SharedLinearLayout with the bases of a Def 4.14 layout."""
     shape = draw(shapes(min_rank=1, max_rank=3, max_bits=10).filter(lambda s: max(s) > 1))
     value = draw(memory_values(shape))
@@ -232,7 +245,7 @@ def shared_linear_requests(draw):
 
 
 @st.composite
-def cute_swizzle_requests(draw):
+def cute_swizzle_requests(draw: DrawFn) -> Value:
     """CuTe's Sw<b,m,s> o (rows, cols):(cols, 1), a row-major tile whose swizzle stays
     inside it: the m low bits kept, b bits XORed from s bits above them."""
     rows_bits, cols_bits = draw(st.integers(1, 5)), draw(st.integers(1, 7))
@@ -244,7 +257,7 @@ def cute_swizzle_requests(draw):
 
 
 @st.composite
-def amd_mfma_requests(draw):
+def amd_mfma_requests(draw: DrawFn) -> Value:
     """Gluon's AMDMFMALayout (CDNA3 and CDNA4 accumulators)."""
     version = draw(st.sampled_from([3, 4]))
     instr = draw(st.sampled_from([[32, 32, 8], [16, 16, 16]] if version == 3 else
@@ -256,7 +269,7 @@ def amd_mfma_requests(draw):
             "transposed": draw(st.booleans()), "warps_per_cta": warps, "shape": shape}
 
 
-CATALOG = {"blocked": blocked_requests, "slice": slice_requests, "nvidia_mma": mma_requests,
+CATALOG: Dict[str, Callable[[], SearchStrategy[Value]]] = {"blocked": blocked_requests, "slice": slice_requests, "nvidia_mma": mma_requests,
            "dot_operand": dot_operand_requests, "swizzled_shared": swizzled_shared_requests,
            "nvmma_shared": nvmma_shared_requests,
            "distributed_linear": distributed_linear_requests,
@@ -265,7 +278,7 @@ CATALOG = {"blocked": blocked_requests, "slice": slice_requests, "nvidia_mma": m
            "amd_mfma": amd_mfma_requests}
 
 
-def catalog_requests(family=None):
+def catalog_requests(family: Optional[str] = None) -> SearchStrategy[Value]:
     """Requests of one catalog family (a key of CATALOG) or of any."""
     if family is not None:
         if family not in CATALOG:
@@ -274,13 +287,14 @@ def catalog_requests(family=None):
     return st.one_of([make() for make in CATALOG.values()])
 
 
-def catalog_layouts(family=None, ref_impl=False):
+def catalog_layouts(family: Optional[str] = None,
+                    ref_impl: bool = False) -> SearchStrategy[Layout]:
     """The layouts f2lay answers to catalog_requests(family)."""
     return catalog_requests(family).map(lambda r: to_layout(ask(r)["result"], ref_impl))
 
 
 @st.composite
-def conversion_pairs(draw, ref_impl=False):
+def conversion_pairs(draw: DrawFn, ref_impl: bool = False) -> Tuple[Layout, Layout]:
     """(A, B): two distributed layouts of one tensor with the same warps, as LinearLayouts."""
     shape = draw(shapes())
     a = draw(distributed_values(shape))
@@ -293,13 +307,13 @@ def conversion_pairs(draw, ref_impl=False):
 
 
 @st.composite
-def shape_op_sequences(draw, max_ops=3):
+def shape_op_sequences(draw: DrawFn, max_ops: int = 3) -> Tuple[Value, List[Value]]:
     """(value, ops): a distributed layout value and shape operations legal in turn, as the
     oracle's requests take them, each "forward" ({"op": "trans", "order": ...}, {"op":
     "reshape", "shape": ...}, {"op": "expand_dims", "axis": ...}): add "layout" and ask."""
     value = draw(distributed_values())
     shape = [d["size"] for d in value["out_dims"]]
-    ops = []
+    ops: List[Value] = []
     for _ in range(draw(st.integers(0, max_ops))):
         kind = draw(st.sampled_from(["trans", "reshape", "expand_dims"]))
         if kind == "trans":

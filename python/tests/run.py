@@ -14,7 +14,7 @@ import pytest  # noqa: E402
 
 
 class NoSkips:
-    skipped = []
+    skipped: list = []
 
     def pytest_runtest_logreport(self, report):
         if report.skipped:

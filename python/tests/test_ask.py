@@ -10,7 +10,8 @@ import pytest
 
 import f2lay
 
-ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
+# The repository, for its data (F2LAY_REPO where the tests run from a copy: wheel_check.py).
+ROOT = os.environ.get("F2LAY_REPO", os.path.join(os.path.dirname(__file__), "..", ".."))
 FILES = sorted(f for f in glob.glob(os.path.join(ROOT, "vectors", "*.json"))
                if not f.endswith("schema.json"))
 
