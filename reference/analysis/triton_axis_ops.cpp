@@ -161,22 +161,24 @@ AxisBits axisBits(const InDim& d, size_t axis) {
 
 // Each operand's region of a scratch of `elements` per operand: the widest
 // first, stable among equals (Triton's getSmemBases).
-std::vector<uint64_t> regionsOf(const std::vector<uint64_t>& operandBytes, uint64_t elements,
-                                const char* op) {
+std::vector<uint64_t> regionsOf(const std::vector<uint64_t>& operandBytes, uint64_t elements) {
   std::vector<size_t> byWidth(operandBytes.size());
   for (size_t i = 0; i < byWidth.size(); ++i) byWidth[i] = i;
   std::stable_sort(byWidth.begin(), byWidth.end(),
                    [&](size_t a, size_t b) { return operandBytes[a] > operandBytes[b]; });
   std::vector<uint64_t> base(operandBytes.size());
   uint64_t next = 0;
-  for (size_t i : byWidth) {
-    if (operandBytes[i] != 1 && operandBytes[i] != 2 && operandBytes[i] != 4 &&
-        operandBytes[i] != 8)
-      throw Error(std::string(op) + ": element bytes must be 1, 2, 4 or 8, got " +
-                  std::to_string(operandBytes[i]));
-    base[i] = next, next += elements * operandBytes[i];
-  }
+  for (size_t i : byWidth) base[i] = next, next += elements * operandBytes[i];
   return base;
+}
+
+// Each operand's element bytes must be 1, 2, 4 or 8.
+void checkBytes(const std::vector<uint64_t>& operandBytes, const char* op) {
+  if (operandBytes.empty()) throw Error(std::string(op) + ": element_bytes names no operand");
+  for (uint64_t b : operandBytes)
+    if (b != 1 && b != 2 && b != 4 && b != 8)
+      throw Error(std::string(op) + ": element bytes must be 1, 2, 4 or 8, got " +
+                  std::to_string(b));
 }
 
 }  // namespace
@@ -185,6 +187,7 @@ std::vector<WarpAccess> tritonReduceAccesses36(const LinearLayout& operand, size
                                                const LinearLayout& result,
                                                const std::vector<size_t>& order,
                                                const std::vector<uint64_t>& operandBytes) {
+  checkBytes(operandBytes, "triton_reduce");
   LayoutValue v = operand.value();
   size_t rank = v.out_dims.size();
   if (axis >= rank)
@@ -219,7 +222,7 @@ std::vector<WarpAccess> tritonReduceAccesses36(const LinearLayout& operand, size
     return off;
   };
   // Each operand's region, the widest first (stable among equals).
-  std::vector<uint64_t> base = regionsOf(operandBytes, elements, "triton_reduce");
+  std::vector<uint64_t> base = regionsOf(operandBytes, elements);
 
   std::vector<WarpAccess> out;
   auto emit = [&](bool store, size_t k, auto laneAccess, bool result = false) {
@@ -313,6 +316,7 @@ int offAxisBits(const InDim& d, size_t axis) {
 std::vector<WarpAccess> tritonScanAccesses(const LinearLayout& operand, size_t axis,
                                            const std::vector<uint64_t>& operandBytes,
                                            TritonVersion triton) {
+  checkBytes(operandBytes, "triton_scan");
   LayoutValue v = operand.value();
   size_t rank = v.out_dims.size();
   if (axis >= rank)
@@ -350,7 +354,7 @@ std::vector<WarpAccess> tritonScanAccesses(const LinearLayout& operand, size_t a
     Basis at = coordinatesOf(v, {{"register", c << contigBits}});
     return at[axis] / block == lastBlock;
   };
-  std::vector<uint64_t> base = regionsOf(operandBytes, npl * w * chunks, "triton_scan");
+  std::vector<uint64_t> base = regionsOf(operandBytes, npl * w * chunks);
 
   std::vector<WarpAccess> out;
   auto emit = [&](bool store, size_t k, uint64_t bytes, auto laneAccess) {
