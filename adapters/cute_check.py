@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Checks f2lay's CuTe constructors against pycute (nvidia-cutlass's Python CuTe).
 
 pycute evaluates Swizzle(B,M,S) o shape:stride at every point of its domain;
@@ -12,11 +11,9 @@ by CuTe's definition, evaluated here on its own (`cute_definition`): an f2lay
 bug, or a finding in pycute where f2lay agrees with the definition. Each is
 shrunk to a minimal witness.
 
-Usage: cute_check.py F2LAY_BINARY [--cases N] [--seed S]
-Exit status: 0 when f2lay has no bug, 1 on an f2lay bug, 2 on usage errors,
-77 (ctest's skip) when pycute is not installed.
+A pytest module (conftest.py): --cases random cases (default 3000), --seed
+(default 1); it fails on an f2lay bug and skips where pycute is not installed.
 """
-import argparse
 import ast
 import importlib.metadata
 import json
@@ -25,18 +22,15 @@ import math
 import random
 import re
 import subprocess
-import sys
 import tempfile
 
 from cute_definition import coord, nonlinear_pair, size, sizes, text, tuple_text, \
     values as cute_definition
-from oracle_client import Report, ask_oracle, same
+from oracle_client import IN_PROCESS, Report, ask_oracle, same
 
-try:
-    import pycute
-except ImportError as e:  # pragma: no cover
-    print(f"cute_check: pycute is not installed ({e}); run scripts/setup", file=sys.stderr)
-    sys.exit(77)
+import pytest
+
+pycute = pytest.importorskip("pycute", reason="pycute is not installed (scripts/setup installs it)")
 
 KINDS = ["to_offset", "to_coordinate", "not_linear", "round_trip", "apply", "text_write",
          "text_read"]
@@ -405,26 +399,22 @@ def random_case(rng):
     return b, rng.randint(0, 4), s, shape, stride
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("f2lay", help="the f2lay binary, or \"in-process\": the f2lay Python module")
-    parser.add_argument("--cases", type=int, default=3000, help="random cases (default 3000)")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--text-cases", type=int, default=300,
-                        help="random cases whose text is checked through f2lay convert "
-                        "(default 300; none in-process)")
-    args = parser.parse_args()
+# Random cases whose text is also checked through `f2lay convert` (none
+# in-process: the command is not there).
+TEXT_CASES = 300
 
+
+def test_pycute(f2lay, options):
     version = importlib.metadata.version("nvidia-cutlass")
     print(f"cute_check: pycute from nvidia-cutlass {version}")
     report = Report("cute_check", f"pycute {version}", KINDS)
-    rng = random.Random(args.seed)
+    rng = random.Random(options["seed"] or 1)
     swept = sweep()
-    cases = swept + [random_case(rng) for _ in range(args.cases)]
+    cases = swept + [random_case(rng) for _ in range(options["cases"] or 3000)]
     nested = sum(any(isinstance(n, tuple) for n in c[3]) for c in cases)
     print(f"cute_check: {len(cases)} cases, {nested} with nested modes")
     groups = {}  # (kind, verdict) -> [(case, text)]
-    for c, outs in zip(cases, run(args.f2lay, cases)):
+    for c, outs in zip(cases, run(f2lay, cases)):
         for kind, out in outs:
             if out is None:
                 report.agree(kind)
@@ -435,21 +425,21 @@ def main():
         # other layouts may have other causes.
         seen = set()
         for c, why in sorted(hits, key=lambda h: key(h[0]))[:3]:
-            small, small_why = shrink(args.f2lay, c, kind, verdict, why)
+            small, small_why = shrink(f2lay, c, kind, verdict, why)
             if (layout := (small[3], repr(evaluate(cute_definition, small)))) in seen:
                 continue
             seen.add(layout)
             line = f"{len(hits)} cases, e.g. {text(c)}; minimal {text(small)}: {small_why}"
             (report.f2lay_bug if verdict == "bug" else report.finding)(kind, line)
-    if args.f2lay != "in-process" and args.text_cases > 0:
+    if f2lay != IN_PROCESS:
         random_cases = cases[len(swept):]
         peer = [evaluate(pycute_values, c) for c in random_cases]
-        first = ask_oracle(args.f2lay, [
+        first = ask_oracle(f2lay, [
             {"op": "cute_swizzle", "b": b, "m": m, "s": s, "shape": list(shape),
              "stride": list(stride), "direction": d}
             for b, m, s, shape, stride in random_cases for d in DIRECTIONS])
         bad = []
-        for kind, out in text_outcomes(args.f2lay, random_cases, peer, first, args.text_cases):
+        for kind, out in text_outcomes(f2lay, random_cases, peer, first, TEXT_CASES):
             if out is None:
                 report.agree(kind)
             else:
@@ -458,8 +448,4 @@ def main():
             hits = [why for k, why in bad if k == kind]
             report.f2lay_bug(kind, f"{len(hits)} texts, e.g. {hits[0]}")
     check_swizzle_functor(report)
-    return report.finish()
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    report.check()

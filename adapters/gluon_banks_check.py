@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Checks Triton 3.9's bank-conflict model (Gluon's ttgl.bank_conflicts) against f2lay's.
 
 What Triton's number counts (lib/Tools/GenericSwizzling.cpp: bankConflictsMemDesc,
@@ -18,16 +17,19 @@ one address, so the rest fill fewer phases: device_tests/HARDWARE.md#quad-merge)
 
 Each pair is also costed here by the wavefront rule of device_tests/HARDWARE.md,
 by brute force (every lane's byte address, phases, distinct words per bank),
-sharing no code with f2lay: f2lay's totals must be the rule's (else an f2lay bug: exit 1).
+sharing no code with f2lay: f2lay's totals must be the rule's (else an f2lay bug).
 Where Triton's number is not the rule's conflicts / ideal, or Triton aborts
 (it is asked in child processes), it is a finding, classed as in FINDINGS.md.
 
-Usage: gluon_banks_check.py F2LAY_BINARY [--cases N] [--seed S] [--triton-python PY]
-         exit 0 when f2lay keeps the rule everywhere, 1 otherwise, 77 without
-         Triton. --triton-python asks another install's Triton (e.g. 3.6).
+A pytest module (conftest.py): --cases pairs (default 200), --seed (default
+1), --jobs Triton children at once (default up to 4); it fails where f2lay
+breaks the rule and skips where Triton is not installed. $TRITON_PYTHON, where
+set, names the Python whose Triton is asked (another install's, e.g. 3.6).
 """
-import argparse, concurrent.futures, json, os, random, subprocess, sys
+import concurrent.futures, json, os, random, subprocess, sys
 from fractions import Fraction
+
+import pytest
 
 from oracle_client import Report, ask_oracle
 
@@ -393,39 +395,30 @@ def judge(report, classes, pair, vec, access, theirs, mine):
         report.agree(access)
 
 
-def main():
-    if sys.argv[1:] == ["--triton-child"]:
-        return triton_child()
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("f2lay", help="the f2lay binary, or \"in-process\": the f2lay Python module")
-    parser.add_argument("--cases", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--triton-python", default=sys.executable,
-                        help="the Python whose Triton is asked (e.g. another version's venv)")
-    args = parser.parse_args()
-    try:
-        import triton  # noqa: F401 (asked in children; the skip is decided here)
-    except ImportError as e:
-        print(f"gluon_banks_check: Triton is not installed ({e})", file=sys.stderr)
-        return 77
-    pairs = draw_pairs(random.Random(args.seed), args.f2lay, args.cases)
+def test_bank_conflicts(f2lay, options):
+    pytest.importorskip("triton", reason="Triton is not installed (scripts/setup installs it)")
+    rng = random.Random(options["seed"] or 1)
+    pairs = draw_pairs(rng, f2lay, options["cases"] or 200)
     vecs = [vector_elements(p) for p in pairs]
-    version, peer = ask_triton(args.triton_python, pairs, max(1, min(4, os.cpu_count() or 1)))
+    jobs = options["jobs"] or max(1, min(4, os.cpu_count() or 1))
+    version, peer = ask_triton(os.environ.get("TRITON_PYTHON", sys.executable), pairs, jobs)
     # Triton's phases are the stores' (fixed); 8/16-byte loads merge a quad's
     # repeated addresses (device_tests/HARDWARE.md#quad-merge), so they are
     # judged too, where Triton answered.
     asked = [(p, v, "store", t) for p, v, t in zip(pairs, vecs, peer)]
     asked += [(p, v, "load", t) for p, v, t in zip(pairs, vecs, peer)
               if v * p["bytes"] >= 8 and "conflicts" in t]
-    responses = ask_oracle(args.f2lay, [f2lay_request(p, v, access) for p, v, access, _ in asked])
+    responses = ask_oracle(f2lay, [f2lay_request(p, v, access) for p, v, access, _ in asked])
     report, classes = Report("gluon_banks_check", f"Triton {version}", ["store", "load"]), {}
     for (pair, vec, access, theirs), mine in zip(asked, responses):
         judge(report, classes, pair, vec, access, theirs, mine)
-    status = report.finish()
     for label, n in sorted(classes.items()):
         print(f"findings {label}: {n}")
-    return status
+    report.check()
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # ask_triton's children: this file run with --triton-child.
+    if sys.argv[1:] != ["--triton-child"]:
+        sys.exit("usage: gluon_banks_check.py --triton-child (the check itself: pytest)")
+    sys.exit(triton_child())

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Checks f2lay's layout catalog against Gluon's to_linear_layout (Triton).
 
 Gluon, Triton's Python layout language, converts its layout classes to linear
@@ -11,27 +10,25 @@ warp_bases and reg_bases); a vector that uses amd_wmma's Gluon 3.6 keys
 (warps_per_cta, tiles_per_warp) is asked of Gluon 3.9.0 through the bases of
 the same layout.
 
-Usage: gluon_check.py F2LAY_BINARY [--cases N] [--seed S]
 Gluon defines these families (f2lay follows Triton), so every disagreement
-counts as an f2lay bug.
-Exit status: 0 when everything agrees, 1 on any disagreement (printed with its
-request), 77 (ctest's skip) when Triton is not installed. Triton aborts the
-whole process on parameters it rejects, so only valid ones are drawn.
+counts as an f2lay bug, printed with its request. Triton aborts the whole
+process on parameters it rejects, so only valid ones are drawn.
+
+A pytest module (conftest.py), one test per family (and one for the vectors;
+-k picks): --cases per family (default 300), --seed (default 1); it skips
+where Triton is not installed.
 """
-import argparse
 import json
 import pathlib
 import random
-import sys
+
+import pytest
 
 from oracle_client import ERROR, Report, compare, forked_outcomes, shape_judge
 
-try:
-    from triton._C.libtriton import gluon_ir, ir
-    import triton.experimental.gluon.language as ttgl
-except ImportError as e:  # pragma: no cover
-    print(f"gluon_check: Triton is not installed ({e}); run scripts/setup", file=sys.stderr)
-    sys.exit(77)
+pytest.importorskip("triton", reason="Triton is not installed (scripts/setup installs it)")
+from triton._C.libtriton import gluon_ir, ir  # noqa: E402
+import triton.experimental.gluon.language as ttgl  # noqa: E402
 
 
 VECTORS_DIR = pathlib.Path(__file__).resolve().parent.parent / "vectors"
@@ -547,39 +544,28 @@ FAMILIES = {"blocked": random_blocked, "slice": random_slice, "nvidia_mma": rand
             **TMEM_FAMILIES}
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("f2lay", help="the f2lay binary, or \"in-process\": the f2lay Python module")
-    parser.add_argument("--cases", type=int, default=300, help="cases per family (default 300)")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--families", nargs="+", choices=[*FAMILIES, "vectors"],
-                        help="check only these (default: every family and the catalog vectors)")
-    args = parser.parse_args()
-
-    rng = random.Random(args.seed)
+@pytest.mark.parametrize("family", [*FAMILIES, "vectors"])
+def test_family(f2lay, options, family):
+    if family == "vectors":
+        asked = [("vectors", request) for request in vector_requests()]
+    else:
+        # Each family's own stream of draws: picking families keeps them.
+        rng = random.Random(f"{options['seed'] or 1} {family}")
+        asked = [(family, FAMILIES[family](rng)) for _ in range(options["cases"] or 300)]
     gluon = Gluon()
-    chosen = args.families or [*FAMILIES, "vectors"]
-    asked = [(family, draw(rng)) for family, draw in FAMILIES.items() if family in chosen
-             for _ in range(args.cases)]
-    if "vectors" in chosen:
-        asked += [("vectors", request) for request in vector_requests()]
     # Asked in forked children: Gluon aborts on the broken requests drawn.
     outcomes = forked_outcomes(gluon.answer, [request for _, request in asked])
-    pairs = [(family, request, answer if status == "ok" else ERROR)
-             for (family, request), (status, answer) in zip(asked, outcomes)]
+    pairs = [(kind, request, answer if status == "ok" else ERROR)
+             for (kind, request), (status, answer) in zip(asked, outcomes)]
 
     def ask(request):
         status, answer = forked_outcomes(gluon.answer, [request])[0]
         return answer if status == "ok" else None
-    report = Report("gluon_check", f"Triton {__import__('triton').__version__}",
-                    [kind for kind in [*FAMILIES, "vectors"] if kind in chosen])
-    shrink = shape_judge(args.f2lay, ask)
+    report = Report("gluon_check", f"Triton {__import__('triton').__version__}", [family])
+    shrink = shape_judge(f2lay, ask)
     # A smaller shape could make Triton assert (fewer rows than the TMEM
     # tile): tensor memory disagreements are reported at their drawn shape.
     judge = lambda request, *rest: (None if request["op"] in TMEM_FAMILIES
                                     else shrink(request, *rest))
-    return compare(report, args.f2lay, pairs, judge)
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    compare(report, f2lay, pairs, judge)
+    report.check()

@@ -9,29 +9,31 @@ Padded layouts (padded_shared, padded_shared_identity) are the exception: 3.9
 aborts there, so their linear component and pairs are read from the
 attribute printed in a memory descriptor's type (padded_answer).
 
-Usage: gluon_shared_check.py F2LAY_BINARY [--cases N] [--seed S] [--families F,G,...]
-         random valid requests per family, drawn for Gluon 3.9.0's
-         constructors, and the shared-layout cases of vectors/catalog.json,
-         Gluon against `f2lay oracle`; Gluon defines these layouts, so a
-         disagreement is an f2lay bug, except where f2lay refuses a layout it
-         takes for a Triton bug and Gluon's answer holds elements at several
-         offsets or, transposed, does not start along dim0 (a finding); exit 0
-         without f2lay bugs, 1 otherwise, 77 without Triton. --families
-         checks only those named (the vectors are "vectors").
-       gluon_shared_check.py --answer < requests.jsonl
-         Gluon's layout for each request (to write golden cases).
-Triton aborts the process on parameters it rejects: only valid ones are drawn.
+Random valid requests per family, drawn for Gluon 3.9.0's constructors, and
+the shared-layout cases of vectors/catalog.json, Gluon against `f2lay oracle`;
+Gluon defines these layouts, so a disagreement is an f2lay bug, except where
+f2lay refuses a layout it takes for a Triton bug and Gluon's answer holds
+elements at several offsets or, transposed, does not start along dim0 (a
+finding). Triton aborts the process on parameters it rejects: only valid ones
+are drawn.
+
+A pytest module (conftest.py), one test per family (and one for the vectors;
+-k picks): --cases per family (default 100), --seed (default 1); it skips
+where Triton is not installed. Run as a script, it is a tool instead:
+
+    gluon_shared_check.py --answer < requests.jsonl
+
+prints Gluon's layout for each request (to write golden cases).
 """
-import argparse, json, math, pathlib, random, re, sys
+import json, math, pathlib, random, re, sys
+
+import pytest
 
 from oracle_client import ERROR, Report, ask_oracle, compare, forked_outcomes, shape_judge, shrink_shape
-try:
-    import triton
-    from triton._C.libtriton import gluon_ir, ir
-    import triton.experimental.gluon.language as ttgl
-except ImportError as e:  # pragma: no cover
-    print(f"gluon_shared_check: Triton is not installed ({e})", file=sys.stderr)
-    sys.exit(77)
+
+triton = pytest.importorskip("triton", reason="Triton is not installed (scripts/setup installs it)")
+from triton._C.libtriton import gluon_ir, ir  # noqa: E402
+import triton.experimental.gluon.language as ttgl  # noqa: E402
 
 CONTEXT = ir.context()
 ir.load_dialects(CONTEXT)
@@ -360,63 +362,55 @@ FAMILIES = {"unswizzled_shared": random_unswizzled, "swizzled_shared": random_sw
 REFUSING_FAMILIES = {"shared_linear": random_shared_linear}
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("f2lay", nargs="?", help="the f2lay binary, or \"in-process\": the f2lay Python module")
-    parser.add_argument("--answer", action="store_true")
-    parser.add_argument("--cases", type=int, default=100, help="cases per family (default 100)")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--families", help="comma-separated families to check (default: all, and "
-                        f"the vectors), e.g. padded_shared,padded_shared_identity,{AMD_OP}")
-    args = parser.parse_args()
-    if args.answer:
-        for line in sys.stdin:
-            if line.strip():
-                req = json.loads(line)
-                if req["op"] == AMD_OP:  # None is one of its answers
-                    print(json.dumps({"request": req, "result": gluon_amd_answer(req)}), flush=True)
-                    continue
-                result = gluon_answer(req)
-                if result is None:
-                    raise SystemExit(f"gluon_shared_check: Gluon gave no layout for {line}")
-                print(json.dumps({"request": req, "result": result}), flush=True)
-        return 0
-    everything = list(FAMILIES) + list(REFUSING_FAMILIES) + [AMD_OP, "vectors"]
-    chosen = everything if args.families is None else args.families.split(",")
-    unknown = [f for f in chosen if f not in everything]
-    if unknown:
-        parser.error(f"unknown families {unknown}; known: {everything}")
-    families = {f: d for f, d in FAMILIES.items() if f in chosen}
-    refusing = {f: d for f, d in REFUSING_FAMILIES.items() if f in chosen}
-    rng = random.Random(args.seed)
+@pytest.mark.parametrize("family", [*FAMILIES, *REFUSING_FAMILIES, AMD_OP, "vectors"])
+def test_family(f2lay, options, family):
+    cases = options["cases"] or 100
+    # Each family's own stream of draws: picking families keeps them.
+    rng = random.Random(f"{options['seed'] or 1} {family}")
     pairs = []
-    for family, draw in families.items():
-        while sum(1 for p in pairs if p[0] == family) < args.cases:
-            req = draw(rng)
+    if family in FAMILIES:
+        while len(pairs) < cases:
+            req = FAMILIES[family](rng)
             expected = gluon_answer(req)
             if expected is not None:
                 pairs.append((family, req, expected))
-    for family, draw in refusing.items():
-        drawn = [draw(rng) for _ in range(args.cases)]
+    elif family in REFUSING_FAMILIES:
+        drawn = [REFUSING_FAMILIES[family](rng) for _ in range(cases)]
         for req, (status, answer) in zip(drawn, forked_outcomes(gluon_answer, drawn)):
             pairs.append((family, req, answer if status == "ok" and answer is not None else ERROR))
-    # The shared-layout vectors (vectors/catalog.json) Gluon gives a layout for.
-    catalog = json.loads((pathlib.Path(__file__).resolve().parent.parent / "vectors" /
-                          "catalog.json").read_text())
-    for case in catalog["cases"] if "vectors" in chosen else []:
-        req = case["request"]
-        if (req["op"] in FAMILIES or req["op"] in REFUSING_FAMILIES) and case["expect"]["ok"]:
-            expected = gluon_answer(req)
-            if expected is not None:
-                pairs.append(("vectors", req, expected))
-    if AMD_OP in chosen:
-        amd, refused = amd_pairs(rng, args.f2lay, args.cases)
-        pairs += amd
-        print(f"gluon_shared_check: {AMD_OP}: {sum(1 for p in amd if p[2] is None)} of {len(amd)} "
+    elif family == AMD_OP:
+        pairs, refused = amd_pairs(rng, f2lay, cases)
+        print(f"gluon_shared_check: {AMD_OP}: {sum(1 for p in pairs if p[2] is None)} of {len(pairs)} "
               f"None in Gluon; {refused} drafts f2lay refuses as Triton's aborts (not asked)")
-    report = Report("gluon_shared_check", f"Triton {triton.__version__}", chosen)
-    return compare(report, args.f2lay, pairs, judge(args.f2lay))
+    else:  # the shared-layout vectors (vectors/catalog.json) Gluon gives a layout for
+        catalog = json.loads((pathlib.Path(__file__).resolve().parent.parent / "vectors" /
+                              "catalog.json").read_text())
+        for case in catalog["cases"]:
+            req = case["request"]
+            if (req["op"] in FAMILIES or req["op"] in REFUSING_FAMILIES) and case["expect"]["ok"]:
+                expected = gluon_answer(req)
+                if expected is not None:
+                    pairs.append(("vectors", req, expected))
+    report = Report("gluon_shared_check", f"Triton {triton.__version__}", [family])
+    compare(report, f2lay, pairs, judge(f2lay))
+    report.check()
+
+
+def answer_lines():
+    """--answer: Gluon's layout for each request on stdin, a JSON line each."""
+    for line in sys.stdin:
+        if line.strip():
+            req = json.loads(line)
+            if req["op"] == AMD_OP:  # None is one of its answers
+                print(json.dumps({"request": req, "result": gluon_amd_answer(req)}), flush=True)
+                continue
+            result = gluon_answer(req)
+            if result is None:
+                raise SystemExit(f"gluon_shared_check: Gluon gave no layout for {line}")
+            print(json.dumps({"request": req, "result": result}), flush=True)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    if sys.argv[1:] != ["--answer"]:
+        sys.exit("usage: gluon_shared_check.py --answer < requests.jsonl (the check itself: pytest)")
+    answer_lines()

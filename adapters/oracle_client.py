@@ -3,7 +3,7 @@
 ask_oracle sends all requests in one run and reads one response per request.
 Report tallies agreements and disagreements. A disagreement is judged by a
 check independent of both sides: where f2lay is wrong it is an f2lay bug and
-the adapter fails (exit 1); where the other project is wrong it is a finding,
+the adapter's test fails; where the other project is wrong it is a finding,
 printed with its witness and not failed on (adapters/FINDINGS.md)."""
 import json
 import os
@@ -143,12 +143,16 @@ class Report:
                 print(f"{label} ... and {len(items) - self.SHOWN} more")
         return 1 if self.bugs else 0
 
+    def check(self):
+        """pytest's verdict: prints the report, then fails on any f2lay bug
+        (the other project's findings are printed, never failed on)."""
+        assert self.finish() == 0, f"{self.tool}: {len(self.bugs)} f2lay bugs (printed above)"
+
 
 def compare(report, f2lay, pairs, judge=None):
     """pairs: (kind, request, expected) with the peer's answer as expected.
     judge(request, expected, response) says who is wrong where they differ:
-    "peer" makes a finding, anything else (and no judge) an f2lay bug.
-    Returns report.finish()."""
+    "peer" makes a finding, anything else (and no judge) an f2lay bug."""
     responses = ask_oracle(f2lay, [request for _, request, _ in pairs])
     for (kind, request, expected), response in zip(pairs, responses):
         if expected is ERROR:
@@ -171,7 +175,6 @@ def compare(report, f2lay, pairs, judge=None):
             report.f2lay_bug(kind, f"{text}\n  witness {verdict[1]}")
         else:
             report.f2lay_bug(kind, text)
-    return report.finish()
 
 
 def forked_outcomes(answer, requests, hang_s=20):

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Checks tensor-layouts' F2 matrices of CuTe layouts against f2lay.
 
 to_F2_matrix of Layout(shape, stride), ComposedLayout(Swizzle, Layout) and
@@ -18,28 +17,24 @@ rows (a ComposedLayout's trailing zero rows trimmed), never fewer than 1;
 f2lay has log2 of the offset size, the least power of two above every image
 (0 rows when every image is 0). So tensor-layouts' rows = max(1, f2lay's).
 
-Usage: tensor_layouts_check.py F2LAY_BINARY [--cases N] [--seed S]
-Exit: 0 without f2lay bugs, 1 with any, 2 on usage errors, 77 (skip) when
-tensor_layouts is not installed.
+A pytest module (conftest.py): --cases random layouts (default 1000), --seed
+(default 1); it skips where tensor_layouts is not installed.
 """
-import argparse
 import functools
 import importlib.metadata
 import math
 import operator
 import random
 import re
-import sys
+
+import pytest
 
 from cute_definition import at, coord, nonlinear_pair, sizes, text, valid
 from oracle_client import Report, ask_oracle, same
 
-try:
-    from tensor_layouts import ComposedLayout, Layout, Swizzle, compose
-    from tensor_layouts.analysis import from_F2_matrix, to_F2_matrix
-except ImportError as e:  # pragma: no cover - reported, not failed on
-    print(f"tensor_layouts_check: tensor_layouts is not installed ({e}); run scripts/setup", file=sys.stderr)
-    sys.exit(77)  # ctest's skip code
+pytest.importorskip("tensor_layouts", reason="tensor_layouts is not installed (scripts/setup installs it)")
+from tensor_layouts import ComposedLayout, Layout, Swizzle, compose  # noqa: E402
+from tensor_layouts.analysis import from_F2_matrix, to_F2_matrix  # noqa: E402
 
 KINDS = ["plain", "swizzled", "refusal", "from_F2"]
 FORMS = ["composed", "compose"]  # swizzled forms; "kwarg" joins where Layout(swizzle=) works
@@ -294,13 +289,9 @@ def describe(c):
     return {"plain": lay, "composed": f"ComposedLayout(Swizzle{sw}, {lay})", "compose": f"compose(Swizzle{sw}, {lay})",
             "kwarg": f"Layout({sh}, {st}, swizzle=Swizzle{sw})"}[c["form"]] + f" = CuTe {named(sw, sh, st)}"
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("f2lay", help="the f2lay binary, or \"in-process\": the f2lay Python module")
-    parser.add_argument("--cases", type=int, default=1000, help="random layouts (default 1000)")
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
-    rng = random.Random(args.seed)
+def test_tensor_layouts(f2lay, options):
+    n_cases = options["cases"] or 1000
+    rng = random.Random(options["seed"] or 1)
     report = Report("tensor_layouts_check", f"tensor-layouts {importlib.metadata.version('tensor-layouts')}", KINDS)
 
     try:  # to_F2_matrix's docstring shows this form
@@ -313,8 +304,8 @@ def main():
     cases = [{"shape": sh, "stride": st, "sw": (b, m, s), "form": FORMS[(b + m + s) % len(FORMS)]}
              for sh, st in (([8, 8], [8, 1]), ([16, 4], [1, 16]), ([2, 4, 8], [32, 1, 4]))
              for b in range(4) for m in range(4) for s in range(-6, 7)]
-    cases += [draw_layout(rng) for _ in range(args.cases)]
-    verdicts = layout_verdicts(args.f2lay, cases)
+    cases += [draw_layout(rng) for _ in range(n_cases)]
+    verdicts = layout_verdicts(f2lay, cases)
 
     # from_F2_matrix on the matrices of the CuTe-valid linear layouts above (their
     # realization known) and on random small matrices, some with a zero row on top.
@@ -323,13 +314,13 @@ def main():
         T = truth(c["sw"], c["shape"], c["stride"])
         if T[0] == "linear" and valid(*c["sw"]) and len(T[1]) <= 8:
             mats.append({"shape": c["shape"], "cols": T[1], "pad": 0, "origin": (c["sw"], c["shape"], c["stride"])})
-    for _ in range(args.cases // 2):
+    for _ in range(n_cases // 2):
         shape = [1 << rng.randint(0, 3) for _ in range(rng.randint(1, 2))]
         n = sum(x.bit_length() - 1 for x in shape)
         d = rng.choice([3, 5, 6, 7, 9])  # a doubling, stride-like progression
         cols = [rng.randrange(1 << n) for _ in range(n)] if rng.random() < 0.5 else [d << j for j in range(n)]
         mats.append({"shape": shape, "cols": cols, "pad": int(rng.random() < 0.3), "origin": None})
-    verdicts += judge_matrix(args.f2lay, mats)
+    verdicts += judge_matrix(f2lay, mats)
 
     # Group the disagreements by kind and by who is wrong how; shrink the SHRUNK
     # smallest of each group and print the smallest result.
@@ -339,12 +330,9 @@ def main():
     for drawn in groups.values():
         judge, shrink = (judge_matrix, shrink_matrix) if "cols" in drawn[0] else (layout_verdicts, shrink_layout)
         first = sorted(drawn, key=lambda c: len(describe(c)))[:SHRUNK]
-        c, (kind, v) = min(minimize(args.f2lay, first, judge, shrink), key=lambda cv: len(describe(cv[0])))
+        c, (kind, v) = min(minimize(f2lay, first, judge, shrink), key=lambda cv: len(describe(cv[0])))
         for side, (what, witness) in v.items():
             msg = (f"{describe(c)}: {'f2lay' if side == 'f2lay' else 'tensor-layouts'} {what}\n"
                    f"  witness {witness}\n  {len(drawn)} drawn case(s) disagree so, e.g. {describe(drawn[0])}")
             report.f2lay_bug(kind, msg) if side == "f2lay" else report.finding(kind, msg)
-    return report.finish()
-
-if __name__ == "__main__":
-    sys.exit(main())
+    report.check()

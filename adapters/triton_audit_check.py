@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Checks every layout `f2lay audit` lifts from a compiled kernel against
 Triton's own reading of the same attribute.
 
@@ -10,30 +9,26 @@ own (the kernel's aliases and module attributes, then one `ub.poison` of each
 type), which Triton's MLIR parser reads and verifies; Gluon then gives the
 value's layout object and Triton's C++ `to_linear_layout` its linear layout.
 
-Usage: triton_audit_check.py F2LAY [TTGIR ...]   (default: audit/corpus/ttgir/*.ttgir)
-Every layout must be lifted and equal Triton's: a difference, or an attribute
-f2lay cannot lift that Triton reads, is an f2lay bug (exit 1): f2lay follows
-Triton's definitions. Exit 2 on usage errors, 77 (skip) without Triton.
-Triton aborts the process on a layout it rejects, so it is asked in forked
-children (oracle_client.forked_outcomes).
+A pytest module (conftest.py), one test per kernel of audit/corpus/ttgir (-k
+picks). Every layout must be lifted and equal Triton's: a difference, or an
+attribute f2lay cannot lift that Triton reads, is an f2lay bug: f2lay follows
+Triton's definitions. It skips where Triton is not installed. Triton aborts
+the process on a layout it rejects, so it is asked in forked children
+(oracle_client.forked_outcomes).
 """
-import argparse
 import json
 import pathlib
 import subprocess
-import sys
 import tempfile
+
+import pytest
 
 from oracle_client import Report, first_difference, forked_outcomes, same
 
-try:
-    from triton._C.libtriton import gluon_ir, ir
-except ImportError as e:  # pragma: no cover
-    print(f"triton_audit_check: Triton is not installed ({e}); run scripts/setup", file=sys.stderr)
-    sys.exit(77)
+pytest.importorskip("triton", reason="Triton is not installed (scripts/setup installs it)")
+from triton._C.libtriton import gluon_ir, ir  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-UNANSWERED = []  # layouts Triton's Python side cannot answer
 CORPUS = ROOT / "audit" / "corpus" / "ttgir"
 # Gluon's names of a linear layout's bases, and f2lay's in dims.
 IN_DIMS = [("reg_bases", "register"), ("lane_bases", "lane"), ("warp_bases", "warp"),
@@ -94,12 +89,15 @@ class Probe:
 
 
 def check_kernel(report, f2lay, path):
+    """Compares each layout of the kernel at path; returns those Triton's
+    Python side cannot answer (not compared), a line each."""
+    unanswered = []
     ttgir = path.read_text()
     layouts = audit(f2lay, path)["layouts"]
     probe = Probe(probe_module(ttgir, [l["type"] for l in layouts]))
     if len(probe.values) != len(layouts):
         report.f2lay_bug("probe", f"{path.name}: {len(layouts)} types, Triton read {len(probe.values)}")
-        return
+        return unanswered
     entries = [(i, l["type"].startswith("!ttg.memdesc"), l["shape"]) for i, l in enumerate(layouts)]
     for mine, (outcome, theirs) in zip(layouts, forked_outcomes(probe.layout, entries)):
         where = f"{path.name}: {mine['attribute']} at {mine['shape']} ({mine['type']})"
@@ -108,7 +106,7 @@ def check_kernel(report, f2lay, path):
             # makes (a barrier's one-element shared_linear, AMD's rotating
             # shared layout): nothing to compare, said so.
             mine_text = "lifted" if "layout" in mine else f"not lifted: {mine['error']}"
-            UNANSWERED.append(f"{where}: Triton: {outcome}: {theirs.splitlines()[0][:200]}; "
+            unanswered.append(f"{where}: Triton: {outcome}: {theirs.splitlines()[0][:200]}; "
                               f"f2lay: {mine_text}")
         elif "layout" not in mine:
             report.f2lay_bug("lifted", f"{where}: Triton reads it, f2lay does not: {mine['error']}")
@@ -117,28 +115,13 @@ def check_kernel(report, f2lay, path):
                              f"\n  request {json.dumps(mine['request'])}")
         else:
             report.agree("lifted")
+    return unanswered
 
 
-def main():
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("f2lay")
-    p.add_argument("ttgir", nargs="*", type=pathlib.Path)
-    args = p.parse_args()
-    paths = args.ttgir or sorted(CORPUS.glob("*.ttgir"))
-    if not paths:
-        p.error(f"no TTGIR files (none in {CORPUS})")
-    for path in paths:
-        if not path.is_file():
-            p.error(f"{path}: no such file")
+@pytest.mark.parametrize("path", sorted(CORPUS.glob("*.ttgir")), ids=lambda p: p.stem)
+def test_kernel(f2lay, path):
     report = Report("triton_audit_check", "Triton 3.9.0 (to_linear_layout)", ["lifted"])
-    for path in paths:
-        check_kernel(report, args.f2lay, path)
-    print(f"triton_audit_check: {len(paths)} kernels; {len(UNANSWERED)} layouts Triton's "
-          "Python side does not answer (not compared):")
-    for line in UNANSWERED:
-        print("  " + line)
-    return report.finish()
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    unanswered = check_kernel(report, f2lay, path)
+    for line in unanswered:
+        print(f"triton_audit_check: not answered by Triton's Python side (not compared): {line}")
+    report.check()

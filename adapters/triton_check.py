@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Checks f2lay's conventions against Triton's own LinearLayout.
 
 Triton's wheel carries Python bindings of its C++ LinearLayout
@@ -24,13 +23,14 @@ FINDINGS.md); anything else is an f2lay bug, since f2lay follows Triton's
 conventions exactly. Legacy layouts go through Gluon: gluon_check.py and
 gluon_shared_check.py.
 
-Usage: triton_check.py F2LAY_BINARY [--cases N] [--seed S] [--whole-range SECONDS]
-Exit status: 0 when f2lay has no bug (Triton's are printed as findings), 1 on
-an f2lay bug (printed with its request and witness), 2 on usage errors, 77
-(skip) when Triton is not installed. Triton aborts the whole process on a
-layout it rejects, so only valid requests are given to it.
+A pytest module (conftest.py) of two tests: test_conventions (the vectors
+and --cases random rounds, default 300) and test_whole_range (draws over the
+binding's whole range for --seconds, default 30); --seed (default 1). Each
+fails on an f2lay bug (printed with its request and witness) and prints
+Triton's as findings; they skip where Triton is not installed. Triton aborts
+the whole process on a layout it rejects, so only valid requests are given to
+it.
 """
-import argparse
 import itertools
 import json
 import pathlib
@@ -40,13 +40,12 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from oracle_client import ERROR, Report, ask_oracle, compare, forked_outcomes, same
 
-try:
-    from triton._C.libtriton.linear_layout import LinearLayout as TLL
-except ImportError as e:  # pragma: no cover - reported, not failed on
-    print(f"triton_check: Triton is not installed ({e}); run scripts/setup", file=sys.stderr)
-    sys.exit(77)  # ctest's skip code
+pytest.importorskip("triton", reason="Triton is not installed (scripts/setup installs it)")
+from triton._C.libtriton.linear_layout import LinearLayout as TLL  # noqa: E402
 
 # The installed release, as a request's "triton" key names one (the oracle
 # follows 3.9 by default).
@@ -898,18 +897,10 @@ def check_whole_range(f2lay, seconds, seed):
 
 
 # ---------------------------------------------------------------------- main
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("f2lay", help="the f2lay binary, or \"in-process\": the f2lay Python module")
-    parser.add_argument("--cases", type=int, default=300, help="random rounds (default 300)")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--whole-range", type=float, default=30, metavar="SECONDS",
-                        help="draw over the binding's whole range for this long (default 30; 0: off)")
-    args = parser.parse_args()
-
+def test_conventions(f2lay, options):
     report = Report("triton_check", f"Triton {__import__('triton').__version__}",
                     ["golden", "vectors", "aborts", "random"])
-    rng = random.Random(args.seed)
+    rng = random.Random(options["seed"] or 1)
     pairs, other_release = [], 0
     for kind, req, expected in vector_requests():
         if kind == "other release":
@@ -918,15 +909,13 @@ def main():
             report.f2lay_bug("vectors", req)  # a stated answer Triton does not give
         else:
             pairs.append((kind, req, expected))
-    pairs += [("random", r, e) for r, e in random_requests(rng, args.cases)]
+    pairs += [("random", r, e) for r, e in random_requests(rng, options["cases"] or 300)]
     if other_release:
         print(f"triton_check: {other_release} vectors name another release than {INSTALLED} "
               "(\"triton\" key); not asked")
-    status = compare(report, args.f2lay, pairs, judge)
-    if args.whole_range > 0:
-        status = max(status, check_whole_range(args.f2lay, args.whole_range, args.seed))
-    return status
+    compare(report, f2lay, pairs, judge)
+    report.check()
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+def test_whole_range(f2lay, options):
+    assert check_whole_range(f2lay, options["seconds"] or 30, options["seed"] or 1) == 0

@@ -12,7 +12,9 @@ runs the cubins on the GPU under ncu, checks every element, and reports where Tr
 takes more shared-memory wavefronts than the optimum: findings in Triton (adapters/FINDINGS.md).
 
 usage: triton_convert_kernels.py F2LAY_BINARY OUT_DIR [--pairs N] [--seed S]
-         exit 0 when it wrote kernels, 1 when none compiled, 77 without Triton (ctest's skip)
+         exit 0 when it wrote kernels, 1 when none compiled, 77 without Triton
+Under pytest (conftest.py), test_compiles writes a few (--cases, default 4) to
+a temporary folder: that they compile and their manifest holds them.
 """
 import argparse
 import json
@@ -81,16 +83,24 @@ def main(argv):
     parser.add_argument("--pairs", type=int, default=60)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv[1:])
-    warnings.simplefilter("ignore")
     try:
         import triton.experimental.gluon  # noqa: F401
     except ImportError:
         print("triton_convert_kernels: no Triton with Gluon here: skipped")
         return 77
-    os.makedirs(args.out, exist_ok=True)
-    rng = random.Random(args.seed)
+    manifest = write_kernels(args.binary, args.out, args.pairs, args.seed)
+    print(f"{len(manifest)} kernels in {args.out}")
+    return 0 if manifest or args.pairs == 0 else 1
+
+
+def write_kernels(binary, out, pairs, seed):
+    """Compiles up to `pairs` kernels into the folder out (cubins and
+    manifest.json); returns the manifest."""
+    warnings.simplefilter("ignore")
+    os.makedirs(out, exist_ok=True)
+    rng = random.Random(seed)
     manifest = []
-    for i in range(args.pairs):
+    for i in range(pairs):
         warp_bits = rng.randrange(3)
         bits = 5 + warp_bits + rng.randrange(6 - warp_bits)
         rows = 1 << rng.randrange(bits + 1)
@@ -98,13 +108,13 @@ def main(argv):
         a, b = random_blocked(rng, shape, warp_bits), random_blocked(rng, shape, warp_bits)
         dtype = rng.choice(list(DTYPES))
         w = DTYPES[dtype]
-        la, lb = ask(args.binary, [dict(op="blocked", shape=shape, **a),
+        la, lb = ask(binary, [dict(op="blocked", shape=shape, **a),
                                    dict(op="blocked", shape=shape, **b)])
         if not (la["ok"] and lb["ok"]):
             continue
         req = {"op": "optimal_swizzle", "self": la["result"], "other": lb["result"],
                "element_bytes": w}
-        optimum, paper = ask(args.binary, [req, dict(req, construction="paper")])
+        optimum, paper = ask(binary, [req, dict(req, construction="paper")])
         if not (optimum["ok"] and paper["ok"]):
             continue
         name = f"pair{i}"
@@ -113,7 +123,7 @@ def main(argv):
         except Exception as e:  # Triton refused or aborted this layout: not ours to judge here
             print(f"{name}: Triton did not compile it: {str(e).splitlines()[0]}", file=sys.stderr)
             continue
-        with open(os.path.join(args.out, name + ".cubin"), "wb") as f:
+        with open(os.path.join(out, name + ".cubin"), "wb") as f:
             f.write(k.asm["cubin"])
         o, p = optimum["result"], paper["result"]
         manifest.append({
@@ -123,10 +133,20 @@ def main(argv):
             "optimum": {"wavefronts": o["wavefronts"], "instructions": o["instructions"],
                         "store": o["store"], "load": o["load"]},
             "paper": {"wavefronts": p["store"]["wavefronts"] + p["load"]["wavefronts"]}})
-    with open(os.path.join(args.out, "manifest.json"), "w") as f:
+    with open(os.path.join(out, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1)
-    print(f"{len(manifest)} kernels in {args.out}")
-    return 0 if manifest or args.pairs == 0 else 1
+    return manifest
+
+
+def test_compiles(f2lay, options, tmp_path):
+    import pytest
+    pytest.importorskip("triton.experimental.gluon", reason="no Triton with Gluon here")
+    manifest = write_kernels(f2lay, tmp_path, options["cases"] or 4, options["seed"] or 1)
+    assert manifest, "no kernel compiled"
+    for kernel in manifest:
+        assert (tmp_path / (kernel["name"] + ".cubin")).stat().st_size > 0
+    assert [k["name"] for k in json.loads((tmp_path / "manifest.json").read_text())] == \
+        [k["name"] for k in manifest]
 
 
 if __name__ == "__main__":

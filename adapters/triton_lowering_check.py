@@ -50,6 +50,8 @@ Usage: triton_lowering_check.py F2LAY [--cases N] [--seed S] [--jobs J] [--measu
   --measure-only   print what was measured per kernel, ask f2lay nothing (F2LAY may be "-")
 Exit status: 0 when f2lay agrees everywhere, 1 on an f2lay bug or when the interpretation
 fails its own checks, 2 on usage errors, 77 (skip) without Triton or when f2lay models no op.
+Under pytest (conftest.py; what ctest runs), test_lowering takes --cases (default 40), --seed
+and --jobs, with --merges-known.
 """
 import argparse
 import concurrent.futures
@@ -1064,9 +1066,7 @@ def summary(result):
     return f"{head}\n    " + "\n    ".join(parts)
 
 
-def main():
-    if sys.argv[1:] == ["--worker"]:
-        return worker()
+def parser():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("f2lay", help='the f2lay binary ("-" with --measure-only)')
     p.add_argument("--cases", type=int, default=40)
@@ -1087,7 +1087,11 @@ def main():
                    help="list a disagreement that is only the NVPTX backend's merging of accesses f2lay "
                         "matches in the LLVM IR, without failing (a known limit: f2lay models Triton's "
                         "widths, not LLVM's; what ctest runs)")
-    args = p.parse_args()
+    return p
+
+
+def run(p, args):
+    """The check as the arguments args (of parser p) ask; its exit status."""
     if triton is None:
         print(f"triton_lowering_check: Triton is not installed ({TRITON_MISSING}); run scripts/setup", file=sys.stderr)
         return 77
@@ -1202,8 +1206,26 @@ def main():
     return 1 if failed else code
 
 
+def test_lowering(f2lay, options):
+    """What ctest runs: random kernels, the NVPTX backend's merges listed as
+    known (see --merges-known)."""
+    p = parser()
+    args = p.parse_args([f2lay, "--cases", str(options["cases"] or 40), "--seed", str(options["seed"] or 1),
+                         "--jobs", str(options["jobs"] or max(1, min(4, os.cpu_count() or 1))),
+                         "--merges-known"])
+    status = run(p, args)
+    if status == 77:
+        import pytest
+        pytest.skip("Triton is not installed, or f2lay models no op")
+    assert status == 0, "f2lay disagrees with Triton's code, or the interpreter failed its checks (printed above)"
+
+
 if __name__ == "__main__":
-    status = main()
+    if sys.argv[1:] == ["--worker"]:  # measure_all's workers
+        status = worker()
+    else:
+        p = parser()
+        status = run(p, p.parse_args())
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(status)  # skips Triton's binding finalizers (nanobind's leak warnings)

@@ -1,63 +1,62 @@
-#!/usr/bin/env python3
 """Every corpus kernel's `f2lay audit --json` report validates against
 vectors/audit.schema.json (with the launch arguments measured-h100.json
 records, so loop counts are read too), and a report with a key removed, a
 wrong kind or an unknown key does not.
 
-usage: schema_test.py F2LAY      (in .venv: jsonschema; exit 77 without it)
+A pytest module (the root conftest.py): --f2lay names the command; it skips
+where jsonschema is not installed (scripts/setup puts it into .venv).
 """
 import copy
-import glob
 import json
 import pathlib
 import subprocess
-import sys
 
-try:
-    import jsonschema
-except ImportError:
-    print("schema_test: no jsonschema (scripts/setup installs it into .venv)")
-    sys.exit(77)
+import pytest
+
+jsonschema = pytest.importorskip("jsonschema", reason="no jsonschema (scripts/setup installs it)")
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+CORPUS = ROOT / "audit" / "corpus"
 
 
-def main():
-    f2lay = sys.argv[1]
-    schema = json.load(open(ROOT / "vectors" / "audit.schema.json"))
-    validator = jsonschema.Draft202012Validator(schema)
-    measured = json.load(open(ROOT / "audit" / "corpus" / "measured-h100.json"))
+@pytest.fixture(scope="module")
+def validator():
+    schema = json.loads((ROOT / "vectors" / "audit.schema.json").read_text())
+    return jsonschema.Draft202012Validator(schema)
+
+
+def report(f2lay, path):
+    """`f2lay audit --json` of one corpus kernel, with its measured launch's arguments."""
+    measured = json.loads((CORPUS / "measured-h100.json").read_text())
     arguments = {k["name"]: k["arguments"] for k in measured["kernels"]}
-    paths = sorted(glob.glob(str(ROOT / "audit" / "corpus" / "ttgir" / "*.ttgir")))
-    bad = 0
-    report = None
-    for path in paths:
-        command = [f2lay, "audit", "--json", path]
-        for name, value in arguments.get(pathlib.Path(path).stem, {}).items():
-            command += ["--arg", f"{name}={value}"]
-        report = json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
-        for error in validator.iter_errors(report):
-            bad += 1
-            print(f"schema_test: {path}: {error.json_path}: {error.message[:300]}")
-    # The schema can fail: planted mistakes must be caught.
-    planted = []
-    r = copy.deepcopy(report)
-    del r["cta"]
-    planted.append(("no cta", r))
-    r = copy.deepcopy(report)
-    r["ops"][0]["kind"] = "teleport"
-    planted.append(("an unknown kind", r))
-    r = copy.deepcopy(report)
-    r["ops"][0]["surprise"] = 1
-    planted.append(("an unknown key", r))
-    for what, r in planted:
-        if validator.is_valid(r):
-            bad += 1
-            print(f"schema_test: a report with {what} validates")
-    print(f"schema_test: {len(paths)} reports, {len(planted)} planted mistakes: "
-          f"{'all as expected' if not bad else f'{bad} problems'}")
-    return 1 if bad else 0
+    command = [f2lay, "audit", "--json", str(path)]
+    for name, value in arguments.get(path.stem, {}).items():
+        command += ["--arg", f"{name}={value}"]
+    return json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+KERNELS = sorted((CORPUS / "ttgir").glob("*.ttgir"))
+
+
+@pytest.mark.parametrize("path", KERNELS, ids=[p.stem for p in KERNELS])
+def test_corpus_report_validates(f2lay, validator, path):
+    errors = [f"{e.json_path}: {e.message[:300]}" for e in validator.iter_errors(report(f2lay, path))]
+    assert not errors, "\n".join(errors)
+
+
+def planted(good):
+    """A valid report with one mistake each: (what, report)."""
+    no_cta = copy.deepcopy(good)
+    del no_cta["cta"]
+    unknown_kind = copy.deepcopy(good)
+    unknown_kind["ops"][0]["kind"] = "teleport"
+    unknown_key = copy.deepcopy(good)
+    unknown_key["ops"][0]["surprise"] = 1
+    return [("no cta", no_cta), ("an unknown kind", unknown_kind), ("an unknown key", unknown_key)]
+
+
+def test_schema_catches_planted_mistakes(f2lay, validator):
+    good = report(f2lay, KERNELS[-1])
+    assert validator.is_valid(good)
+    validates = [what for what, bad in planted(good) if validator.is_valid(bad)]
+    assert not validates, f"reports with {validates} validate"

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """scripts/layers can fail: on a copy of the repository's code with one upward
 include or one upward link planted, it names it and exits 1; on the copy as it
 is, and on a made-up tree of allowed uses (a test folder using the properties),
@@ -7,7 +6,8 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
+
+import pytest
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 LAYERS = os.path.join(ROOT, "scripts", "layers")
@@ -16,16 +16,8 @@ FOLDERS = ["formats", "testkit", "analysis", "reference", "optimized", "definiti
 
 
 def run(root):
-    p = subprocess.run([sys.executable, LAYERS, root], capture_output=True, text=True)
+    p = subprocess.run([sys.executable, LAYERS, str(root)], capture_output=True, text=True)
     return p.returncode, p.stdout
-
-
-def copy_code(to):
-    for folder in FOLDERS:
-        src = os.path.join(ROOT, folder)
-        if os.path.isdir(src):
-            shutil.copytree(src, os.path.join(to, folder),
-                            ignore=shutil.ignore_patterns("corpus", "regressions", "*.json*"))
 
 
 def append(path, text):
@@ -39,50 +31,62 @@ def write(path, text):
         f.write(text)
 
 
-def main():
-    failures = []
-
-    def expect(what, ok):
-        print(("ok   " if ok else "FAIL ") + what)
-        if not ok:
-            failures.append(what)
-
-    with tempfile.TemporaryDirectory() as tmp:
-        copy_code(tmp)
-        code, out = run(tmp)
-        expect("the repository's code passes", code == 0)
-
-        planted = os.path.join(tmp, "testkit", "columns.cpp")
-        original = open(planted, encoding="utf-8").read()
-        append(planted, '#include "oracle/op_table.h"\n')
-        code, out = run(tmp)
-        expect("an include of the oracle from testkit/ fails",
-               code == 1 and "testkit/columns.cpp" in out and "includes oracle/" in out)
-        write(planted, original)
-
-        cmake = os.path.join(tmp, "testkit", "CMakeLists.txt")
-        append(cmake, "target_link_libraries(f2lay_testkit PUBLIC f2lay_oracle)\n")
-        code, out = run(tmp)
-        expect("a link of f2lay_oracle from f2lay_testkit fails",
-               code == 1 and "f2lay_testkit (testkit/" in out and "links f2lay_oracle" in out)
-
-    with tempfile.TemporaryDirectory() as tmp:
-        write(os.path.join(tmp, "properties", "laws.h"), '#include "oracle/op_table.h"\n')
-        write(os.path.join(tmp, "optimized", "tests", "t.cpp"), '#include "properties/laws.h"\n')
-        code, out = run(tmp)
-        expect("a test folder may use the properties", code == 0)
-        write(os.path.join(tmp, "optimized", "tests", "u.cpp"), '#include "tools/show.h"\n')
-        code, out = run(tmp)
-        expect("a test folder may not use tools/", code == 1 and "u.cpp" in out)
-        write(os.path.join(tmp, "fuzz", "f.cpp"), '#include "device_tests/gpu.h"\n')
-        code, out = run(tmp)
-        expect("folders of one layer do not include each other", code == 1 and "f.cpp" in out)
-
-    code, _ = run(os.path.join(ROOT, "no-such-folder"))
-    expect("a missing folder is a usage error (exit 2)", code == 2)
-
-    return 1 if failures else 0
+@pytest.fixture
+def code(tmp_path):
+    """A copy of the repository's code (a tenth of a second: each test plants
+    in a copy of its own)."""
+    for folder in FOLDERS:
+        src = os.path.join(ROOT, folder)
+        if os.path.isdir(src):
+            shutil.copytree(src, tmp_path / folder,
+                            ignore=shutil.ignore_patterns("corpus", "regressions", "*.json*"))
+    return tmp_path
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+def test_the_repositorys_code_passes(code):
+    status, out = run(code)
+    assert status == 0, out
+
+
+@pytest.mark.parametrize("file, line, named", [
+    ("testkit/columns.cpp", '#include "oracle/op_table.h"\n',
+     ["testkit/columns.cpp", "includes oracle/"]),
+    ("testkit/CMakeLists.txt", "target_link_libraries(f2lay_testkit PUBLIC f2lay_oracle)\n",
+     ["f2lay_testkit (testkit/", "links f2lay_oracle"]),
+], ids=["an include of the oracle from testkit/", "a link of f2lay_oracle from f2lay_testkit"])
+def test_an_upward_use_planted_in_the_code_fails(code, file, line, named):
+    append(code / file, line)
+    status, out = run(code)
+    assert status == 1, out
+    for text in named:
+        assert text in out
+
+
+@pytest.fixture
+def allowed(tmp_path):
+    """A made-up tree of allowed uses: the properties use the oracle, and a
+    test folder uses the properties."""
+    write(tmp_path / "properties" / "laws.h", '#include "oracle/op_table.h"\n')
+    write(tmp_path / "optimized" / "tests" / "t.cpp", '#include "properties/laws.h"\n')
+    return tmp_path
+
+
+def test_a_test_folder_may_use_the_properties(allowed):
+    status, out = run(allowed)
+    assert status == 0, out
+
+
+@pytest.mark.parametrize("file, line, named", [
+    ("optimized/tests/u.cpp", '#include "tools/show.h"\n', "u.cpp"),
+    ("fuzz/f.cpp", '#include "device_tests/gpu.h"\n', "f.cpp"),
+], ids=["a test folder may not use tools/", "folders of one layer do not include each other"])
+def test_a_use_beside_the_allowed_ones_fails(allowed, file, line, named):
+    write(allowed / file, line)
+    status, out = run(allowed)
+    assert status == 1, out
+    assert named in out
+
+
+def test_a_missing_folder_is_a_usage_error():
+    status, _ = run(os.path.join(ROOT, "no-such-folder"))
+    assert status == 2
