@@ -23,7 +23,7 @@ Layouts come as f2lay.LinearLayout (Triton's API; ref=True gives f2lay.ref.Linea
 each strategy named *_values draws the plain JSON value instead. Installing f2lay registers
 linear_layouts() for st.from_type(f2lay.LinearLayout) (Hypothesis' entry point).
 """
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Literal, Optional, Sequence, Tuple, Union, overload
 
 from hypothesis import strategies as st
 from hypothesis.strategies import DrawFn, SearchStrategy
@@ -41,9 +41,17 @@ def out_dim_names(rank: int) -> List[str]:
     return [f"dim{d}" for d in range(rank)]
 
 
+@overload
+def to_layout(value: Value, ref_impl: Literal[False] = False) -> LinearLayout: ...
+@overload
+def to_layout(value: Value, ref_impl: Literal[True]) -> ref.LinearLayout: ...
+@overload
+def to_layout(value: Value, ref_impl: bool) -> Layout: ...
+
+
 def to_layout(value: Value, ref_impl: bool = False) -> Layout:
     """A plain layout value ({"in_dims": [...], "out_dims": [...]}) as a LinearLayout."""
-    cls = ref.LinearLayout if ref_impl else LinearLayout
+    cls: Any = ref.LinearLayout if ref_impl else LinearLayout
     return cls.from_bases([(d["name"], d["bases"]) for d in value["in_dims"]],
                           [d["name"] for d in value["out_dims"]],
                           [d["size"] for d in value["out_dims"]], require_surjective=False)

@@ -51,12 +51,12 @@ def test_bad_arguments_raise():
     with pytest.raises(TypeError, match="grid"):
         f2lay.audit("", grid=(1, 2, 3, 4))
     with pytest.raises(TypeError, match="program"):
-        f2lay.audit("", program="0")
+        f2lay.audit("", program="0")  # type: ignore[arg-type] # bad input on purpose
     path = os.path.join(ROOT, "audit", "corpus", "ttgir", "transpose_int8-sm90-w1-32x32.ttgir")
     with pytest.raises(f2lay.Error, match="outside the grid"):
         f2lay.audit(open(path).read(), grid=(1,), program=(1,))
     with pytest.raises(TypeError):
-        f2lay.audit(b"module attributes {}")
+        f2lay.audit(b"module attributes {}")  # type: ignore[arg-type] # on purpose
     with pytest.raises(f2lay.Error, match="triton"):
         f2lay.audit("", triton="3.7")
     with pytest.raises(f2lay.Error, match="no \"module attributes"):

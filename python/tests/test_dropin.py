@@ -12,7 +12,8 @@ from triton._C.libtriton.linear_layout import LinearLayout as TritonLayout
 import f2lay
 import layouts
 
-IMPLS = [f2lay.LinearLayout, f2lay.ref.LinearLayout]
+IMPLS: list[type[f2lay.LinearLayout] | type[f2lay.ref.LinearLayout]] = [
+    f2lay.LinearLayout, f2lay.ref.LinearLayout]
 # Random cases per test (F2LAY_DROPIN_CASES for longer runs).
 CASES = int(os.environ.get("F2LAY_DROPIN_CASES", 150))
 
@@ -50,7 +51,7 @@ def random_args(rng, kind="any", max_bits=None):
 @pytest.mark.parametrize("L", IMPLS)
 def test_from_bases_and_inspection(L):
     rng = random.Random(1)
-    kinds = {}
+    kinds: dict[bool, int] = {}
     for case in range(CASES):
         kind = rng.choice(["any", "surjective", "injective", "invertible"])
         args = random_args(rng, kind)

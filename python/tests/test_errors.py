@@ -72,7 +72,7 @@ def test_methods(L):
 
 
 def test_ask_errors():
-    raises(TypeError, "dict", lambda: f2lay.ask("compose"))
+    raises(TypeError, "dict", lambda: f2lay.ask("compose"))  # type: ignore[arg-type]
     raises(f2lay.Error, "unknown op", lambda: f2lay.ask({"op": "nope"}))
     raises(f2lay.Error, "missing key \"other\"", lambda: f2lay.ask({"op": "compose", "self": {}}))
     raises(f2lay.Error, "impl", lambda: f2lay.ask({"op": "is_injective"}, impl="fast"))

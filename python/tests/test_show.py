@@ -61,11 +61,11 @@ def test_a_memory_layout_at_two_byte_elements():
 
 def test_bad_arguments_raise():
     with pytest.raises(TypeError, match="expected a layout or a request"):
-        f2lay.show([1, 2])
+        f2lay.show([1, 2])  # type: ignore[arg-type] # bad input on purpose
     with pytest.raises(TypeError, match="warp must be a non-negative int"):
         f2lay.show(FIGURE1_A, warp=-1)
     with pytest.raises(TypeError, match="instruction must be a non-negative int"):
-        f2lay.show(FIGURE1_A, instruction="0")
+        f2lay.show(FIGURE1_A, instruction="0")  # type: ignore[arg-type] # on purpose
     with pytest.raises(f2lay.Error, match="element_bytes must be 1, 2, 4, 8 or 16, not 3"):
         f2lay.show(FIGURE1_A, element_bytes=3)
     with pytest.raises(f2lay.Error, match="unknown op"):

@@ -145,7 +145,7 @@ def test_fuzz_one_input_drives_a_strategy_test_from_bytes():
     def record(value):
         seen.append(value)
 
-    record.hypothesis.fuzz_one_input(bytes(range(64)))
+    record.hypothesis.fuzz_one_input(bytes(range(64)))  # type: ignore[attr-defined]
     assert len(seen) == 1 and seen[0]["in_dims"][1]["name"] == "lane"
 
 

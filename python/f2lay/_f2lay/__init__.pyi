@@ -4,7 +4,8 @@ from f2lay._f2lay import ref as ref
 
 
 class Error(ValueError):
-    pass
+    """A refused request or bad layout; from f2lay.ask, the oracle's answer is .response."""
+    response: dict[str, object]
 
 class LinearLayout:
     """
