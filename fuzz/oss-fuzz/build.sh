@@ -1,7 +1,9 @@
 #!/bin/bash -eu
 # OSS-Fuzz / ClusterFuzzLite build of f2lay's libFuzzer targets (fuzz/README.md,
-# "Campaigns"). The contract: the source is at $SRC/f2lay, $CXX and $CXXFLAGS
-# carry the sanitizer and -fsanitize=fuzzer-no-link flags, $LIB_FUZZING_ENGINE
+# "OSS-Fuzz and ClusterFuzzLite"): the one build script of both
+# (.clusterfuzzlite/build.sh runs it), checked without Docker by
+# check_build.sh beside it. The contract: the source is at $SRC/f2lay, $CXX
+# and $CXXFLAGS carry the sanitizer and -fsanitize=fuzzer-no-link flags, $LIB_FUZZING_ENGINE
 # links the engine, and every fuzzer, seed corpus and dictionary goes to $OUT.
 # The runners have none of the image's shared libraries: the fuzzers link only
 # static ones (RapidCheck, built here) and header-only ones.
@@ -21,10 +23,13 @@ if [ -d "$SRC/rapidcheck" ]; then
 fi
 
 # Build type None: $CXXFLAGS alone sets optimization and debug information
-# (the project's default, RelWithDebInfo, would add -O2 -DNDEBUG).
+# (the project's default, RelWithDebInfo, would add -O2 -DNDEBUG). $LDFLAGS,
+# where set, goes to the link (fuzz/oss-fuzz/check_build.sh links its C++
+# library statically that way).
 cmake -S "$SRC/f2lay" -B "$WORK/f2lay" -DCMAKE_BUILD_TYPE=None \
   -DCMAKE_PREFIX_PATH="$prefix" \
   -DCMAKE_CXX_COMPILER="$CXX" -DCMAKE_CXX_FLAGS="$CXXFLAGS" \
+  -DCMAKE_EXE_LINKER_FLAGS="${LDFLAGS:-}" \
   -DF2LAY_FUZZ=ON -DF2LAY_FUZZ_ENGINE="$LIB_FUZZING_ENGINE"
 cmake --build "$WORK/f2lay" --target f2lay_fuzzers -j"$(nproc)"
 

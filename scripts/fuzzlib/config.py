@@ -1,5 +1,6 @@
-"""The fuzz targets (fuzz/targets.txt, which fuzz/CMakeLists.txt reads too)
-and what every run of them gets (scripts/fuzz-options)."""
+"""The fuzz targets (fuzz/targets.txt, which fuzz/CMakeLists.txt reads too),
+what every run of them gets (scripts/fuzz-options) and what each is meant to
+reach (fuzz/reach.txt)."""
 import os
 import re
 from dataclasses import dataclass
@@ -9,6 +10,7 @@ from fuzzlib.cli import UsageError
 
 TARGETS_FILE = os.path.join(ROOT, "fuzz", "targets.txt")
 OPTIONS_FILE = os.path.join(ROOT, "scripts", "fuzz-options")
+REACH_FILE = os.path.join(ROOT, "fuzz", "reach.txt")
 
 # A target's name becomes part of file names (<name>_fuzzer.cpp) and of CMake's
 # target names, and --targets separates names by commas.
@@ -57,6 +59,21 @@ def select_targets(known, requested):
             raise UsageError(f"target '{name}' named twice")
         selected.append(name)
     return selected
+
+
+def read_reach(path=REACH_FILE):
+    """{target: [glob, ...]} of fuzz/reach.txt, each line `target: glob ...`
+    (globs from the repository's root)."""
+    reach = {}
+    for number, text in _settings(path):
+        target, sep, globs = text.partition(":")
+        target = target.strip()
+        if not sep or not TARGET_NAME.fullmatch(target) or not globs.split():
+            raise ConfigError(f"{path}:{number}: expected 'target: glob ...', found '{text}'")
+        if target in reach:
+            raise ConfigError(f"{path}:{number}: target '{target}' listed twice")
+        reach[target] = globs.split()
+    return reach
 
 
 @dataclass(frozen=True)

@@ -4,9 +4,11 @@ literal log lines, the targets file (fuzz/targets.txt, also read by CMake)
 and scripts/fuzz-options, each script's argument errors, and whole runs of
 fuzz-campaign and fuzz-speed with stand-in fuzzers (small Python programs
 that print what libFuzzer prints). ctest `fuzz_scripts`, label fuzz."""
+import glob
 import hashlib
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -360,6 +362,41 @@ def test_fuzz_speed_arguments(tmp_path, args, message):
                        message.format(empty=tmp_path))
 
 
+COVERAGE_ERRORS = [
+    (["--targets", "nope"],
+     "unknown target 'nope' (targets: " + " ".join(config.read_targets()) + ")"),
+    (["--json"], "--json needs a value"),
+    (["--html", "--json", "x"], "--html needs a value"),
+    (["--seconds", "5"], "unknown argument '--seconds'")]
+
+
+@pytest.mark.parametrize("args, message", COVERAGE_ERRORS, ids=command_lines(COVERAGE_ERRORS))
+def test_fuzz_coverage_arguments(args, message):
+    expect_usage_error("fuzz-coverage", args, message)
+
+
+# fuzz/reach.txt.
+
+def test_the_repositorys_reach_names_every_target_and_real_files():
+    reach = config.read_reach()
+    assert sorted(reach) == sorted(config.read_targets())
+    for target, globs in reach.items():
+        for pattern in globs:
+            assert glob.glob(os.path.join(ROOT, pattern), recursive=True), (target, pattern)
+
+
+@pytest.mark.parametrize("text, error", [
+    ("algebra optimized/*.h\n", "expected 'target: glob ...', found 'algebra optimized/*.h'"),
+    ("algebra:\n", "expected 'target: glob ...', found 'algebra:'"),
+    ("al-gebra: x\n", "expected 'target: glob ...', found 'al-gebra: x'"),
+    ("algebra: a\nalgebra: b\n", "target 'algebra' listed twice")])
+def test_bad_reach_lines_are_refused(tmp_path, text, error):
+    path = tmp_path / "reach.txt"
+    write(path, "# a comment\n\n" + text)
+    with pytest.raises(config.ConfigError, match=re.escape(error)):
+        config.read_reach(path)
+
+
 def test_fuzz_plot_arguments():
     status, _, err = run_script("fuzz-plot")
     assert status == 2
@@ -371,7 +408,8 @@ def test_fuzz_plot_arguments():
 
 @pytest.mark.parametrize("script, usage", [("fuzz-campaign", "scripts/fuzz-campaign --hours H"),
                                            ("fuzz-speed", "scripts/fuzz-speed [--seconds S]"),
-                                           ("fuzz-plot", "RUN")])
+                                           ("fuzz-plot", "RUN"),
+                                           ("fuzz-coverage", "scripts/fuzz-coverage [--targets")])
 def test_help(script, usage):
     status, out, _ = run_script(script, "--help")
     assert status == 0, script
