@@ -220,7 +220,8 @@ void readSignature(std::string_view text, TtgirOp& op, Aliases& aliases) {
                              in.peek() == '.' || in.peek() == '_'))
         in.skip(1);
       if (in.startsWith("<")) readBalanced(in);
-    } else if (in.startsWith("<") && std::isdigit(static_cast<unsigned char>(in.rest()[1]))) {
+    } else if (in.startsWith("<") && in.rest().size() > 1 &&
+               std::isdigit(static_cast<unsigned char>(in.rest()[1]))) {
       // An op's own memory descriptor printed without its "!ttg.memdesc"
       // (async_copy_global_to_local's result: "-> <64x64xf16, #shared, ...>").
       std::string_view start = in.rest();

@@ -5,17 +5,22 @@
 // catalog_distributed.cpp, the memory layouts in catalog_memory.cpp.
 #pragma once
 
+#include <bit>
 #include <exception>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "formats/error.h"
 #include "fuzz/catalog_decoder.h"
 #include "fuzz/fuzz_support.h"
+#include "reference/catalog/predicates.h"
 #include "reference/catalog/shape_fit.h"
 #include "reference/linear_layout.h"
+#include "testkit/columns.h"
 #include "testkit/outcome.h"
+#include "testkit/rank.h"
 
 namespace f2lay::fuzz::catalog_fuzz {
 
@@ -48,16 +53,45 @@ auto construct(const Target& t, const Build& build) -> f2lay::testkit::Outcome<d
   }
 }
 
+// §4.2's two families, Def 4.10 (distributed) and Def 4.14 (memory), judged
+// on the flat columns by the test side's elimination (testkit/columns.h,
+// rank.h), must be what reference/catalog/predicates.h says of each layout
+// the catalog builds.
+inline void predicatesAgree(const Target& t, const LinearLayout& l) {
+  const f2lay::LayoutValue& v = l.value();
+  if (totalOutBits(v) > 64) return;
+  std::vector<uint64_t> cols = f2lay::testkit::columnsOf(v);
+  int rank = f2lay::testkit::rankOf(cols);
+  bool unitOrZero = true, oneOrTwo = true;
+  std::set<uint64_t> seen;
+  for (uint64_t c : cols) {
+    int bits = std::popcount(c);
+    unitOrZero = unitOrZero && bits <= 1 && (c == 0 || seen.insert(c).second);
+    oneOrTwo = oneOrTwo && (bits == 1 || bits == 2);
+  }
+  bool distributed = rank == totalOutBits(v) && unitOrZero;
+  bool memory = rank == totalOutBits(v) && rank == totalInBits(v) && oneOrTwo;
+  if (isDistributed(l) != distributed)
+    fail(t, std::string("isDistributed says ") + (distributed ? "no" : "yes") + " to Def 4.10's " +
+                (distributed ? "yes" : "no"));
+  if (isMemory(l) != memory)
+    fail(t, std::string("isMemory says ") + (memory ? "no" : "yes") + " to Def 4.14's " +
+                (memory ? "yes" : "no"));
+}
+
 // Whether `b` holds a layout to compare: aborts when parameters that break a
 // rule were accepted or, with `mustAccept`, legal ones refused; false for a
-// refusal and for a layout too large to enumerate.
+// refusal and for a layout too large to enumerate. A layout to compare meets
+// predicatesAgree first.
 inline bool accepted(const Target& t, const Built& b, bool mustAccept) {
   if (!b.answer) {
     if (mustAccept) fail(t, "refused legal parameters: " + b.error);
     return false;
   }
   if (!t.in.broken.empty()) fail(t, "accepted parameters that break a rule: " + t.in.broken);
-  return totalInBits(b.answer->value()) <= kMaxInputBits;
+  if (totalInBits(b.answer->value()) > kMaxInputBits) return false;
+  predicatesAgree(t, *b.answer);
+  return true;
 }
 
 inline bool plainLegal(const Decoder& in) { return in.broken.empty() && !in.wild; }

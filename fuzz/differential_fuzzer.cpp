@@ -17,7 +17,8 @@
 // Algebra laws are checked on the way, by XOR of the columns of the plain
 // values (testkit/evaluate.h, no code of either implementation), at
 // every input up to 2^12 and at sampled ones above (every unit vector among
-// them): apply is the XOR of x's columns, compose is function composition,
+// them): apply is the XOR of x's columns (so is opt's BatchApply, on each of
+// its paths), compose is function composition,
 // invertAndCompose solves outer(C(x)) = a(x), an inverse undoes its layout,
 // a pseudoinverse is a right inverse, a product divides back, the rank is
 // the test side's elimination's, flattening and reshaping keep the columns,
@@ -31,6 +32,7 @@
 #include "formats/json_format.h"
 #include "fuzz/fuzz_support.h"
 #include "fuzz/layout_decoder.h"
+#include "optimized/batch_apply.h"
 #include "optimized/opt_linear_layout.h"
 #include "optimized/tests/both.h"
 #include "oracle/op_requests.h"
@@ -179,6 +181,34 @@ F2LAY_NO_COVERAGE void sameColumnsLaw(const char* op, const LayoutValue& before,
 F2LAY_NO_COVERAGE void applyLaw(const LayoutValue& l, uint64_t x,
                                 const std::vector<uint64_t>& out) {
   if (out != f2lay::testkit::apply(l, x)) fail("apply: not the XOR of x's columns");
+}
+
+// optimized/batch_apply.h: each of BatchApply's paths gives the XOR of the
+// columns (bits above the input's ignored), one input at a time, in batches
+// of 37 (one AVX2 block of 32 and a tail) and, up to 2^12 inputs, all at once.
+F2LAY_NO_COVERAGE void batchApplyLaw(const LayoutValue& l, const Opt& built, uint64_t x) {
+  using f2lay::opt::BatchApply;
+  auto cols = columnsOf(l);
+  int bits = static_cast<int>(cols.size());
+  std::vector<uint64_t> in(37), want(37), out(37);
+  for (size_t k = 0; k < in.size(); ++k) {
+    in[k] = x ^ (k * 0x9e3779b97f4a7c15u);
+    want[k] = applyColumns(cols, in[k] & f2lay::testkit::lowBits(bits));
+  }
+  std::vector<BatchApply::Path> paths = {BatchApply::Path::Portable};
+  if (BatchApply::avx2Supported()) paths.push_back(BatchApply::Path::Avx2);
+  for (BatchApply::Path path : paths) {
+    BatchApply batch(built, path);
+    if (batch(in[0]) != want[0]) fail(std::string("BatchApply ") + batch.path() + ": one input");
+    batch.apply(in.data(), out.data(), in.size());
+    if (out != want) fail(std::string("BatchApply ") + batch.path() + ": a batch");
+    if (bits > 12) continue;
+    std::vector<uint64_t> all(size_t{1} << bits);
+    batch.applyAll(all.data());
+    for (uint64_t y = 0; y < all.size(); ++y)
+      if (all[y] != applyColumns(cols, y))
+        fail(std::string("BatchApply ") + batch.path() + ": applyAll");
+  }
 }
 
 // A random subset of `names` (bits of `mask`), in order or reversed.
@@ -367,7 +397,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         Answer y = both("apply", [&]<class L>(Answer& r) {
           for (const auto& [name, value] : ops.get<L>(i).apply(input)) r.numbers.push_back(value);
         });
-        if (arg % 8 == 0) applyLaw(a, flat, y.numbers);
+        if (arg % 8 == 0) {
+          applyLaw(a, flat, y.numbers);
+          batchApplyLaw(a, ops.get<Opt>(i), x);
+        }
         break;
       }
       case 11: {

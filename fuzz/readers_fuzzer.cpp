@@ -1,10 +1,13 @@
 // libFuzzer target: the layout readers (JSON, Triton text, MLIR attribute,
-// CuTe's text). The first byte picks the reader (or format detection; '4'
-// is CuTe's text, formats/cute_text.h, whose byte 52 was JSON's before), the
-// rest is the text. Bad input must end in f2lay::Error; anything else
-// escaping is a crash. A layout that reads must, in every format that can
-// hold it, write and read back to itself.
+// CuTe's text; TTGIR modules are ttgir_fuzzer.cpp's). The first byte picks
+// the reader (or format detection; '4' is CuTe's text, formats/cute_text.h,
+// whose byte 52 was JSON's before), the rest is the text. Bad input must end in
+// f2lay::Error; anything else escaping is a crash. A layout that reads must,
+// in every format that can hold it, write and read back to itself; read as
+// JSON, its text has exactly the format's keys.
 #include <cstdint>
+#include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -52,6 +55,25 @@ void fuzzCuteText(std::string_view text) {
     f2lay::fuzz::fail("readers", "CuTe's text of a layout read from CuTe's text is another layout");
 }
 
+// The JSON format's keys (README.md, Formats), looked up in the text by
+// nlohmann's own parser, not f2lay's reader: a layout that reads has exactly
+// these, {"in_dims": [{"name", "bases"}...], "out_dims": [{"name", "size"}...]}.
+bool hasTheFormatsKeys(std::string_view text) {
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  auto keysAre = [](const nlohmann::json& o, std::set<std::string> want) {
+    if (!o.is_object()) return false;
+    std::set<std::string> got;
+    for (const auto& item : o.items()) got.insert(item.key());
+    return got == want;
+  };
+  if (!keysAre(j, {"in_dims", "out_dims"})) return false;
+  for (const auto& d : j["in_dims"])
+    if (!keysAre(d, {"name", "bases"})) return false;
+  for (const auto& d : j["out_dims"])
+    if (!keysAre(d, {"name", "size"})) return false;
+  return true;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -70,6 +92,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } catch (const f2lay::Error&) {
     return 0;  // refused, with a message: what bad input must get
   }
+  if (pick == 0 && !hasTheFormatsKeys(text))
+    f2lay::fuzz::fail("readers", "JSON that reads has other keys than the format's, or none");
   for (Format f : formats) {
     std::string written;
     try {
