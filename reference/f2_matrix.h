@@ -19,13 +19,14 @@ F2Matrix multiplyMod2(const F2Matrix& a, const F2Matrix& b);
 // The reduced row echelon form of m over F2, found by Gauss-Jordan elimination
 // scanning columns left to right, so the pivot columns are the leftmost
 // maximal set of linearly independent columns. `transform` is the invertible
-// matrix with transform * m = reduced.
+// matrix with transform * m = reduced; without `withTransform` it is left
+// empty (0 x 0), which halves the work of a caller that needs only the pivots.
 struct RowEchelon {
   F2Matrix reduced;
   F2Matrix transform;
   std::vector<int> pivotColumns;  // pivotColumns[r] is the pivot of row r
 };
-RowEchelon reducedRowEchelon(const F2Matrix& m);
+RowEchelon reducedRowEchelon(const F2Matrix& m, bool withTransform = true);
 
 int rankOf(const F2Matrix& m);
 

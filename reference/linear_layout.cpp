@@ -176,7 +176,7 @@ bool LinearLayout::isInvertible() const { return isInjective() && isSurjective()
 DimValues LinearLayout::getFreeVariableMasks() const {
   // An input bit is free when its column is not a pivot: its basis is a
   // combination of the bases before it.
-  std::vector<int> pivots = reducedRowEchelon(matrix()).pivotColumns;
+  std::vector<int> pivots = reducedRowEchelon(matrix(), false).pivotColumns;
   std::vector<bool> isPivot(getTotalInDimSizeLog2(), false);
   for (int c : pivots) isPivot[c] = true;
   DimValues masks;
