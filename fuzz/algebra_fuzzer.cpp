@@ -143,8 +143,11 @@ void runOp(FuzzedDataProvider& in, const Opt& a, const Opt& b) {
       break;
     case 1:
       if (auto c = ask(in, "invertAndCompose", invertibleComposable(pa, pb),
-                       [&] { return a.invertAndCompose(b, release); }))
-        invertAndComposeLaw(pa, pb, plainOf(*c));
+                       [&] { return a.invertAndCompose(b, release); })) {
+        Plain pc = plainOf(*c);
+        invertAndComposeLaw(pa, pb, pc);
+        alikeDimsLaw(pa, pb, pc, release == TritonVersion::k3_6);
+      }
       break;
     case 2: {
       // Under 3.6's rules some legal requests meet Triton 3.6's assertion:

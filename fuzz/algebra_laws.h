@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 
 #include "fuzz/algebra_judge.h"
 #include "fuzz/fail.h"
@@ -77,6 +78,51 @@ inline void invertAndComposeLaw(const Plain& a, const Plain& outer, const Plain&
             "invertAndCompose", "C(x) does not fit outer, or outer's output does not fit a's");
     require(y == a(x), "invertAndCompose", "outer(C(x)) != a(x)");
   });
+}
+
+// Triton's heuristic in invertAndCompose (its header, each release): an in
+// dim of both layouts, with the same bits, whose columns are equal in the
+// common output space (out dims by name) maps to itself, so that a
+// broadcast stays put rather than collapsing to 0. Equal out-dim sizes
+// (3.6), or (3.9, PR #10116) its output bits apart from the other in dims'
+// in each layout. C's columns of such a dim are then its own unit vectors,
+// and no other input reaches that out dim.
+inline void alikeDimsLaw(const Plain& a, const Plain& outer, const Plain& c, bool v36) {
+  auto orOthers = [](const Plain& l, int k) {
+    uint64_t mine = 0, others = 0;
+    for (int j = 0; j < l.inBits; ++j)
+      (j >= l.ins.first[k] && j < l.ins.first[k + 1] ? mine : others) |= l.cols[j];
+    return std::pair(mine, others);
+  };
+  bool sameSizes = true;
+  for (int k = 0; k < a.outs.count; ++k)
+    sameSizes = sameSizes && a.outs.bits[k] == outer.outs.bits[outer.outs.find(a.outs.name[k])];
+  for (int d = 0; d < outer.ins.count; ++d) {
+    int s = a.ins.find(outer.ins.name[d]);
+    if (s < 0 || a.ins.bits[s] != outer.ins.bits[d]) continue;
+    bool alike = true;
+    for (int j = 0; j < a.ins.bits[s] && alike; ++j) {
+      uint64_t y = 0;
+      alike = moveTo(a.cols[a.ins.first[s] + j], a.outs, outer.outs, y) &&
+              y == outer.cols[outer.ins.first[d] + j];
+    }
+    auto [mineA, othersA] = orOthers(a, s);
+    auto [mineO, othersO] = orOthers(outer, d);
+    alike = alike && (v36 ? sameSizes : !(mineA & othersA) && !(mineO & othersO));
+    if (!alike) continue;
+    int out = c.outs.find(outer.ins.name[d]);
+    require(out >= 0 && c.outs.bits[out] == a.ins.bits[s], "invertAndCompose",
+            "an alike dim's out dim is not its size");
+    for (int j = 0; j < c.inBits; ++j) {
+      bool own = j >= c.ins.first[s] && j < c.ins.first[s + 1];
+      if (own)
+        require(c.cols[j] == c.outs.place(uint64_t{1} << (j - c.ins.first[s]), out),
+                "invertAndCompose", "an alike in dim does not map to itself");
+      else
+        require(c.outs.field(c.cols[j], out) == 0, "invertAndCompose",
+                "another input reaches an alike dim's out dim");
+    }
+  }
 }
 
 // first(second(x)) = x for every x of second's inputs (Def 4.5: an inverse

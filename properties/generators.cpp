@@ -242,29 +242,38 @@ rc::Gen<LayoutValue> genDistributed(bool allow64Lanes) {
                          [](const DistributedShape& s) { return genDistributed(s); });
 }
 
+LayoutValue makeMemory(Choices& c, const std::vector<int>& tensorBits,
+                       const std::vector<int>& first) {
+  Dims dims;
+  for (size_t k = 0; k < tensorBits.size(); ++k) dims.outs.push_back({outName(k), tensorBits[k]});
+  int t = dims.outBits();
+  dims.ins = {{"offset", t}};
+  // Triangular in an order of the tensor bits (so invertible): `first`, then
+  // the others in a random order; then the columns past `first` reordered:
+  // still invertible, still one or two bits each.
+  std::vector<int> left, order = first;
+  for (int k = 0; k < t; ++k)
+    if (std::find(first.begin(), first.end(), k) == first.end()) left.push_back(k);
+  while (!left.empty()) {
+    size_t pick = c.inRange(0, static_cast<int>(left.size()));
+    order.push_back(left[pick]);
+    left.erase(left.begin() + static_cast<long>(pick));
+  }
+  int fixed = static_cast<int>(first.size());
+  std::vector<uint64_t> cols;
+  for (int i = 0; i < t; ++i) {
+    uint64_t col = uint64_t{1} << order[i];
+    if (i > 0 && i >= fixed && c.inRange(0, 2)) col |= uint64_t{1} << order[c.inRange(0, i)];
+    cols.push_back(col);
+  }
+  for (int i = t - 1; i > fixed; --i) std::swap(cols[i], cols[c.inRange(fixed, i + 1)]);
+  return layoutOf(dims, cols);
+}
+
 rc::Gen<LayoutValue> genMemory(const std::vector<int>& tensorBits) {
   return rc::gen::exec([tensorBits] {
-    Dims dims;
-    for (size_t k = 0; k < tensorBits.size(); ++k) dims.outs.push_back({outName(k), tensorBits[k]});
-    int t = dims.outBits();
-    dims.ins = {{"offset", t}};
-    // Triangular in a random order of the tensor bits (so invertible), then
-    // the columns reordered: still invertible, still one or two bits each.
-    std::vector<int> left, order;
-    for (int k = 0; k < t; ++k) left.push_back(k);
-    for (int k = 0; k < t; ++k) {
-      size_t pick = *rc::gen::inRange<size_t>(0, left.size());
-      order.push_back(left[pick]);
-      left.erase(left.begin() + static_cast<long>(pick));
-    }
-    std::vector<uint64_t> cols;
-    for (int i = 0; i < t; ++i) {
-      uint64_t c = uint64_t{1} << order[i];
-      if (i > 0 && *rc::gen::inRange(0, 2)) c |= uint64_t{1} << order[*rc::gen::inRange(0, i)];
-      cols.push_back(c);
-    }
-    for (int i = t - 1; i > 0; --i) std::swap(cols[i], cols[*rc::gen::inRange(0, i + 1)]);
-    return layoutOf(dims, cols);
+    RcChoices c;
+    return makeMemory(c, tensorBits);
   });
 }
 

@@ -105,6 +105,11 @@ LayoutValue makeDistributed(Choices& c, const DistributedShape& shape);
 // bits (unit vectors, some xored with another's, then reordered).
 rc::Gen<LayoutValue> genMemory(const std::vector<int>& tensorBits);
 rc::Gen<LayoutValue> genMemory();
+// The same, from any source of choices; offsets 1, 2, 4, ... hold the tensor
+// bits `first` (distinct flat tensor bits), in order: a vector's or a matrix
+// row's elements, so that an access can be lowered onto it.
+LayoutValue makeMemory(Choices& c, const std::vector<int>& tensorBits,
+                       const std::vector<int>& first = {});
 
 // Catalog layouts with random legal parameters, by their reference
 // constructors: blocked, NVIDIA mma v2/v3, dot operands, slices, tcgen05
