@@ -1,6 +1,7 @@
 #include "formats/json_format.h"
 
 #include <algorithm>
+#include <string>
 #include <vector>
 
 #include "formats/error.h"
@@ -196,6 +197,11 @@ class StrictDomBuilder {
 }  // namespace
 
 Json parseJson(std::string_view text) {
+  // nlohmann's lexer takes a NUL byte for the end of input and ignores what
+  // follows (nlohmann/json#1095, #5530); JSON text holds none (RFC 8259
+  // escapes control characters inside strings), so it is refused here.
+  if (size_t nul = text.find('\0'); nul != std::string_view::npos)
+    throw Error("a NUL byte at offset " + std::to_string(nul) + " (JSON text holds none)");
   Json json;
   StrictDomBuilder builder(json);
   try {

@@ -38,6 +38,10 @@ TEST(JsonErrors, BadInputsNameThePathAndTheProblem) {
         replaced(b, R"("in_dims": [)", R"("in_dims"= [)"),
         {"JSON: ", "line 1, column 11", "syntax error"}},
        {"text after the document", b + " x", {"JSON: ", "syntax error"}},
+       // nlohmann's parser alone would stop at the NUL and take the layout.
+       {"a NUL byte, then text",
+        b + std::string(1, '\0') + " x",
+        {"JSON: a NUL byte at offset " + std::to_string(b.size()) + " (JSON text holds none)"}},
        {"nesting deeper than 64 levels",
         std::string(65, '[') + std::string(65, ']'),
         {"JSON: arrays and objects nested deeper than 64 levels"}},
