@@ -7,11 +7,50 @@
 // classification must agree with its plan and never be cheaper than brute
 // force says. ref and opt must classify and plan alike (the reference's
 // answers are those the laws checked, built once: conversion_case.h).
+// And the warp-shuffle gather of §5.5 on A and on B, along each axis where it
+// stays in a warp: its plan run on a virtual warp against the gather's
+// definition (gather_simulator.h), ref's plan and opt's alike.
+#include <optional>
+#include <string>
 #include <tuple>
 
+#include "analysis/gather.h"
 #include "fuzz/fuzz_support.h"
 #include "properties/conversion_case.h"
 #include "properties/generators.h"
+#include "reference/analysis/gather_simulator.h"
+
+namespace {
+
+using namespace f2lay;
+
+void gatherDelivers(const properties::Case& c) {
+  for (const LayoutValue& v : {c.layouts[0], c.layouts[1]})
+    for (size_t axis = 0; axis < v.out_dims.size(); ++axis) {
+      ref::LinearLayout l(v);
+      if (!analysis::gatherLocality(l, axis).warpLocal) continue;
+      analysis::GatherPlan plan;
+      try {
+        plan = analysis::gatherPlan(l, axis);
+      } catch (const Error&) {
+        continue;  // over the planned table's 2^20 entries: refused with a message
+      }
+      ref::analysis::GatherSimulation run = ref::analysis::simulateGather(l, axis, plan, axis + 1);
+      if (!run.ok)
+        fuzz::fail("conversion", "gather_plan along axis " + std::to_string(axis) + ": " +
+                                     run.detail + "\n  case: " + properties::caseToJson(c).dump());
+      fuzz::checkBoth("conversion", "gather_plan", c, [&]<class L>() {
+        analysis::GatherPlan p = analysis::gatherPlan(L(v), axis);
+        std::vector<uint64_t> all = {p.rounds, p.paperRounds};
+        for (const analysis::AxisSource& s : p.axisSources)
+          all.insert(all.end(), {s.registerMask, s.laneMask});
+        for (const auto& row : p.sendRegisters) all.insert(all.end(), row.begin(), row.end());
+        return all;
+      });
+    }
+}
+
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace f2lay;
@@ -42,6 +81,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       all.insert(all.end(), {copy.dstRegister, copy.srcRegister});
     return all;
   });
+  // §5.3: a shuffle moves 32 bits, so a plan packs elements into one only up
+  // to 4 bytes (a wider element goes alone, in several).
+  std::optional<analysis::ShufflePlan> plan;
+  try {
+    plan = properties::conversionCase<ref::LinearLayout>(c).plan();
+  } catch (const Error&) {
+    // a conversion through shared memory has no shuffle plan
+  }
+  if (plan && plan->vectorElements > 1 && plan->vectorElements * properties::elementBytes(c) > 4)
+    fuzz::fail("conversion",
+               "shuffle_plan packs " + std::to_string(plan->vectorElements) + " elements of " +
+                   std::to_string(properties::elementBytes(c)) +
+                   " bytes into one 32-bit shuffle\n  case: " + properties::caseToJson(c).dump());
+  gatherDelivers(c);
   properties::forgetConversionCases<ref::LinearLayout, opt::LinearLayout>();
   return 0;
 }
