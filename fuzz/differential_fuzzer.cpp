@@ -186,10 +186,22 @@ F2LAY_NO_COVERAGE void applyLaw(const LayoutValue& l, uint64_t x,
 // optimized/batch_apply.h: each of BatchApply's paths gives the XOR of the
 // columns (bits above the input's ignored), one input at a time, in batches
 // of 37 (one AVX2 block of 32 and a tail) and, up to 2^12 inputs, all at once.
-F2LAY_NO_COVERAGE void batchApplyLaw(const LayoutValue& l, const Opt& built, uint64_t x) {
+// A decoded layout of at most 8 input bits is one byte group; applyAll is
+// also held to the law on one of 9 to 12 (its columns the layout's, repeated
+// and mixed), so that the groups of the high bits count.
+F2LAY_NO_COVERAGE void batchApplyLaw(const LayoutValue& l, const Opt& built, uint64_t x,
+                                     bool widen = true) {
   using f2lay::opt::BatchApply;
   auto cols = columnsOf(l);
   int bits = static_cast<int>(cols.size());
+  if (widen && bits <= 8) {
+    int wide = 9 + static_cast<int>(x % 4);
+    std::vector<uint64_t> more(wide, 0);
+    for (int k = 0; k < wide && bits > 0; ++k)
+      more[k] = cols[k % bits] ^ (k >= bits ? cols[(k + 1) % bits] : 0);
+    LayoutValue w = f2lay::testkit::layoutOf({{"in", wide}}, f2lay::testkit::outDimBits(l), more);
+    batchApplyLaw(w, Opt(w), x, false);
+  }
   std::vector<uint64_t> in(37), want(37), out(37);
   for (size_t k = 0; k < in.size(); ++k) {
     in[k] = x ^ (k * 0x9e3779b97f4a7c15u);
