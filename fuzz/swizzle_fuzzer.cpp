@@ -31,14 +31,9 @@ using analysis::Instruction;
 // The flat tensor bit that bit j of in dim `dim` of a Def 4.10 layout holds,
 // or -1 (a zero basis, or no such bit).
 int tensorBitOf(const LayoutValue& l, const std::string& dim, int j) {
-  std::vector<uint64_t> cols = testkit::columnsOf(l);
-  size_t at = 0;
-  for (const InDim& d : l.in_dims) {
-    if (d.name == dim)
-      return j < static_cast<int>(d.bases.size()) && cols[at + j] ? std::countr_zero(cols[at + j])
-                                                                  : -1;
-    at += d.bases.size();
-  }
+  for (const InDim& d : l.in_dims)
+    if (d.name == dim && j < static_cast<int>(d.bases.size()))
+      if (uint64_t image = testkit::flatOut(l, d.bases[j])) return std::countr_zero(image);
   return -1;
 }
 

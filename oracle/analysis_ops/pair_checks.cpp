@@ -133,12 +133,8 @@ void checkConversion(const CatalogPair& p, const Layout& a, const Layout& b, Fai
 
 // Every axis along which the gather stays in a warp is run on a virtual warp.
 void checkGather(const Layout& l, Failures& f) {
-  for (size_t axis = 0; axis < l.value().out_dims.size(); ++axis) {
-    if (!analysis::gatherLocality(l, axis).warpLocal) continue;
-    analysis::GatherPlan plan = analysis::gatherPlan(l, axis);
-    ref::analysis::GatherSimulation run = ref::analysis::simulateGather(l, axis, plan, axis + 1);
-    if (!run.ok) f.push_back("gather_plan along axis " + std::to_string(axis) + ": " + run.detail);
-  }
+  for (size_t axis = 0; axis < l.value().out_dims.size(); ++axis)
+    if (auto fault = ref::analysis::gatherPlanFault(l, axis)) f.push_back(*fault);
 }
 
 // f2lay::ref and f2lay::opt give the same answer to every op the pair can be
