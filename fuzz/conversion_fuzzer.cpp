@@ -36,8 +36,22 @@ void gatherDelivers(const properties::Case& c) {
         continue;  // over the planned table's 2^20 entries: refused with a message
       }
       if (fault) fuzz::fail("conversion", *fault + "\n  case: " + properties::caseToJson(c).dump());
+      // §5.5's counts by their definition: the lane and register bases with
+      // a nonzero component along the axis.
+      auto along = [&](const char* dim) {
+        int n = 0;
+        for (const InDim& d : v.in_dims)
+          for (const Basis& b : d.bases) n += d.name == dim && b[axis] != 0;
+        return n;
+      };
       fuzz::checkBoth("conversion", "gather_plan", c, [&]<class L>() {
         analysis::GatherPlan p = analysis::gatherPlan(L(v), axis);
+        if (p.laneBitsAlongAxis != along("lane") || p.registerBitsAlongAxis != along("register") ||
+            p.paperRounds != uint64_t{1} << along("lane"))
+          fuzz::fail("conversion", "gather_plan along axis " + std::to_string(axis) +
+                                       ": its lane or register bits along the axis, or "
+                                       "paper_rounds, are not §5.5's\n  case: " +
+                                       properties::caseToJson(c).dump());
         std::vector<uint64_t> all = {p.rounds, p.paperRounds};
         for (const analysis::AxisSource& s : p.axisSources)
           all.insert(all.end(), {s.registerMask, s.laneMask});

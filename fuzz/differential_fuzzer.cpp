@@ -28,15 +28,18 @@
 #include <string>
 #include <vector>
 
+#include "analysis/space.h"
 #include "formats/error.h"
 #include "formats/json_format.h"
 #include "fuzz/fuzz_support.h"
 #include "fuzz/layout_decoder.h"
+#include "optimized/analysis/subspace.h"
 #include "optimized/batch_apply.h"
 #include "optimized/opt_linear_layout.h"
 #include "optimized/tests/both.h"
 #include "oracle/op_requests.h"
 #include "oracle/op_table.h"
+#include "reference/analysis/f2_space.h"
 #include "reference/linear_layout.h"
 #include "testkit/columns.h"
 #include "testkit/evaluate.h"
@@ -283,6 +286,41 @@ void tableOp(FuzzedDataProvider& in, size_t k, const LayoutValue& a, const Layou
   if (r["ok"].get<bool>()) tableLaw(op.doc.name, a, b, r["result"]);
 }
 
+// The §5 constructions' span arithmetic (analysis/space.h), the reference's
+// Gaussian elimination and opt's packed echelon, on the columns of two of
+// the input's layouts: every operation's vectors must be equal (their order
+// is part of the contract), and the intersection's dimension must be dim A +
+// dim B - dim(A + B) by the test side's own rank. General layouts' columns
+// reach what Def 4.10's unit vectors cannot: an intersection that a's own
+// vectors do not span (Zassenhaus).
+F2LAY_NO_COVERAGE void spanLaw(const std::vector<uint64_t>& a, const std::vector<uint64_t>& b) {
+  using f2lay::analysis::Space;
+  using f2lay::analysis::Vecs;
+  Answer r = both("span arithmetic", [&]<class L>(Answer& out) {
+    using S = Space<L>;
+    Vecs independent = S::extendBasis({}, a);
+    std::vector<Vecs> lists = {S::intersectSpans(a, b), S::extendBasis(a, b), independent,
+                               S::completeWithUnits(a, 64)};
+    out.numbers = {static_cast<uint64_t>(S::rankOf(a))};
+    for (const Vecs& v : lists) {
+      out.numbers.push_back(v.size());
+      out.numbers.insert(out.numbers.end(), v.begin(), v.end());
+    }
+    typename S::Coordinates coordinates(independent);
+    for (uint64_t x : b) {
+      out.numbers.push_back(S::inSpan(a, x));
+      out.numbers.push_back(coordinates.of(x).value_or(~uint64_t{0}));
+    }
+  });
+  std::vector<uint64_t> sum = a;
+  sum.insert(sum.end(), b.begin(), b.end());
+  int dimension =
+      f2lay::testkit::rankOf(a) + f2lay::testkit::rankOf(b) - f2lay::testkit::rankOf(sum);
+  if (r.numbers[1] != static_cast<uint64_t>(dimension))
+    fail("intersectSpans: " + std::to_string(r.numbers[1]) + " vectors for an intersection of " +
+         "dimension " + std::to_string(dimension));
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -391,7 +429,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         });
         break;
       case 10: {  // apply at x, its dims sometimes wrong (a bad name, one missing, a value too
-                  // wide)
+                  // wide: all ones, or one past the largest)
         uint64_t x = in.ConsumeIntegral<uint64_t>();
         std::vector<std::pair<std::string, uint64_t>> input;
         uint64_t flat = 0;
@@ -406,6 +444,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (arg % 8 == 1) input.push_back({"nope", 0});
         if (arg % 8 == 2 && !input.empty()) input.pop_back();
         if (arg % 8 == 3 && !input.empty()) input[0].second = ~uint64_t{0};
+        // The first value out of range: 2^bits, one past the largest.
+        if (arg % 8 == 4 && !a.in_dims.empty() && a.in_dims[0].bases.size() < 64)
+          input[0].second = uint64_t{1} << a.in_dims[0].bases.size();
         Answer y = both("apply", [&]<class L>(Answer& r) {
           for (const auto& [name, value] : ops.get<L>(i).apply(input)) r.numbers.push_back(value);
         });
@@ -502,5 +543,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     size_t k = in.ConsumeIntegralInRange<size_t>(0, opsOfBoth().size() - 1);
     tableOp(in, k, ops.value[i], ops.value[j], ops.value[(i + j + 1) % 3]);
   }
+  spanLaw(columnsOf(ops.value[0]), columnsOf(ops.value[1]));
   return 0;
 }
