@@ -16,6 +16,7 @@
 
 #include "analysis/gather.h"
 #include "fuzz/fuzz_support.h"
+#include "oracle/analysis_ops/pair_checks.h"
 #include "properties/conversion_case.h"
 #include "properties/generators.h"
 #include "reference/analysis/gather_simulator.h"
@@ -31,7 +32,7 @@ void gatherDelivers(const properties::Case& c) {
       if (!analysis::gatherLocality(l, axis).warpLocal) continue;
       std::optional<std::string> fault;
       try {
-        fault = ref::analysis::gatherPlanFault(l, axis);
+        fault = oracle::gatherPlanFault(l, axis);
       } catch (const Error&) {
         continue;  // over the planned table's 2^20 entries: refused with a message
       }

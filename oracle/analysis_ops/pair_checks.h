@@ -21,12 +21,24 @@
 // golden values: the golden values are in oracle/cases.
 #pragma once
 
+#include <cstddef>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "oracle/cases.h"
+#include "reference/linear_layout.h"
 
 namespace f2lay::oracle {
 
 std::vector<CaseResult> runCatalogPairChecks();
+
+// The gather_plan check above, which the conversion fuzzer makes too: along
+// `axis`, where the gather stays in a warp (gatherLocality), gatherPlan's plan
+// run by ref::analysis::simulateGather (seed axis + 1). Returns the first
+// wrong location, or nullopt (right, or not warp-local). It sits here, not
+// with the simulator, which links none of the constructions it judges.
+//   Throws: gatherPlan's f2lay::Error (a planned table over 2^20 entries).
+std::optional<std::string> gatherPlanFault(const ref::LinearLayout& l, size_t axis);
 
 }  // namespace f2lay::oracle

@@ -58,11 +58,4 @@ GatherSimulation simulateGather(const LinearLayout& l, size_t axis, const Gather
   return {};
 }
 
-std::optional<std::string> gatherPlanFault(const LinearLayout& l, size_t axis) {
-  if (!f2lay::analysis::gatherLocality(l, axis).warpLocal) return std::nullopt;
-  GatherSimulation run = simulateGather(l, axis, f2lay::analysis::gatherPlan(l, axis), axis + 1);
-  if (run.ok) return std::nullopt;
-  return "gather_plan along axis " + std::to_string(axis) + ": " + run.detail;
-}
-
 }  // namespace f2lay::ref::analysis

@@ -9,7 +9,6 @@
 #pragma once
 
 #include <cstdint>
-#include <optional>
 #include <string>
 
 #include "analysis/gather.h"
@@ -25,12 +24,5 @@ struct GatherSimulation {
 // index and src values are drawn from a generator seeded with `seed`.
 GatherSimulation simulateGather(const LinearLayout& l, size_t axis, const GatherPlan& plan,
                                 uint64_t seed);
-
-// The check the oracle's catalog pairs and the conversion fuzzer both make:
-// along `axis`, where the gather stays in a warp (gatherLocality), the plan
-// gatherPlan builds is run by simulateGather (seed axis + 1). Returns the
-// first wrong location, or nullopt (right, or not warp-local).
-//   Throws: gatherPlan's f2lay::Error (a planned table over 2^20 entries).
-std::optional<std::string> gatherPlanFault(const LinearLayout& l, size_t axis);
 
 }  // namespace f2lay::ref::analysis
