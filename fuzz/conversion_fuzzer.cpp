@@ -9,7 +9,8 @@
 // answers are those the laws checked, built once: conversion_case.h).
 // And the warp-shuffle gather of §5.5 on A and on B, along each axis where it
 // stays in a warp: its plan run on a virtual warp against the gather's
-// definition (gather_simulator.h), ref's plan and opt's alike.
+// definition (oracle::gatherPlanFault, by gather_simulator.h), ref's plan
+// and opt's alike, its counts held to §5.5's definition.
 #include <optional>
 #include <string>
 #include <tuple>
@@ -19,7 +20,6 @@
 #include "oracle/analysis_ops/pair_checks.h"
 #include "properties/conversion_case.h"
 #include "properties/generators.h"
-#include "reference/analysis/gather_simulator.h"
 
 namespace {
 
